@@ -1,0 +1,200 @@
+//===- kosan/abi.h - The ABI shared by pass, device runtime and host -------===//
+//
+// One header, included by the LLVM pass (for names and layouts), by the
+// device runtime (CUDA, compiled to nvptx64 bitcode) and by the host runtime.
+// Every struct here has fixed-width fields; new members are only ever added at
+// the end, and every size is pinned with a static_assert so that a layout
+// change cannot go unnoticed.
+//
+// Mismatch between an instrumented object and the runtime is a link error, not
+// silent corruption: instrumented host code references
+// KOSAN_VERSION_CHECK_SYMBOL, which only a runtime of the same ABI defines.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_ABI_H
+#define KOSAN_ABI_H
+
+#include <stdint.h>
+
+#define KOSAN_ABI_VERSION 1
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v1"
+
+// Suffix of the instrumented clone of every kernel and device function. The
+// uninstrumented original keeps its name, so a run with checks off launches
+// exactly the code an uninstrumented build would have.
+#define KOSAN_CLONE_SUFFIX "__kosan"
+
+// Per-module site table (device global, read by the host through the driver
+// API on the first event of a module).
+#define KOSAN_SITE_TABLE_SYMBOL "__kosan_site_table"
+#define KOSAN_SITE_TABLE_MAGIC 0x5449534bu /* "KSIT" */
+
+// Check selection, shared by -fplugin-arg-kosan-checks= and KOSAN_OPTIONS.
+enum kosan_check_bits : uint32_t {
+  KOSAN_CHECK_OOB = 1u << 0,
+  KOSAN_CHECK_PRECISION = 1u << 1,
+  KOSAN_CHECK_ORDER = 1u << 2,
+};
+
+// Bounds of one kernel argument, resolved by the host at launch. An access
+// through pointer argument i is in bounds when begin <= addr and
+// addr + size <= end: two compares against kernel parameters. Pitched buffers
+// (cudaMallocPitch) set end = begin so that the fast path always falls through
+// to the runtime, which checks the row: in bounds when the access lies inside
+// [begin, begin + pitch * rows) and inside the first row_bytes of its row.
+// An argument the host could not resolve gets begin = 0, end = UINT64_MAX.
+struct kosan_arg_bounds {
+  uint64_t begin;
+  uint64_t end;
+  uint64_t pitch;    // 0 unless pitched
+  uint64_t shape;    // pitched only: rows << 32 | row_bytes
+};
+
+// Passed by value as the last parameter of every instrumented kernel clone:
+// kernel parameters live in the constant bank, so reading bounds costs no
+// memory traffic and needs no copy before the launch.
+struct kosan_launch_info {
+  uint64_t state;          // device address of kosan_device_state
+  uint32_t launch_id;
+  uint32_t flags;          // kosan_launch_flags
+  uint64_t dyn_smem_bytes; // dynamic shared memory of this launch
+  uint64_t reserved;
+  // followed by kosan_arg_bounds args[number of original kernel parameters]
+};
+
+enum kosan_launch_flags : uint32_t {
+  KOSAN_LAUNCH_HALT_ON_ERROR = 1u << 0,
+};
+
+// Where an access goes, as far as the pass could tell.
+enum kosan_space : uint32_t {
+  KOSAN_SPACE_GLOBAL = 0,
+  KOSAN_SPACE_SHARED = 1,
+  KOSAN_SPACE_LOCAL = 2,
+  KOSAN_SPACE_UNKNOWN = 3,  // provenance not resolved: checked against the table
+  KOSAN_SPACE_PARAM = 4,
+};
+
+enum kosan_access_kind : uint32_t {
+  KOSAN_ACCESS_LOAD = 0,
+  KOSAN_ACCESS_STORE = 1,
+  KOSAN_ACCESS_ATOMIC = 2,
+  KOSAN_ACCESS_MEMCPY_SRC = 3,
+  KOSAN_ACCESS_MEMCPY_DST = 4,
+};
+
+// One aggregated OOB record: one slot per (launch, site). The first offender's
+// details are kept; later offenders only add to count (one atomic per warp).
+struct kosan_oob_slot {
+  uint64_t key;        // ((uint64_t)launch_id << 32 | site_id) + 1; 0 = free
+  uint32_t count;      // accesses that violated (threads)
+  uint32_t ready;      // 1 once the first offender's fields are written
+  uint64_t addr;       // first offender's address
+  uint64_t begin;      // bounds it was checked against
+  uint64_t end;
+  uint64_t pitch;
+  uint32_t block[3];
+  uint32_t thread[3];
+  uint32_t size;       // bytes accessed
+  uint32_t reserved;
+};
+
+// Lives in device memory, one per process (per device); its address reaches
+// every module through kosan_launch_info::state.
+struct kosan_device_state {
+  uint32_t abi_version;
+  uint32_t slot_capacity;   // power of two
+  uint64_t slots;           // device address of kosan_oob_slot[slot_capacity]
+  uint64_t table;           // device address of uint64_t[2*table_len] {begin,end}, sorted
+  uint32_t table_len;
+  uint32_t dropped;         // events that found no free slot
+  uint64_t host_flag;       // device view of mapped host memory (kosan_host_flag)
+  uint32_t slots_used;
+  uint32_t reserved;
+};
+
+// Mapped, pinned host memory the device writes (never atomically) so the host
+// can tell without a CUDA call whether there is anything to drain, and so
+// that a trapping kernel (halt_on_error=1) leaves its first event behind.
+struct kosan_host_flag {
+  volatile uint32_t dirty;
+  volatile uint32_t halted;
+  uint64_t halt_key;           // slot key of the event that halted
+  struct kosan_oob_slot halt_event;
+};
+
+// Site table blob, one per device module (KOSAN_SITE_TABLE_SYMBOL):
+//   kosan_site_table_header, kosan_site[nsites], char strings[strings_size]
+// All *_str fields are byte offsets into strings (0 = empty string).
+struct kosan_site_table_header {
+  uint32_t magic;         // KOSAN_SITE_TABLE_MAGIC
+  uint32_t abi_version;
+  uint32_t nsites;
+  uint32_t strings_size;
+  uint32_t module_str;    // source file of the translation unit
+  uint32_t compiler_str;  // llvm.ident
+  uint32_t fp_str;        // floating-point mode seen in the module
+  uint32_t reserved;
+};
+
+struct kosan_site {
+  uint32_t function_str;  // mangled name of the function holding the access
+  uint32_t file_str;
+  uint32_t line;
+  uint32_t column;
+  uint32_t access;        // kosan_access_kind
+  uint32_t space;         // kosan_space
+  uint32_t size;          // bytes (0: variable, e.g. memcpy)
+  uint32_t object_str;    // what the pointer derives from: a parameter or variable name
+  int32_t arg_index;      // kernel parameter index, or -1
+  uint32_t inlined_at_str; // "file:line" of the outermost call site, if inlined
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
+static_assert(sizeof(kosan_launch_info) == 32, "ABI");
+static_assert(sizeof(kosan_oob_slot) == 80, "ABI");
+static_assert(sizeof(kosan_device_state) == 48, "ABI");
+static_assert(sizeof(kosan_site_table_header) == 32, "ABI");
+static_assert(sizeof(kosan_site) == 40, "ABI");
+static_assert(sizeof(kosan_host_flag) == 96, "ABI");
+#endif
+
+// Entry points of the device runtime, called by instrumented device code.
+//   KOSAN_DEVICE_ENTRY(name-constant, symbol)
+#define KOSAN_DEVICE_ENTRIES(X)                                               \
+  X(OobReport, "__kosan_oob_report")                                          \
+  X(OobCheckTable, "__kosan_oob_check_table")
+
+// Host-side replacements: instrumented host code calls these instead of the
+// CUDA runtime functions of the same signature (the pass rewrites the call).
+//   X(cuda-function, kosan-replacement)
+#define KOSAN_HOST_INTERCEPTS(X)                                              \
+  X("cudaMalloc", "__kosan_cudaMalloc")                                       \
+  X("cudaMallocAsync", "__kosan_cudaMallocAsync")                             \
+  X("cudaMallocAsync_ptsz", "__kosan_cudaMallocAsync_ptsz")                   \
+  X("cudaMallocFromPoolAsync", "__kosan_cudaMallocFromPoolAsync")             \
+  X("cudaMallocFromPoolAsync_ptsz", "__kosan_cudaMallocFromPoolAsync_ptsz")   \
+  X("cudaMallocManaged", "__kosan_cudaMallocManaged")                         \
+  X("cudaMallocPitch", "__kosan_cudaMallocPitch")                             \
+  X("cudaFree", "__kosan_cudaFree")                                           \
+  X("cudaFreeAsync", "__kosan_cudaFreeAsync")                                 \
+  X("cudaFreeAsync_ptsz", "__kosan_cudaFreeAsync_ptsz")                       \
+  X("cudaLaunchKernel", "__kosan_cudaLaunchKernel")                           \
+  X("cudaLaunchKernel_ptsz", "__kosan_cudaLaunchKernel_ptsz")                 \
+  X("cudaLaunchCooperativeKernel", "__kosan_cudaLaunchCooperativeKernel")     \
+  X("cudaLaunchCooperativeKernel_ptsz", "__kosan_cudaLaunchCooperativeKernel_ptsz") \
+  X("cudaDeviceSynchronize", "__kosan_cudaDeviceSynchronize")                 \
+  X("cudaStreamSynchronize", "__kosan_cudaStreamSynchronize")                 \
+  X("cudaStreamSynchronize_ptsz", "__kosan_cudaStreamSynchronize_ptsz")       \
+  X("cudaEventSynchronize", "__kosan_cudaEventSynchronize")                   \
+  X("cudaMemcpy", "__kosan_cudaMemcpy")                                       \
+  X("cudaMemcpy_ptds", "__kosan_cudaMemcpy_ptds")                             \
+  X("cudaDeviceReset", "__kosan_cudaDeviceReset")
+
+// Called (by the pass) just before an intercepted allocation, so that the
+// buffer gets a name and an allocation site without changing the signature
+// of the replacement: __kosan_alloc_site(const char *site, const char *name).
+#define KOSAN_ALLOC_SITE_NAME "__kosan_alloc_site"
+
+#endif // KOSAN_ABI_H

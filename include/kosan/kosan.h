@@ -1,0 +1,70 @@
+/*===- kosan/kosan.h - Public host API of the kosan runtime -----------------===
+ *
+ * C API (usable from C, C++ and Python ctypes). All functions are safe to call
+ * from a program that was not built with kosan instrumentation as long as it
+ * links the runtime; they do nothing when the runtime is disabled.
+ *
+ *===------------------------------------------------------------------------===*/
+#ifndef KOSAN_KOSAN_H
+#define KOSAN_KOSAN_H
+
+#include <stddef.h>
+
+/* The functions are declared weak so that a program using them still links
+ * when built without kosan (a plain nvcc or clang build, a baseline): there
+ * they are null, and the C++ helpers below skip them. C callers that may be
+ * built either way test the function's address first:
+ *   if (kosan_register_buffer) kosan_register_buffer(p, n, "q"); */
+#if defined(__GNUC__) || defined(__clang__)
+#define KOSAN_WEAK __attribute__((weak))
+#else
+#define KOSAN_WEAK
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Declares [ptr, ptr + bytes) a buffer of its own, named `name`, even when it
+ * lies inside a bigger allocation (a tensor carved out of a caching
+ * allocator's slab). Kernel pointer arguments that point into it are then
+ * checked against its bounds, not the slab's. Returns 0 on success, -1 if the
+ * range overlaps another registered buffer partially. */
+KOSAN_WEAK int kosan_register_buffer(const void *ptr, size_t bytes, const char *name);
+
+/* Forgets a buffer registered with kosan_register_buffer. Returns 0 on
+ * success, -1 if no buffer was registered at ptr. */
+KOSAN_WEAK int kosan_unregister_buffer(const void *ptr);
+
+/* Reports pending errors now (synchronizes the device if any are pending).
+ * Returns the number of errors reported so far by this process. */
+KOSAN_WEAK unsigned long kosan_flush(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+namespace kosan {
+/* True when the program was linked with the kosan runtime. */
+inline bool runtimeLinked() { return kosan_register_buffer != nullptr; }
+
+/* RAII registration for C++ callers; does nothing without the runtime. */
+class ScopedBuffer {
+public:
+  ScopedBuffer(const void *ptr, size_t bytes, const char *name) : ptr_(ptr) {
+    ok_ = runtimeLinked() && kosan_register_buffer(ptr, bytes, name) == 0;
+  }
+  ~ScopedBuffer() {
+    if (ok_) kosan_unregister_buffer(ptr_);
+  }
+  ScopedBuffer(const ScopedBuffer &) = delete;
+  ScopedBuffer &operator=(const ScopedBuffer &) = delete;
+  bool ok() const { return ok_; }
+
+private:
+  const void *ptr_;
+  bool ok_;
+};
+} // namespace kosan
+#endif
+
+#endif /* KOSAN_KOSAN_H */

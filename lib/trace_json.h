@@ -1,0 +1,38 @@
+//===- trace_json.h - JSON form of trace records (internal) -----------------===//
+//
+// Shared by the trace writer and formatTraceJson, so that a record has the
+// same members in a trace line and in kosan-report's JSON output.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_LIB_TRACE_JSON_H
+#define KOSAN_LIB_TRACE_JSON_H
+
+#include "kosan/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace kosan::detail {
+
+// Insertion-ordered, so that "type" leads every line and fields keep the
+// order of the data model.
+using OrderedJson = nlohmann::ordered_json;
+
+// Addresses are "0x..." strings: jq (and JavaScript) hold numbers as doubles,
+// which cannot represent every 64-bit address.
+std::string hexAddress(uint64_t value);
+
+OrderedJson toJson(const TraceHeader &header);
+OrderedJson toJson(const ModuleRecord &module);
+OrderedJson toJson(const LaunchRecord &launch);
+OrderedJson toJson(const OobEvent &event);
+OrderedJson toJson(const TraceEnd &end);
+
+// Serializes without ever throwing: strings that are not valid UTF-8 (argv,
+// file names) get U+FFFD in place of the bad bytes.
+std::string dumpJson(const OrderedJson &value, int indent = -1);
+
+} // namespace kosan::detail
+
+#endif // KOSAN_LIB_TRACE_JSON_H

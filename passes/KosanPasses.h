@@ -1,0 +1,63 @@
+//===- passes/KosanPasses.h - kosan's LLVM passes --------------------------===//
+//
+// One module pass per concern, all behind KosanPass, which looks at the
+// module's target: device modules (nvptx64) are instrumented, host modules
+// get their CUDA runtime calls redirected to the kosan host runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_PASSES_KOSANPASSES_H
+#define KOSAN_PASSES_KOSANPASSES_H
+
+#include "llvm/IR/PassManager.h"
+#include <cstdint>
+#include <string>
+
+namespace kosan {
+
+struct PassOptions {
+  uint32_t checks = 0;        // KOSAN_CHECK_* bits
+  bool linkRuntime = true;    // link the device runtime bitcode after instrumenting
+  std::string debugFunction;  // instrument only this function (bisection)
+
+  // Parses "oob,precision,order", "all" or "none"; returns false and names
+  // the offending word in *bad on an unknown check.
+  static bool parseChecks(llvm::StringRef text, uint32_t &bits,
+                          std::string *bad);
+  // Defaults from the hidden -kosan-* command-line options.
+  static PassOptions fromCommandLine();
+};
+
+// Instruments device code for out-of-bounds accesses (clone per kernel).
+struct OOBSanitizerPass : llvm::PassInfoMixin<OOBSanitizerPass> {
+  explicit OOBSanitizerPass(PassOptions opts) : opts(std::move(opts)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+  PassOptions opts;
+};
+
+// Redirects CUDA runtime calls in host code to the kosan host runtime.
+struct HostHooksPass : llvm::PassInfoMixin<HostHooksPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+// Dispatches on the module's triple; what the plugin adds to clang's pipeline.
+struct KosanPass : llvm::PassInfoMixin<KosanPass> {
+  explicit KosanPass(PassOptions opts) : opts(std::move(opts)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
+  PassOptions opts;
+};
+
+bool isDeviceModule(const llvm::Module &M);
+bool isKernel(const llvm::Function &F);
+
+// Links the embedded device runtime into M (only the functions M calls) and
+// makes them internal to M.
+bool linkDeviceRuntime(llvm::Module &M);
+
+} // namespace kosan
+
+#endif

@@ -1,0 +1,122 @@
+//===- passes/SiteTable.cpp - Per-module table of instrumented sites -------===//
+#include "SiteTable.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace kosan {
+
+uint32_t SiteTable::intern(StringRef s) {
+  if (s.empty())
+    return 0;
+  auto [it, inserted] = interned.try_emplace(s, strings.size());
+  if (inserted) {
+    strings.append(s.data(), s.size());
+    strings.push_back('\0');
+  }
+  return it->second;
+}
+
+// Headers of clang and of the CUDA toolkit, whose inline wrappers are not
+// where a user would look for a bug.
+static bool isToolkitFile(StringRef file) {
+  return file.contains("/lib/clang/") || file.contains("/cuda/include/") ||
+         file.contains("/cuda-") || file.starts_with("/usr/include/") ||
+         file.contains("/targets/x86_64-linux/include/");
+}
+
+static std::string withoutCloneSuffix(StringRef name) {
+  name.consume_back(KOSAN_CLONE_SUFFIX);
+  return name.str();
+}
+
+uint32_t SiteTable::add(const Instruction &I, kosan_access_kind access,
+                        unsigned space, uint32_t size, StringRef object,
+                        int argIndex) {
+  kosan_site s{};
+  s.access = access;
+  s.space = space;
+  s.size = size;
+  s.object_str = intern(object);
+  s.arg_index = argIndex;
+  const Function &F = *I.getFunction();
+  if (const DILocation *Loc = I.getDebugLoc()) {
+    // Report the innermost frame in the program's own code: an access inside
+    // an inlined toolkit wrapper (atomicAdd, __ldg) belongs to its caller.
+    const DILocation *primary = Loc;
+    while (isToolkitFile(primary->getFilename()) && primary->getInlinedAt())
+      primary = primary->getInlinedAt();
+    s.line = primary->getLine();
+    s.column = primary->getColumn();
+    s.file_str = intern(primary->getFilename());
+    // The function the access is written in (the inlined callee, if any).
+    StringRef fn;
+    if (const DISubprogram *SP = primary->getScope()->getSubprogram())
+      fn = SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName();
+    s.function_str = intern(fn.empty() ? withoutCloneSuffix(F.getName()) : fn.str());
+    const DILocation *outer = primary;
+    while (outer->getInlinedAt())
+      outer = outer->getInlinedAt();
+    if (outer != primary)
+      s.inlined_at_str = intern((outer->getFilename() + ":" +
+                                 Twine(outer->getLine()))
+                                    .str());
+  } else {
+    // No debug information: the position of the instruction in its function
+    // still tells two sites apart; column carries it, line stays 0.
+    unsigned index = 0;
+    for (const Instruction &J : instructions(F)) {
+      if (&J == &I)
+        break;
+      ++index;
+    }
+    s.column = index;
+    s.function_str = intern(withoutCloneSuffix(F.getName()));
+  }
+  sites.push_back(s);
+  return sites.size() - 1;
+}
+
+void SiteTable::emit(Module &M, StringRef fpMode) {
+  kosan_site_table_header h{};
+  h.magic = KOSAN_SITE_TABLE_MAGIC;
+  h.abi_version = KOSAN_ABI_VERSION;
+  h.nsites = sites.size();
+  h.module_str = intern(M.getSourceFileName());
+  if (NamedMDNode *Ident = M.getNamedMetadata("llvm.ident"))
+    if (Ident->getNumOperands() > 0)
+      if (auto *S = dyn_cast<MDString>(Ident->getOperand(0)->getOperand(0)))
+        h.compiler_str = intern(S->getString());
+  h.fp_str = intern(fpMode);
+  h.strings_size = strings.size();
+
+  std::string blob(sizeof(h) + sites.size() * sizeof(kosan_site) + strings.size(), '\0');
+  char *out = blob.data();
+  std::memcpy(out, &h, sizeof(h));
+  out += sizeof(h);
+  if (!sites.empty())
+    std::memcpy(out, sites.data(), sites.size() * sizeof(kosan_site));
+  out += sites.size() * sizeof(kosan_site);
+  std::memcpy(out, strings.data(), strings.size());
+
+  Constant *init = ConstantDataArray::getString(M.getContext(), blob,
+                                                /*AddNull=*/false);
+  auto *GV = new GlobalVariable(M, init->getType(), /*isConstant=*/true,
+                                GlobalValue::ExternalLinkage, init,
+                                KOSAN_SITE_TABLE_SYMBOL, nullptr,
+                                GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+  GV->setAlignment(Align(8));
+  appendToUsed(M, {GV});
+}
+
+} // namespace kosan

@@ -1,0 +1,48 @@
+//===- passes/SiteTable.h - Per-module table of instrumented sites ---------===//
+//
+// Each instrumented access gets a site id; the table maps ids to source
+// locations and the object accessed, and is emitted as one device global
+// (KOSAN_SITE_TABLE_SYMBOL) that the host runtime reads on the first event of
+// a module. Nothing of it is touched on the device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_PASSES_SITETABLE_H
+#define KOSAN_PASSES_SITETABLE_H
+
+#include "kosan/abi.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Instruction;
+class Module;
+} // namespace llvm
+
+namespace kosan {
+
+class SiteTable {
+public:
+  // Adds a site for I (its debug location, or its position when there is
+  // none) and returns its id.
+  uint32_t add(const llvm::Instruction &I, kosan_access_kind access,
+               unsigned space, uint32_t size, llvm::StringRef object,
+               int argIndex);
+  size_t size() const { return sites.size(); }
+  const kosan_site &site(uint32_t id) const { return sites[id]; }
+  llvm::StringRef str(uint32_t offset) const { return strings.data() + offset; }
+  // Emits the table into M as KOSAN_SITE_TABLE_SYMBOL.
+  void emit(llvm::Module &M, llvm::StringRef fpMode) ;
+
+private:
+  uint32_t intern(llvm::StringRef s);
+  std::vector<kosan_site> sites;
+  std::string strings = std::string(1, '\0');
+  llvm::StringMap<uint32_t> interned;
+};
+
+} // namespace kosan
+
+#endif

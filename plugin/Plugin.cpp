@@ -1,0 +1,62 @@
+//===- plugin/Plugin.cpp - kosan's one plugin, loaded every way clang allows ===//
+//
+//   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
+//   clang -fpass-plugin=libkosan.so                        (options via -mllvm -kosan-*)
+//   clang -fplugin=libkosan.so -fplugin-arg-kosan-checks=oob
+//
+// The frontend plugin does not replace code generation: it registers the
+// same passes through CodeGenOptions::PassBuilderCallbacks, so both routes
+// build the same pipeline. Instrumentation runs at the end of the optimizer
+// pipeline (after inlining, so provenance is visible across inlined calls),
+// at every -O level.
+//
+//===----------------------------------------------------------------------===//
+#include "Plugin.h"
+
+#include "kosan/abi.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+
+using namespace llvm;
+
+namespace kosan {
+bool gFrontendRegistered = false;
+
+void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
+  PB.registerOptimizerLastEPCallback(
+      [opts](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(kosan::KosanPass(opts));
+      });
+  if (fromFrontend)
+    return;
+  PB.registerPipelineParsingCallback(
+      [](StringRef name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        kosan::PassOptions o = kosan::PassOptions::fromCommandLine();
+        if (name == "kosan") {
+          MPM.addPass(kosan::KosanPass(o));
+          return true;
+        }
+        if (name == "kosan-oob") {
+          o.checks |= KOSAN_CHECK_OOB;
+          MPM.addPass(kosan::OOBSanitizerPass(o));
+          return true;
+        }
+        if (name == "kosan-host") {
+          MPM.addPass(kosan::HostHooksPass());
+          return true;
+        }
+        return false;
+      });
+}
+} // namespace kosan
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "kosan", "0.1.0", [](PassBuilder &PB) {
+            if (kosan::gFrontendRegistered)
+              return;
+            kosan::registerPasses(PB, kosan::PassOptions::fromCommandLine(),
+                                  /*fromFrontend=*/false);
+          }};
+}

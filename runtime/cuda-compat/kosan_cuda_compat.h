@@ -1,0 +1,233 @@
+/*===- kosan_cuda_compat.h - CUDA features clang 19 lacks ------------------===
+ *
+ * kosan-clang++ force-includes this header (-include) into every compilation,
+ * after clang's CUDA wrapper header. Outside CUDA device compilation with
+ * clang it is empty, so it is harmless in C and host-only C++ translation
+ * units that share a command line with .cu files.
+ *
+ * Cache-hint loads and stores (__ldcs, __ldcg, __ldca, __ldlu, __ldcv, __stcs,
+ * __stcg, __stwb, __stwt): CUDA's sm_32_intrinsics.h declares them for the
+ * host pass only when compiled by clang (clang's wrapper skips that header
+ * on the device side in favour of its own __ldg), and clang 19 does not
+ * define them, so device code using them fails with "use of undeclared
+ * identifier". They are defined here for the types CUDA defines them for,
+ * except __half and __nv_bfloat16, which cuda_fp16.h and cuda_bf16.h define.
+ *
+ * Two implementations:
+ *  - uninstrumented builds (--kosan-plain): the same PTX instructions nvcc
+ *    emits (ld.global.cs, st.global.wt, ...), so a baseline runs the code an
+ *    nvcc build runs;
+ *  - instrumented builds (kosan-clang++ defines __KOSAN__): ordinary IR loads
+ *    and stores. An access hidden in inline assembly is invisible to the kosan
+ *    passes, and __ldcs/__stcs are exactly how streaming kernels touch their
+ *    buffers. The hints only steer caching; dropping them keeps the results.
+ *    __ldcv stays a volatile load so that polling loops still re-read memory.
+ *
+ *===------------------------------------------------------------------------===*/
+#ifndef KOSAN_CUDA_COMPAT_H
+#define KOSAN_CUDA_COMPAT_H
+
+#if defined(__clang__) && defined(__CUDA__)
+
+#define KOSAN_COMPAT_DECL static __device__ __forceinline__
+
+/* Types with cache-hint intrinsics, with their element type, the PTX type of
+ * the access, and the register type and constraint inline PTX moves them in.
+ * long is 64 bits on nvptx64, as on the x86_64 and aarch64 hosts. */
+#define KOSAN_COMPAT_SCALAR_TYPES(X, HINT)                                     \
+  X(HINT, char, s8, int, "r")                                                  \
+  X(HINT, signed char, s8, int, "r")                                           \
+  X(HINT, unsigned char, u8, unsigned int, "r")                                \
+  X(HINT, short, s16, short, "h")                                              \
+  X(HINT, unsigned short, u16, unsigned short, "h")                            \
+  X(HINT, int, s32, int, "r")                                                  \
+  X(HINT, unsigned int, u32, unsigned int, "r")                                \
+  X(HINT, long, s64, long, "l")                                                \
+  X(HINT, unsigned long, u64, unsigned long, "l")                              \
+  X(HINT, long long, s64, long long, "l")                                      \
+  X(HINT, unsigned long long, u64, unsigned long long, "l")                    \
+  X(HINT, float, f32, float, "f")                                              \
+  X(HINT, double, f64, double, "d")
+
+#define KOSAN_COMPAT_VECTOR2_TYPES(X, HINT)                                    \
+  X(HINT, char2, signed char, s8, int, "r")                                    \
+  X(HINT, uchar2, unsigned char, u8, unsigned int, "r")                        \
+  X(HINT, short2, short, s16, short, "h")                                      \
+  X(HINT, ushort2, unsigned short, u16, unsigned short, "h")                   \
+  X(HINT, int2, int, s32, int, "r")                                            \
+  X(HINT, uint2, unsigned int, u32, unsigned int, "r")                         \
+  X(HINT, longlong2, long long, s64, long long, "l")                           \
+  X(HINT, ulonglong2, unsigned long long, u64, unsigned long long, "l")        \
+  X(HINT, float2, float, f32, float, "f")                                      \
+  X(HINT, double2, double, f64, double, "d")
+
+#define KOSAN_COMPAT_VECTOR4_TYPES(X, HINT)                                    \
+  X(HINT, char4, signed char, s8, int, "r")                                    \
+  X(HINT, uchar4, unsigned char, u8, unsigned int, "r")                        \
+  X(HINT, short4, short, s16, short, "h")                                      \
+  X(HINT, ushort4, unsigned short, u16, unsigned short, "h")                   \
+  X(HINT, int4, int, s32, int, "r")                                            \
+  X(HINT, uint4, unsigned int, u32, unsigned int, "r")                         \
+  X(HINT, float4, float, f32, float, "f")
+
+#if defined(__KOSAN__)
+
+/* Vectors move as one clang vector of the same size and alignment as the
+ * CUDA type, so that the passes see one access of the whole vector. */
+#define KOSAN_COMPAT_VOLATILE_ca
+#define KOSAN_COMPAT_VOLATILE_cg
+#define KOSAN_COMPAT_VOLATILE_cs
+#define KOSAN_COMPAT_VOLATILE_lu
+#define KOSAN_COMPAT_VOLATILE_cv volatile
+
+#define KOSAN_COMPAT_LOAD(HINT, T, PTX, REG, CON)                              \
+  KOSAN_COMPAT_DECL T __ld##HINT(const T *ptr) {                               \
+    return *(KOSAN_COMPAT_VOLATILE_##HINT const T *)ptr;                       \
+  }
+#define KOSAN_COMPAT_STORE(HINT, T, PTX, REG, CON)                             \
+  KOSAN_COMPAT_DECL void __st##HINT(T *ptr, T value) { *ptr = value; }
+
+#define KOSAN_COMPAT_LOAD_VECTOR(N, HINT, T, ELEM)                             \
+  KOSAN_COMPAT_DECL T __ld##HINT(const T *ptr) {                               \
+    typedef ELEM vec __attribute__((ext_vector_type(N)));                      \
+    vec v = *(KOSAN_COMPAT_VOLATILE_##HINT const vec *)ptr;                    \
+    T ret;                                                                     \
+    __builtin_memcpy(&ret, &v, sizeof ret);                                    \
+    return ret;                                                                \
+  }
+#define KOSAN_COMPAT_STORE_VECTOR(N, HINT, T, ELEM)                            \
+  KOSAN_COMPAT_DECL void __st##HINT(T *ptr, T value) {                         \
+    typedef ELEM vec __attribute__((ext_vector_type(N)));                      \
+    vec v;                                                                     \
+    __builtin_memcpy(&v, &value, sizeof v);                                    \
+    *(vec *)ptr = v;                                                           \
+  }
+#define KOSAN_COMPAT_LOAD2(HINT, T, ELEM, PTX, REG, CON)                       \
+  KOSAN_COMPAT_LOAD_VECTOR(2, HINT, T, ELEM)
+#define KOSAN_COMPAT_LOAD4(HINT, T, ELEM, PTX, REG, CON)                       \
+  KOSAN_COMPAT_LOAD_VECTOR(4, HINT, T, ELEM)
+#define KOSAN_COMPAT_STORE2(HINT, T, ELEM, PTX, REG, CON)                      \
+  KOSAN_COMPAT_STORE_VECTOR(2, HINT, T, ELEM)
+#define KOSAN_COMPAT_STORE4(HINT, T, ELEM, PTX, REG, CON)                      \
+  KOSAN_COMPAT_STORE_VECTOR(4, HINT, T, ELEM)
+
+#else /* !__KOSAN__ */
+
+/* The asm qualifiers and clobbers of CUDA's sm_32_intrinsics.hpp: the
+ * "last use" and "volatile" loads must not move across other memory
+ * accesses; stores (asm without outputs) are implicitly volatile. */
+#define KOSAN_COMPAT_LOAD_ASM_ca(...) asm volatile(__VA_ARGS__)
+#define KOSAN_COMPAT_LOAD_ASM_cg(...) asm volatile(__VA_ARGS__)
+#define KOSAN_COMPAT_LOAD_ASM_cs(...) asm volatile(__VA_ARGS__)
+#define KOSAN_COMPAT_LOAD_ASM_lu(...) asm(__VA_ARGS__ : "memory")
+#define KOSAN_COMPAT_LOAD_ASM_cv(...) asm(__VA_ARGS__ : "memory")
+
+#define KOSAN_COMPAT_LOAD(HINT, T, PTX, REG, CON)                              \
+  KOSAN_COMPAT_DECL T __ld##HINT(const T *ptr) {                               \
+    REG ret;                                                                   \
+    KOSAN_COMPAT_LOAD_ASM_##HINT("ld.global." #HINT "." #PTX " %0, [%1];"      \
+                                 : "=" CON(ret)                                \
+                                 : "l"(ptr));                                  \
+    return (T)ret;                                                             \
+  }
+#define KOSAN_COMPAT_STORE(HINT, T, PTX, REG, CON)                             \
+  KOSAN_COMPAT_DECL void __st##HINT(T *ptr, T value) {                         \
+    asm("st.global." #HINT "." #PTX " [%0], %1;"                               \
+        :                                                                      \
+        : "l"(ptr), CON((REG)value)                                            \
+        : "memory");                                                           \
+  }
+
+#define KOSAN_COMPAT_LOAD2(HINT, T, ELEM, PTX, REG, CON)                       \
+  KOSAN_COMPAT_DECL T __ld##HINT(const T *ptr) {                               \
+    REG x, y;                                                                  \
+    KOSAN_COMPAT_LOAD_ASM_##HINT("ld.global." #HINT ".v2." #PTX                \
+                                 " {%0,%1}, [%2];"                             \
+                                 : "=" CON(x), "=" CON(y)                      \
+                                 : "l"(ptr));                                  \
+    T ret;                                                                     \
+    ret.x = (ELEM)x;                                                           \
+    ret.y = (ELEM)y;                                                           \
+    return ret;                                                                \
+  }
+#define KOSAN_COMPAT_LOAD4(HINT, T, ELEM, PTX, REG, CON)                       \
+  KOSAN_COMPAT_DECL T __ld##HINT(const T *ptr) {                               \
+    REG x, y, z, w;                                                            \
+    KOSAN_COMPAT_LOAD_ASM_##HINT("ld.global." #HINT ".v4." #PTX                \
+                                 " {%0,%1,%2,%3}, [%4];"                       \
+                                 : "=" CON(x), "=" CON(y), "=" CON(z),         \
+                                   "=" CON(w)                                  \
+                                 : "l"(ptr));                                  \
+    T ret;                                                                     \
+    ret.x = (ELEM)x;                                                           \
+    ret.y = (ELEM)y;                                                           \
+    ret.z = (ELEM)z;                                                           \
+    ret.w = (ELEM)w;                                                           \
+    return ret;                                                                \
+  }
+#define KOSAN_COMPAT_STORE2(HINT, T, ELEM, PTX, REG, CON)                      \
+  KOSAN_COMPAT_DECL void __st##HINT(T *ptr, T value) {                         \
+    asm("st.global." #HINT ".v2." #PTX " [%0], {%1,%2};"                       \
+        :                                                                      \
+        : "l"(ptr), CON((REG)value.x), CON((REG)value.y)                       \
+        : "memory");                                                           \
+  }
+#define KOSAN_COMPAT_STORE4(HINT, T, ELEM, PTX, REG, CON)                      \
+  KOSAN_COMPAT_DECL void __st##HINT(T *ptr, T value) {                         \
+    asm("st.global." #HINT ".v4." #PTX " [%0], {%1,%2,%3,%4};"                 \
+        :                                                                      \
+        : "l"(ptr), CON((REG)value.x), CON((REG)value.y),                      \
+          CON((REG)value.z), CON((REG)value.w)                                 \
+        : "memory");                                                           \
+  }
+
+#endif /* __KOSAN__ */
+
+#define KOSAN_COMPAT_LOADS(HINT)                                               \
+  KOSAN_COMPAT_SCALAR_TYPES(KOSAN_COMPAT_LOAD, HINT)                           \
+  KOSAN_COMPAT_VECTOR2_TYPES(KOSAN_COMPAT_LOAD2, HINT)                         \
+  KOSAN_COMPAT_VECTOR4_TYPES(KOSAN_COMPAT_LOAD4, HINT)
+#define KOSAN_COMPAT_STORES(HINT)                                              \
+  KOSAN_COMPAT_SCALAR_TYPES(KOSAN_COMPAT_STORE, HINT)                          \
+  KOSAN_COMPAT_VECTOR2_TYPES(KOSAN_COMPAT_STORE2, HINT)                        \
+  KOSAN_COMPAT_VECTOR4_TYPES(KOSAN_COMPAT_STORE4, HINT)
+
+KOSAN_COMPAT_LOADS(ca)
+KOSAN_COMPAT_LOADS(cg)
+KOSAN_COMPAT_LOADS(cs)
+KOSAN_COMPAT_LOADS(lu)
+KOSAN_COMPAT_LOADS(cv)
+KOSAN_COMPAT_STORES(wb)
+KOSAN_COMPAT_STORES(cg)
+KOSAN_COMPAT_STORES(cs)
+KOSAN_COMPAT_STORES(wt)
+
+/* The helpers above must not leak into the user's translation unit. */
+#undef KOSAN_COMPAT_LOADS
+#undef KOSAN_COMPAT_STORES
+#undef KOSAN_COMPAT_LOAD
+#undef KOSAN_COMPAT_LOAD2
+#undef KOSAN_COMPAT_LOAD4
+#undef KOSAN_COMPAT_STORE
+#undef KOSAN_COMPAT_STORE2
+#undef KOSAN_COMPAT_STORE4
+#undef KOSAN_COMPAT_LOAD_VECTOR
+#undef KOSAN_COMPAT_STORE_VECTOR
+#undef KOSAN_COMPAT_VOLATILE_ca
+#undef KOSAN_COMPAT_VOLATILE_cg
+#undef KOSAN_COMPAT_VOLATILE_cs
+#undef KOSAN_COMPAT_VOLATILE_lu
+#undef KOSAN_COMPAT_VOLATILE_cv
+#undef KOSAN_COMPAT_LOAD_ASM_ca
+#undef KOSAN_COMPAT_LOAD_ASM_cg
+#undef KOSAN_COMPAT_LOAD_ASM_cs
+#undef KOSAN_COMPAT_LOAD_ASM_lu
+#undef KOSAN_COMPAT_LOAD_ASM_cv
+#undef KOSAN_COMPAT_SCALAR_TYPES
+#undef KOSAN_COMPAT_VECTOR2_TYPES
+#undef KOSAN_COMPAT_VECTOR4_TYPES
+#undef KOSAN_COMPAT_DECL
+
+#endif /* clang CUDA compilation */
+
+#endif /* KOSAN_CUDA_COMPAT_H */

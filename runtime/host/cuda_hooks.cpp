@@ -1,0 +1,944 @@
+//===- runtime/host/cuda_hooks.cpp - The host runtime of kosan -------------===//
+//
+// Instrumented host code calls the __kosan_* replacements below instead of
+// the CUDA runtime's functions (the pass rewrites the callee; see abi.h).
+// They keep the allocation table, launch the instrumented clone of each
+// kernel with the bounds of its pointer arguments, and at the program's
+// synchronisation points collect what the device recorded and report it.
+//
+// The device writes events to slots in device memory; a word of mapped host
+// memory tells the host, without any CUDA call, whether there is anything to
+// collect, so programs without errors pay nothing at their sync points.
+//
+//===----------------------------------------------------------------------===//
+#include "alloc_table.h"
+#include "options.h"
+
+#include "kosan/abi.h"
+#include "kosan/kosan.h"
+#include "kosan/trace.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <cxxabi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+// The per-thread-default-stream variants, which cuda_runtime_api.h declares
+// only for programs compiled with --default-stream per-thread.
+extern "C" {
+cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *, dim3, dim3, void **, size_t,
+                                            cudaStream_t);
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *, dim3, dim3, void **,
+                                                       size_t, cudaStream_t);
+cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **, size_t, cudaStream_t);
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **, size_t, cudaMemPool_t,
+                                                   cudaStream_t);
+cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *, cudaStream_t);
+cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t);
+cudaError_t CUDARTAPI cudaMemcpy_ptds(void *, const void *, size_t, cudaMemcpyKind);
+}
+
+namespace kosan::rt {
+namespace {
+
+// Driver API entry points, fetched through the runtime so that programs need
+// not link libcuda themselves.
+struct DriverApi {
+  CUresult (*funcGetModule)(CUmodule *, CUfunction) = nullptr;
+  CUresult (*funcGetName)(const char **, CUfunction) = nullptr;
+  CUresult (*funcGetParamInfo)(CUfunction, size_t, size_t *, size_t *) = nullptr;
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
+  CUresult (*moduleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *) = nullptr;
+  CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
+  CUresult (*memGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr) = nullptr;
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **) = nullptr;
+  CUresult (*launchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned,
+                                      unsigned, unsigned, unsigned, unsigned,
+                                      CUstream, void **) = nullptr;
+  bool ok = false;
+  std::string missing;
+
+  void load() {
+    auto get = [&](const char *name, auto &fn) {
+      void *p = nullptr;
+      cudaDriverEntryPointQueryResult status;
+      if (cudaGetDriverEntryPointByVersion(name, &p, 12040, cudaEnableDefault,
+                                           &status) != cudaSuccess ||
+          status != cudaDriverEntryPointSuccess || !p) {
+        if (missing.empty())
+          missing = name;
+        return;
+      }
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+    };
+    get("cuFuncGetModule", funcGetModule);
+    get("cuFuncGetName", funcGetName);
+    get("cuFuncGetParamInfo", funcGetParamInfo);
+    get("cuModuleGetFunction", moduleGetFunction);
+    get("cuModuleGetGlobal", moduleGetGlobal);
+    get("cuMemcpyDtoH", memcpyDtoH);
+    get("cuMemGetAddressRange", memGetAddressRange);
+    get("cuLaunchKernel", launchKernel);
+    get("cuLaunchCooperativeKernel", launchCooperativeKernel);
+    ok = missing.empty();
+  }
+};
+
+struct ModuleInfo {
+  uint32_t id = 0;
+  std::vector<kosan_site> sites;
+  std::string strings;
+  std::string str(uint32_t off) const {
+    return off < strings.size() ? std::string(strings.c_str() + off) : "";
+  }
+};
+
+struct KernelInfo {
+  CUfunction plain = nullptr, instrumented = nullptr;
+  ModuleInfo *module = nullptr;
+  std::string mangled, name;
+  std::vector<size_t> paramSizes; // of the original kernel's parameters
+  size_t infoBytes = 0;
+  std::string whyPlain;           // set when the instrumented clone is unusable
+};
+
+struct LaunchState {
+  LaunchRecord record;
+  KernelInfo *kernel = nullptr;
+};
+
+std::string demangle(const std::string &name) {
+  if (name.rfind("_Z", 0) != 0)
+    return name; // "x" would demangle to "long long"
+  int status = 0;
+  char *d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !d)
+    return name;
+  std::string out(d);
+  std::free(d);
+  return out;
+}
+
+std::string nowIso8601() {
+  char buf[32];
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::vector<std::string> programArgs() {
+  std::vector<std::string> args;
+  if (FILE *f = std::fopen("/proc/self/cmdline", "rb")) {
+    std::string cur;
+    int c;
+    while ((c = std::fgetc(f)) != EOF) {
+      if (c == 0) {
+        args.push_back(cur);
+        cur.clear();
+      } else {
+        cur.push_back(char(c));
+      }
+    }
+    std::fclose(f);
+  }
+  return args;
+}
+
+class Runtime {
+public:
+  Runtime();
+  bool oob() const { return checks & KOSAN_CHECK_OOB; }
+
+  void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
+                     BufferOrigin origin);
+  void removeAllocation(void *p);
+  int registerBuffer(const void *p, size_t bytes, const char *name);
+  int unregisterBuffer(const void *p);
+
+  cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
+                     size_t shmem, cudaStream_t stream, bool perThread,
+                     bool cooperative);
+  // Collects and reports what the device recorded. deviceIdle: the caller
+  // just synchronised the whole device.
+  void drain(bool deviceIdle);
+  void onDeviceReset();
+  void atExit();
+  unsigned long errorsReported() const { return errors; }
+
+  // Set by __kosan_alloc_site just before an intercepted allocation.
+  static thread_local const char *pendingSite, *pendingName;
+
+private:
+  void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+  void writeRaw(const std::string &text);
+  bool ensureDevice();
+  KernelInfo *kernelFor(const void *func);
+  ModuleInfo *moduleFor(CUmodule mod);
+  kosan_arg_bounds boundsFor(uint64_t value);
+  void syncTable();
+  void writeHeaderOnce();
+  void handleSlot(const kosan_oob_slot &slot);
+  void registerExitHandler();
+
+  std::mutex mu;
+  Options opts;
+  uint32_t checks = 0;
+  AllocTable table;
+  DriverApi drv;
+  bool driverTried = false, deviceReady = false, deviceFailed = false;
+
+  kosan_device_state *dState = nullptr; // device memory
+  kosan_oob_slot *dSlots = nullptr;     // device memory
+  uint64_t *dTable = nullptr;           // device memory
+  size_t dTableCap = 0;
+  uint64_t tableGeneration = ~0ull;
+  kosan_host_flag *hostFlag = nullptr;  // mapped host memory
+
+  std::unordered_map<const void *, std::unique_ptr<KernelInfo>> kernels;
+  std::unordered_map<CUmodule, std::unique_ptr<ModuleInfo>> modules;
+  std::vector<LaunchState> launches;  // index = launch id - 1
+  std::set<std::pair<uint32_t, uint32_t>> reportedSites; // (module, site)
+
+  std::unique_ptr<TraceWriter> trace;
+  bool headerWritten = false;
+  FILE *logFile = nullptr;
+  bool exitRegistered = false;
+
+  unsigned long errors = 0, reports = 0, printed = 0, suppressed = 0;
+  unsigned long dropped = 0, plainLaunches = 0, unresolvedArgs = 0;
+};
+
+thread_local const char *Runtime::pendingSite = nullptr;
+thread_local const char *Runtime::pendingName = nullptr;
+
+Runtime &runtime() {
+  // Never destroyed: kernels may still be reported from atexit handlers.
+  static Runtime *rt = new Runtime();
+  return *rt;
+}
+
+Runtime::Runtime() {
+  ParsedOptions parsed = parseOptions(std::getenv("KOSAN_OPTIONS"));
+  opts = parsed.options;
+  checks = opts.check_bits();
+  if (!opts.log_path.empty() && opts.log_path != "stderr") {
+    std::string path = opts.log_path + "." + std::to_string(getpid());
+    logFile = std::fopen(path.c_str(), "a");
+    if (!logFile)
+      std::fprintf(stderr, "kosan: warning: cannot open log_path '%s': %s; reporting to stderr\n",
+                   path.c_str(), std::strerror(errno));
+  }
+  for (const std::string &w : parsed.warnings)
+    writeRaw(w + "\n");
+  if (opts.help)
+    writeRaw(optionsHelp());
+  if (!opts.trace.empty()) {
+    std::string err;
+    trace = TraceWriter::create(expandTracePath(opts.trace, getpid()), &err);
+    if (!trace)
+      log("kosan: warning: cannot write the trace: %s\n", err.c_str());
+  }
+}
+
+void Runtime::writeRaw(const std::string &text) {
+  FILE *out = logFile ? logFile : stderr;
+  std::fwrite(text.data(), 1, text.size(), out);
+  std::fflush(out);
+}
+
+void Runtime::log(const char *fmt, ...) {
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  writeRaw(buf);
+}
+
+void Runtime::registerExitHandler() {
+  // Registered after CUDA is initialised, so that it runs before the CUDA
+  // runtime's own teardown (atexit handlers run in reverse order).
+  if (exitRegistered)
+    return;
+  exitRegistered = true;
+  std::atexit([] { runtime().atExit(); });
+}
+
+void Runtime::addAllocation(void *p, uint64_t bytes, uint64_t pitch,
+                            uint64_t rowBytes, BufferOrigin origin) {
+  std::lock_guard<std::mutex> lock(mu);
+  registerExitHandler();
+  Buffer b;
+  b.begin = reinterpret_cast<uint64_t>(p);
+  b.end = b.begin + bytes;
+  b.pitch = pitch;
+  b.row_bytes = rowBytes;
+  b.origin = origin;
+  if (pendingSite)
+    b.site = pendingSite;
+  if (pendingName)
+    b.name = pendingName;
+  pendingSite = pendingName = nullptr;
+  size_t dropped = table.addAllocation(std::move(b));
+  if (dropped && opts.verbosity >= 1)
+    log("kosan: note: a new allocation at %p replaced %zu stale table entries "
+        "(memory freed outside instrumented code)\n", p, dropped);
+}
+
+void Runtime::removeAllocation(void *p) {
+  std::lock_guard<std::mutex> lock(mu);
+  table.removeAllocation(reinterpret_cast<uint64_t>(p));
+}
+
+int Runtime::registerBuffer(const void *p, size_t bytes, const char *name) {
+  std::lock_guard<std::mutex> lock(mu);
+  std::string err;
+  if (!table.registerBuffer(reinterpret_cast<uint64_t>(p), bytes,
+                            name ? name : "", &err)) {
+    log("kosan: warning: kosan_register_buffer: %s\n", err.c_str());
+    return -1;
+  }
+  return 0;
+}
+
+int Runtime::unregisterBuffer(const void *p) {
+  std::lock_guard<std::mutex> lock(mu);
+  return table.unregisterBuffer(reinterpret_cast<uint64_t>(p)) ? 0 : -1;
+}
+
+bool Runtime::ensureDevice() {
+  if (deviceReady)
+    return true;
+  if (deviceFailed)
+    return false;
+  auto fail = [&](const std::string &why) {
+    deviceFailed = true;
+    log("kosan: warning: %s; kernels run uninstrumented\n", why.c_str());
+    return false;
+  };
+  if (!driverTried) {
+    driverTried = true;
+    drv.load();
+  }
+  if (!drv.ok)
+    return fail("the CUDA driver lacks " + drv.missing + " (kosan needs a driver for CUDA 12.4 or newer)");
+  uint32_t capacity = 64;
+  while (capacity < uint32_t(opts.log_capacity))
+    capacity <<= 1;
+  void *mapped = nullptr;
+  if (cudaHostAlloc(&mapped, sizeof(kosan_host_flag), cudaHostAllocMapped) != cudaSuccess)
+    return fail("cannot allocate mapped host memory");
+  hostFlag = static_cast<kosan_host_flag *>(mapped);
+  std::memset(hostFlag, 0, sizeof *hostFlag);
+  void *hostFlagDevice = nullptr;
+  if (cudaHostGetDevicePointer(&hostFlagDevice, mapped, 0) != cudaSuccess)
+    return fail("cannot map host memory into the device");
+  if (cudaMalloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess ||
+      cudaMalloc(reinterpret_cast<void **>(&dSlots), capacity * sizeof(kosan_oob_slot)) != cudaSuccess)
+    return fail("cannot allocate the device log");
+  cudaMemset(dSlots, 0, capacity * sizeof(kosan_oob_slot));
+  kosan_device_state st{};
+  st.abi_version = KOSAN_ABI_VERSION;
+  st.slot_capacity = capacity;
+  st.slots = reinterpret_cast<uint64_t>(dSlots);
+  st.host_flag = reinterpret_cast<uint64_t>(hostFlagDevice);
+  if (cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
+    return fail("cannot initialise the device log");
+  deviceReady = true;
+  registerExitHandler();
+  return true;
+}
+
+ModuleInfo *Runtime::moduleFor(CUmodule mod) {
+  auto &slot = modules[mod];
+  if (slot)
+    return slot.get();
+  slot = std::make_unique<ModuleInfo>();
+  ModuleInfo *m = slot.get();
+  m->id = modules.size();
+  ModuleRecord rec;
+  rec.id = m->id;
+  CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+  if (drv.moduleGetGlobal(&ptr, &bytes, mod, KOSAN_SITE_TABLE_SYMBOL) == CUDA_SUCCESS &&
+      bytes >= sizeof(kosan_site_table_header)) {
+    std::vector<char> blob(bytes);
+    if (drv.memcpyDtoH(blob.data(), ptr, bytes) == CUDA_SUCCESS) {
+      kosan_site_table_header h;
+      std::memcpy(&h, blob.data(), sizeof h);
+      size_t need = sizeof h + size_t(h.nsites) * sizeof(kosan_site) + h.strings_size;
+      if (h.magic == KOSAN_SITE_TABLE_MAGIC && h.abi_version == KOSAN_ABI_VERSION &&
+          need <= bytes) {
+        m->sites.resize(h.nsites);
+        std::memcpy(m->sites.data(), blob.data() + sizeof h, h.nsites * sizeof(kosan_site));
+        m->strings.assign(blob.data() + sizeof h + h.nsites * sizeof(kosan_site), h.strings_size);
+        rec.source = m->str(h.module_str);
+        rec.compiler = m->str(h.compiler_str);
+        rec.fp_mode = m->str(h.fp_str);
+        rec.sites = h.nsites;
+      } else {
+        log("kosan: warning: a module's site table is from another kosan version; "
+            "its reports will lack source locations\n");
+      }
+    }
+  }
+  writeHeaderOnce();
+  if (trace)
+    trace->write(rec);
+  return m;
+}
+
+KernelInfo *Runtime::kernelFor(const void *func) {
+  auto &slot = kernels[func];
+  if (slot)
+    return slot.get();
+  slot = std::make_unique<KernelInfo>();
+  KernelInfo *k = slot.get();
+  cudaFunction_t f = nullptr;
+  if (cudaGetFuncBySymbol(&f, func) != cudaSuccess) {
+    cudaGetLastError(); // do not leave our failure for the program to find
+    k->whyPlain = "not a registered kernel";
+    return k;
+  }
+  k->plain = reinterpret_cast<CUfunction>(f);
+  const char *name = nullptr;
+  if (drv.funcGetName(&name, k->plain) == CUDA_SUCCESS && name)
+    k->mangled = name;
+  k->name = demangle(k->mangled);
+  CUmodule mod = nullptr;
+  if (drv.funcGetModule(&mod, k->plain) != CUDA_SUCCESS) {
+    k->whyPlain = "its module is unknown";
+    return k;
+  }
+  k->module = moduleFor(mod);
+  std::string cloneName = k->mangled + KOSAN_CLONE_SUFFIX;
+  if (drv.moduleGetFunction(&k->instrumented, mod, cloneName.c_str()) != CUDA_SUCCESS) {
+    k->instrumented = nullptr;
+    k->whyPlain = "it was compiled without kosan";
+    return k;
+  }
+  std::vector<size_t> sizes;
+  for (size_t i = 0;; ++i) {
+    size_t off = 0, size = 0;
+    if (drv.funcGetParamInfo(k->instrumented, i, &off, &size) != CUDA_SUCCESS)
+      break;
+    sizes.push_back(size);
+  }
+  if (sizes.empty() ||
+      sizes.back() != sizeof(kosan_launch_info) + (sizes.size() - 1) * sizeof(kosan_arg_bounds)) {
+    k->instrumented = nullptr;
+    k->whyPlain = "its instrumented clone has an unexpected signature (kosan version mismatch?)";
+    return k;
+  }
+  k->infoBytes = sizes.back();
+  sizes.pop_back();
+  k->paramSizes = std::move(sizes);
+  return k;
+}
+
+kosan_arg_bounds Runtime::boundsFor(uint64_t value) {
+  kosan_arg_bounds b{0, UINT64_MAX, 0, 0};
+  if (const Buffer *buf = table.find(value)) {
+    b.begin = buf->begin;
+    b.end = buf->end;
+    if (buf->pitch) {
+      b.end = b.begin; // always take the slow path, which checks the row
+      b.pitch = buf->pitch;
+      b.shape = ((buf->end - buf->begin) / buf->pitch) << 32 | buf->row_bytes;
+    }
+    return b;
+  }
+  // Memory from an allocator kosan does not see (an uninstrumented library):
+  // the driver still knows the allocation's extent.
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  if (value && drv.memGetAddressRange(&base, &size, value) == CUDA_SUCCESS) {
+    b.begin = base;
+    b.end = base + size;
+    return b;
+  }
+  ++unresolvedArgs;
+  return b;
+}
+
+void Runtime::syncTable() {
+  if (table.generation() == tableGeneration)
+    return;
+  tableGeneration = table.generation();
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  if (opts.check_unresolved)
+    ranges = table.flatRanges();
+  if (ranges.size() > dTableCap) {
+    if (dTable)
+      cudaFree(dTable);
+    dTableCap = ranges.size() * 2;
+    if (cudaMalloc(reinterpret_cast<void **>(&dTable), dTableCap * 16) != cudaSuccess) {
+      dTable = nullptr;
+      dTableCap = 0;
+      ranges.clear();
+    }
+  }
+  if (!ranges.empty())
+    cudaMemcpy(dTable, ranges.data(), ranges.size() * 16, cudaMemcpyHostToDevice);
+  uint64_t tablePtr = reinterpret_cast<uint64_t>(dTable);
+  uint32_t len = ranges.size();
+  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table),
+             &tablePtr, sizeof tablePtr, cudaMemcpyHostToDevice);
+  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table_len),
+             &len, sizeof len, cudaMemcpyHostToDevice);
+}
+
+void Runtime::writeHeaderOnce() {
+  if (headerWritten || !trace)
+    return;
+  headerWritten = true;
+  TraceHeader h;
+  h.kosan_version = "0.1.0";
+  h.pid = getpid();
+  h.argv = programArgs();
+  h.start_time = nowIso8601();
+  for (auto &[k, v] : optionsAsList(opts))
+    h.options[k] = v;
+  int dev = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) == cudaSuccess &&
+      cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
+    h.gpu_name = prop.name;
+    h.gpu_arch = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
+  }
+  cudaDriverGetVersion(&h.driver_version);
+  cudaRuntimeGetVersion(&h.runtime_version);
+  trace->write(h);
+}
+
+cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
+                            void **args, size_t shmem, cudaStream_t stream,
+                            bool perThread, bool cooperative) {
+  auto plain = [&] {
+    if (cooperative)
+      return perThread ? cudaLaunchCooperativeKernel_ptsz(func, grid, block, args, shmem, stream)
+                       : cudaLaunchCooperativeKernel(func, grid, block, args, shmem, stream);
+    return perThread ? cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream)
+                     : cudaLaunchKernel(func, grid, block, args, shmem, stream);
+  };
+  if (!oob())
+    return plain();
+
+  std::unique_lock<std::mutex> lock(mu);
+  registerExitHandler();
+  KernelInfo *k = ensureDevice() ? kernelFor(func) : nullptr;
+  writeHeaderOnce();
+
+  LaunchState ls;
+  ls.kernel = k;
+  ls.record.id = launches.size() + 1;
+  ls.record.grid = {grid.x, grid.y, grid.z};
+  ls.record.block = {block.x, block.y, block.z};
+  ls.record.shared_bytes = shmem;
+  ls.record.stream = reinterpret_cast<uint64_t>(stream);
+  if (k) {
+    ls.record.kernel = k->name;
+    ls.record.mangled = k->mangled;
+    ls.record.module = k->module ? k->module->id : 0;
+  }
+
+  cudaError_t result = cudaSuccess;
+  bool instrumented = false;
+  if (k && k->instrumented) {
+    syncTable();
+    std::vector<uint64_t> info(k->infoBytes / 8, 0);
+    auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
+    hdr->state = reinterpret_cast<uint64_t>(dState);
+    hdr->launch_id = ls.record.id;
+    hdr->flags = opts.halt_on_error ? KOSAN_LAUNCH_HALT_ON_ERROR : 0;
+    hdr->dyn_smem_bytes = shmem;
+    auto *bounds = reinterpret_cast<kosan_arg_bounds *>(hdr + 1);
+    std::vector<void *> params(k->paramSizes.size() + 1);
+    for (size_t i = 0; i < k->paramSizes.size(); ++i) {
+      params[i] = args[i];
+      bounds[i] = {0, UINT64_MAX, 0, 0};
+      if (k->paramSizes[i] == 8) {
+        uint64_t value;
+        std::memcpy(&value, args[i], 8);
+        bounds[i] = boundsFor(value);
+      }
+    }
+    params.back() = info.data();
+    CUstream s = reinterpret_cast<CUstream>(stream);
+    if (!stream)
+      s = perThread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    CUresult r = cooperative
+        ? drv.launchCooperativeKernel(k->instrumented, grid.x, grid.y, grid.z,
+                                      block.x, block.y, block.z, shmem, s, params.data())
+        : drv.launchKernel(k->instrumented, grid.x, grid.y, grid.z, block.x,
+                           block.y, block.z, shmem, s, params.data(), nullptr);
+    if (r == CUDA_SUCCESS) {
+      instrumented = true;
+    } else {
+      const char *why = "unknown error";
+      cudaError_t asRuntime = static_cast<cudaError_t>(r);
+      why = cudaGetErrorString(asRuntime);
+      log("kosan: warning: the instrumented kernel '%s' failed to launch (%s); "
+          "running it uninstrumented\n", k->name.c_str(), why);
+      k->instrumented = nullptr;
+      k->whyPlain = why;
+    }
+  }
+  if (!instrumented) {
+    ++plainLaunches;
+    if (k && opts.verbosity >= 1 && !k->whyPlain.empty())
+      log("kosan: note: kernel '%s' runs uninstrumented: %s\n", k->name.c_str(),
+          k->whyPlain.c_str());
+    lock.unlock();
+    result = plain();
+    lock.lock();
+  }
+  ls.record.instrumented = instrumented;
+  if (ls.record.kernel.empty())
+    ls.record.kernel = "<unknown kernel>";
+  if (trace)
+    trace->write(ls.record);
+  if (opts.verbosity >= 2)
+    log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
+        ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
+        instrumented ? "" : " [uninstrumented]");
+  launches.push_back(std::move(ls));
+  return result;
+}
+
+void Runtime::handleSlot(const kosan_oob_slot &slot) {
+  uint32_t launchId = uint32_t((slot.key - 1) >> 32);
+  uint32_t siteId = uint32_t((slot.key - 1) & 0xffffffffu);
+  const LaunchState *ls =
+      launchId >= 1 && launchId <= launches.size() ? &launches[launchId - 1] : nullptr;
+  const ModuleInfo *mod = ls && ls->kernel ? ls->kernel->module : nullptr;
+  const kosan_site *site =
+      mod && siteId < mod->sites.size() ? &mod->sites[siteId] : nullptr;
+
+  OobEvent e;
+  e.launch = launchId;
+  e.site_id = siteId;
+  e.count = slot.count;
+  e.size = slot.size;
+  e.address = slot.addr;
+  e.block = {slot.block[0], slot.block[1], slot.block[2]};
+  e.thread = {slot.thread[0], slot.thread[1], slot.thread[2]};
+  e.buffer_begin = slot.begin;
+  e.buffer_end = slot.end;
+  e.pitch = slot.pitch;
+  uint32_t space = site ? site->space : KOSAN_SPACE_UNKNOWN;
+  uint32_t access = site ? site->access : KOSAN_ACCESS_LOAD;
+  e.access = access == KOSAN_ACCESS_STORE || access == KOSAN_ACCESS_MEMCPY_DST ? "WRITE"
+             : access == KOSAN_ACCESS_ATOMIC                                   ? "ATOMIC"
+                                                                               : "READ";
+  static const char *spaces[] = {"global", "shared", "local", "unknown", "param"};
+  e.space = space < 5 ? spaces[space] : "unknown";
+  if (site) {
+    e.site.file = mod->str(site->file_str);
+    e.site.line = site->line;
+    e.site.column = site->column;
+    e.site.function = demangle(mod->str(site->function_str));
+    e.site.inlined_at = mod->str(site->inlined_at_str);
+  }
+  std::string object = site ? demangle(mod->str(site->object_str)) : "";
+  if (space == KOSAN_SPACE_UNKNOWN || (slot.begin == 0 && slot.end == 0)) {
+    e.kind = "unknown-address";
+    // The table check failed: say which buffer the address is nearest to.
+    if (const Buffer *near = table.nearest(slot.addr)) {
+      e.buffer_begin = near->begin;
+      e.buffer_end = near->end;
+      e.buffer_name = near->name;
+      e.allocated_at = near->site;
+      e.kind = "global-buffer-overflow";
+    } else {
+      e.buffer_begin = e.buffer_end = 0;
+    }
+  } else {
+    e.kind = space == KOSAN_SPACE_SHARED  ? "shared-buffer-overflow"
+             : space == KOSAN_SPACE_LOCAL ? "local-buffer-overflow"
+                                          : "global-buffer-overflow";
+    e.buffer_name = object;
+    if (space == KOSAN_SPACE_GLOBAL || space == KOSAN_SPACE_PARAM) {
+      if (const Buffer *buf = table.find(slot.begin); buf && buf->begin == slot.begin) {
+        if (buf->origin == BufferOrigin::Registered && !buf->name.empty())
+          e.buffer_name = buf->name;
+        e.allocated_at = buf->site;
+        if (!buf->name.empty() && buf->origin != BufferOrigin::Registered)
+          e.allocated_at += (e.allocated_at.empty() ? "" : " ") + std::string("as '") + buf->name + "'";
+        e.row_bytes = buf->row_bytes;
+      }
+    }
+  }
+  errors += slot.count;
+  ++reports;
+  if (trace)
+    trace->write(e);
+  std::pair<uint32_t, uint32_t> key{mod ? mod->id : 0, siteId};
+  if (!reportedSites.insert(key).second)
+    return; // this site was reported already: counted, not printed again
+  if (opts.print_limit > 0 && printed >= unsigned(opts.print_limit)) {
+    ++suppressed;
+    return;
+  }
+  ++printed;
+  writeRaw(formatOobReport(e, ls ? &ls->record : nullptr, getpid()));
+}
+
+void Runtime::drain(bool deviceIdle) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!deviceReady || (!hostFlag->dirty && !hostFlag->halted))
+    return;
+  if (hostFlag->halted) {
+    // The kernel trapped (halt_on_error=1): the context is gone, but the
+    // event it halted on sits in mapped host memory.
+    kosan_oob_slot slot = hostFlag->halt_event;
+    hostFlag->halted = 0;
+    hostFlag->dirty = 0;
+    if (slot.key) {
+      if (slot.count == 0)
+        slot.count = 1;
+      handleSlot(slot);
+    }
+    log("kosan: the kernel was stopped at the first error (halt_on_error=1)\n");
+    deviceReady = false;
+    deviceFailed = true;
+    return;
+  }
+  if (!deviceIdle)
+    cudaDeviceSynchronize();
+  hostFlag->dirty = 0;
+  kosan_device_state st{};
+  if (cudaMemcpy(&st, dState, sizeof st, cudaMemcpyDeviceToHost) != cudaSuccess)
+    return;
+  std::vector<kosan_oob_slot> slots(st.slot_capacity);
+  if (cudaMemcpy(slots.data(), dSlots, slots.size() * sizeof(kosan_oob_slot),
+                 cudaMemcpyDeviceToHost) != cudaSuccess)
+    return;
+  std::vector<const kosan_oob_slot *> used;
+  for (const kosan_oob_slot &s : slots)
+    if (s.key && s.ready)
+      used.push_back(&s);
+  // Report in launch order, then site order, as the program ran.
+  std::sort(used.begin(), used.end(),
+            [](const kosan_oob_slot *a, const kosan_oob_slot *b) { return a->key < b->key; });
+  for (const kosan_oob_slot *s : used)
+    handleSlot(*s);
+  dropped += st.dropped;
+  cudaMemset(dSlots, 0, slots.size() * sizeof(kosan_oob_slot));
+  uint32_t zero[2] = {0, 0};
+  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, dropped),
+             &zero[0], sizeof(uint32_t), cudaMemcpyHostToDevice);
+  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, slots_used),
+             &zero[1], sizeof(uint32_t), cudaMemcpyHostToDevice);
+}
+
+void Runtime::onDeviceReset() {
+  std::lock_guard<std::mutex> lock(mu);
+  // Device memory, modules and functions are gone with the context.
+  deviceReady = false;
+  dState = nullptr;
+  dSlots = nullptr;
+  dTable = nullptr;
+  dTableCap = 0;
+  tableGeneration = ~0ull;
+  hostFlag = nullptr;
+  kernels.clear();
+  modules.clear();
+  table = AllocTable();
+}
+
+void Runtime::atExit() {
+  drain(false);
+  std::lock_guard<std::mutex> lock(mu);
+  if (trace) {
+    writeHeaderOnce();
+    TraceEnd end;
+    end.launches = launches.size();
+    end.errors = errors;
+    end.reports = reports;
+    end.dropped = dropped;
+    end.unresolved_accesses = unresolvedArgs;
+    trace->write(end);
+  }
+  if (dropped)
+    log("kosan: warning: %lu events were dropped because the device log was full "
+        "(raise log_capacity)\n", dropped);
+  if (suppressed)
+    log("kosan: %lu further error sites were not printed (print_limit=%d)\n", suppressed,
+        opts.print_limit);
+  if (opts.print_summary && (errors || opts.verbosity >= 1))
+    log("kosan: %lu bad accesses at %zu sites in %zu launches (%lu uninstrumented)\n", errors,
+        reportedSites.size(), launches.size(), plainLaunches);
+  if (opts.verbosity >= 1 && unresolvedArgs)
+    log("kosan: note: %lu pointer arguments pointed to no known buffer; their accesses "
+        "were not bounded\n", unresolvedArgs);
+  if (errors && opts.error_exitcode) {
+    std::fflush(nullptr);
+    _exit(opts.error_exitcode);
+  }
+}
+
+} // namespace
+} // namespace kosan::rt
+
+using kosan::rt::BufferOrigin;
+using kosan::rt::Runtime;
+using kosan::rt::runtime;
+
+extern "C" {
+
+void __kosan_version_mismatch_check_v1() { runtime(); }
+
+void __kosan_alloc_site(const char *site, const char *name) {
+  Runtime::pendingSite = site && *site ? site : nullptr;
+  Runtime::pendingName = name && *name ? name : nullptr;
+}
+
+int kosan_register_buffer(const void *ptr, size_t bytes, const char *name) {
+  return runtime().registerBuffer(ptr, bytes, name);
+}
+
+int kosan_unregister_buffer(const void *ptr) { return runtime().unregisterBuffer(ptr); }
+
+unsigned long kosan_flush(void) {
+  runtime().drain(false);
+  return runtime().errorsReported();
+}
+
+// Allocation.
+static cudaError_t track(cudaError_t e, void **p, size_t bytes, BufferOrigin origin) {
+  if (e == cudaSuccess && p && *p && runtime().oob())
+    runtime().addAllocation(*p, bytes, 0, 0, origin);
+  Runtime::pendingSite = Runtime::pendingName = nullptr;
+  return e;
+}
+
+cudaError_t __kosan_cudaMalloc(void **p, size_t bytes) {
+  return track(cudaMalloc(p, bytes), p, bytes, BufferOrigin::Malloc);
+}
+cudaError_t __kosan_cudaMallocManaged(void **p, size_t bytes, unsigned flags) {
+  return track(cudaMallocManaged(p, bytes, flags), p, bytes, BufferOrigin::MallocManaged);
+}
+cudaError_t __kosan_cudaMallocAsync(void **p, size_t bytes, cudaStream_t s) {
+  return track(cudaMallocAsync(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
+}
+cudaError_t __kosan_cudaMallocAsync_ptsz(void **p, size_t bytes, cudaStream_t s) {
+  return track(cudaMallocAsync_ptsz(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
+}
+cudaError_t __kosan_cudaMallocFromPoolAsync(void **p, size_t bytes, cudaMemPool_t pool,
+                                            cudaStream_t s) {
+  return track(cudaMallocFromPoolAsync(p, bytes, pool, s), p, bytes, BufferOrigin::MallocAsync);
+}
+cudaError_t __kosan_cudaMallocFromPoolAsync_ptsz(void **p, size_t bytes, cudaMemPool_t pool,
+                                                 cudaStream_t s) {
+  return track(cudaMallocFromPoolAsync_ptsz(p, bytes, pool, s), p, bytes,
+               BufferOrigin::MallocAsync);
+}
+cudaError_t __kosan_cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
+  cudaError_t e = cudaMallocPitch(p, pitch, width, height);
+  if (e == cudaSuccess && p && *p && pitch && runtime().oob())
+    runtime().addAllocation(*p, uint64_t(*pitch) * height, *pitch, width,
+                            BufferOrigin::MallocPitch);
+  Runtime::pendingSite = Runtime::pendingName = nullptr;
+  return e;
+}
+
+cudaError_t __kosan_cudaFree(void *p) {
+  // Errors of kernels still running may name this buffer: collect them first.
+  runtime().drain(false);
+  cudaError_t e = cudaFree(p);
+  if (e == cudaSuccess && p)
+    runtime().removeAllocation(p);
+  return e;
+}
+cudaError_t __kosan_cudaFreeAsync(void *p, cudaStream_t s) {
+  cudaError_t e = cudaFreeAsync(p, s);
+  if (e == cudaSuccess && p)
+    runtime().removeAllocation(p);
+  return e;
+}
+cudaError_t __kosan_cudaFreeAsync_ptsz(void *p, cudaStream_t s) {
+  cudaError_t e = cudaFreeAsync_ptsz(p, s);
+  if (e == cudaSuccess && p)
+    runtime().removeAllocation(p);
+  return e;
+}
+
+// Launches.
+cudaError_t __kosan_cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **args,
+                                     size_t shmem, cudaStream_t s) {
+  return runtime().launch(f, g, b, args, shmem, s, false, false);
+}
+cudaError_t __kosan_cudaLaunchKernel_ptsz(const void *f, dim3 g, dim3 b, void **args,
+                                          size_t shmem, cudaStream_t s) {
+  return runtime().launch(f, g, b, args, shmem, s, true, false);
+}
+cudaError_t __kosan_cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **args,
+                                                size_t shmem, cudaStream_t s) {
+  return runtime().launch(f, g, b, args, shmem, s, false, true);
+}
+cudaError_t __kosan_cudaLaunchCooperativeKernel_ptsz(const void *f, dim3 g, dim3 b,
+                                                     void **args, size_t shmem,
+                                                     cudaStream_t s) {
+  return runtime().launch(f, g, b, args, shmem, s, true, true);
+}
+
+// Synchronisation points: where the program can observe a kernel's effects,
+// kosan reports what the kernel did wrong.
+cudaError_t __kosan_cudaDeviceSynchronize() {
+  cudaError_t e = cudaDeviceSynchronize();
+  runtime().drain(true);
+  return e;
+}
+cudaError_t __kosan_cudaStreamSynchronize(cudaStream_t s) {
+  cudaError_t e = cudaStreamSynchronize(s);
+  runtime().drain(false);
+  return e;
+}
+cudaError_t __kosan_cudaStreamSynchronize_ptsz(cudaStream_t s) {
+  cudaError_t e = cudaStreamSynchronize_ptsz(s);
+  runtime().drain(false);
+  return e;
+}
+cudaError_t __kosan_cudaEventSynchronize(cudaEvent_t ev) {
+  cudaError_t e = cudaEventSynchronize(ev);
+  runtime().drain(false);
+  return e;
+}
+cudaError_t __kosan_cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k) {
+  cudaError_t e = cudaMemcpy(dst, src, n, k);
+  runtime().drain(false);
+  return e;
+}
+cudaError_t __kosan_cudaMemcpy_ptds(void *dst, const void *src, size_t n, cudaMemcpyKind k) {
+  cudaError_t e = cudaMemcpy_ptds(dst, src, n, k);
+  runtime().drain(false);
+  return e;
+}
+cudaError_t __kosan_cudaDeviceReset() {
+  runtime().drain(false);
+  runtime().onDeviceReset();
+  return cudaDeviceReset();
+}
+
+} // extern "C"

@@ -1,0 +1,336 @@
+//===- options.cpp - Run-time options from KOSAN_OPTIONS ------------------===//
+//
+// The parser mirrors the sanitizers' FlagParser so that what works in
+// ASAN_OPTIONS works here, but where a sanitizer dies on a malformed flag,
+// kosan warns and goes on: a typo in an environment variable must not take a
+// long GPU job down.
+//
+//===----------------------------------------------------------------------===//
+#include "options.h"
+
+#include "kosan/abi.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <string_view>
+
+namespace kosan::rt {
+namespace {
+
+constexpr std::string_view kWarning = "kosan: warning: KOSAN_OPTIONS: ";
+
+// ',' is not a separator, unlike in the sanitizers: it separates the items of
+// checks=oob,precision.
+bool isSeparator(char c) {
+  return c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// Each parseValue leaves *out alone when the text is not a valid value.
+bool parseValue(std::string_view text, bool *out) {
+  if (text == "1" || text == "true" || text == "yes")
+    *out = true;
+  else if (text == "0" || text == "false" || text == "no")
+    *out = false;
+  else
+    return false;
+  return true;
+}
+
+bool parseValue(std::string_view text, int *out) {
+  int value = 0;
+  const char *end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end)
+    return false;
+  *out = value;
+  return true;
+}
+
+bool parseValue(std::string_view text, std::string *out) {
+  out->assign(text);
+  return true;
+}
+
+std::string formatValue(bool value) { return value ? "1" : "0"; }
+std::string formatValue(int value) { return std::to_string(value); }
+std::string formatValue(const std::string &value) { return value; }
+
+const char *typeName(const bool *) { return "bool"; }
+const char *typeName(const int *) { return "int"; }
+const char *typeName(const std::string *) { return "string"; }
+
+struct CheckName {
+  std::string_view name;
+  uint32_t bit;
+};
+constexpr CheckName kChecks[] = {
+    {"oob", KOSAN_CHECK_OOB},
+    {"precision", KOSAN_CHECK_PRECISION},
+    {"order", KOSAN_CHECK_ORDER},
+};
+constexpr uint32_t kAllChecks =
+    KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER;
+
+std::string_view trim(std::string_view s) {
+  size_t begin = s.find_first_not_of(" \t\n\r");
+  if (begin == std::string_view::npos)
+    return {};
+  return s.substr(begin, s.find_last_not_of(" \t\n\r") - begin + 1);
+}
+
+// Unknown names are skipped, and appended to *unknown when it is given.
+uint32_t parseCheckList(std::string_view list,
+                        std::vector<std::string_view> *unknown) {
+  uint32_t bits = 0;
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    std::string_view item = trim(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view()
+                                           : list.substr(comma + 1);
+    if (item.empty() || item == "none")
+      continue;
+    if (item == "all") {
+      bits |= kAllChecks;
+      continue;
+    }
+    auto known =
+        std::find_if(std::begin(kChecks), std::end(kChecks),
+                     [&](const CheckName &c) { return c.name == item; });
+    if (known != std::end(kChecks))
+      bits |= known->bit;
+    else if (unknown)
+      unknown->push_back(item);
+  }
+  return bits;
+}
+
+std::string checkListOf(uint32_t bits) {
+  std::string list;
+  for (const CheckName &check : kChecks) {
+    if (!(bits & check.bit))
+      continue;
+    if (!list.empty())
+      list += ',';
+    list += check.name;
+  }
+  return list.empty() ? "none" : list;
+}
+
+void setFlag(Options &options, std::string_view name, std::string_view value,
+             std::vector<std::string> &warnings) {
+#define KOSAN_FLAG(Type, Name, DefaultValue, Description)                      \
+  if (name == #Name) {                                                         \
+    if (!parseValue(value, &options.Name))                                     \
+      warnings.push_back(                                                      \
+          std::string(kWarning) + "invalid value '" + std::string(value) +     \
+          "' for " + typeName(&options.Name) +                                 \
+          " option '" #Name "'; keeping " + formatValue(options.Name));        \
+    return;                                                                    \
+  }
+#include "flags.inc"
+  warnings.push_back("kosan: warning: unknown option '" + std::string(name) +
+                     "' in KOSAN_OPTIONS (see KOSAN_OPTIONS=help=1)");
+}
+
+// Checks that a value of the right type can still get wrong, once all flags
+// are read so that each mistake is reported once, with its final value.
+void validate(Options &options, std::vector<std::string> &warnings) {
+  const Options defaults;
+  auto warn = [&](const std::string &text) {
+    warnings.push_back(std::string(kWarning) + text);
+  };
+
+  std::vector<std::string_view> unknown;
+  uint32_t bits = parseCheckList(options.checks, &unknown);
+  for (std::string_view name : unknown)
+    warn("unknown check '" + std::string(name) +
+         "' in checks (valid: oob, precision, order, all, none); ignored");
+  options.checks = checkListOf(bits);
+
+  if (options.log_path == "stdout")
+    warn("log_path=stdout is not supported: reports never go to stdout, "
+         "where they would mix with the program's output; using stderr");
+  if (options.log_path == "stdout" || options.log_path == "stderr")
+    options.log_path.clear();
+
+  if (options.print_limit < 0) {
+    warn("print_limit=" + formatValue(options.print_limit) +
+         " is negative; using " + formatValue(defaults.print_limit));
+    options.print_limit = defaults.print_limit;
+  }
+
+  if (options.error_exitcode < 0 || options.error_exitcode > 255) {
+    warn("error_exitcode=" + formatValue(options.error_exitcode) +
+         " is not an exit status (0 to 255); using " +
+         formatValue(defaults.error_exitcode));
+    options.error_exitcode = defaults.error_exitcode;
+  }
+
+  // kosan_device_state::slot_capacity must be a power of two.
+  constexpr int kMinCapacity = 64, kMaxCapacity = 1 << 20;
+  int capacity = std::clamp(options.log_capacity, kMinCapacity, kMaxCapacity);
+  capacity = static_cast<int>(std::bit_ceil(static_cast<unsigned>(capacity)));
+  if (capacity != options.log_capacity) {
+    warn("log_capacity=" + formatValue(options.log_capacity) +
+         " is not a power of two from 64 to 1048576; using " +
+         formatValue(capacity));
+    options.log_capacity = capacity;
+  }
+}
+
+} // namespace
+
+uint32_t Options::check_bits() const { return parseCheckList(checks, nullptr); }
+
+ParsedOptions parseOptions(const char *text) {
+  ParsedOptions result;
+  std::vector<std::string> &warnings = result.warnings;
+  std::string_view s = text ? text : "";
+  size_t pos = 0;
+  auto skipToSeparator = [&] {
+    while (pos < s.size() && !isSeparator(s[pos]))
+      ++pos;
+  };
+
+  while (true) {
+    while (pos < s.size() && isSeparator(s[pos]))
+      ++pos;
+    if (pos == s.size())
+      break;
+
+    size_t start = pos;
+    while (pos < s.size() && s[pos] != '=' && !isSeparator(s[pos]))
+      ++pos;
+    std::string_view name = s.substr(start, pos - start);
+    if (pos == s.size() || s[pos] != '=') {
+      warnings.push_back(std::string(kWarning) + "expected name=value, got '" +
+                         std::string(name) + "'; ignored");
+      continue;
+    }
+    ++pos;
+
+    std::string_view value;
+    if (pos < s.size() && (s[pos] == '\'' || s[pos] == '"')) {
+      size_t close = s.find(s[pos], pos + 1);
+      if (close == std::string_view::npos) {
+        warnings.push_back(std::string(kWarning) +
+                           "unterminated quote in the value of '" +
+                           std::string(name) + "'; ignored");
+        break;
+      }
+      value = s.substr(pos + 1, close - pos - 1);
+      pos = close + 1;
+      if (pos < s.size() && !isSeparator(s[pos])) {
+        warnings.push_back(
+            std::string(kWarning) +
+            "expected ':' or a space after the quoted value of '" +
+            std::string(name) + "'; ignored");
+        skipToSeparator();
+        continue;
+      }
+    } else {
+      size_t valueStart = pos;
+      skipToSeparator();
+      value = s.substr(valueStart, pos - valueStart);
+    }
+
+    if (name.empty()) {
+      warnings.push_back(std::string(kWarning) + "missing option name in '" +
+                         std::string(s.substr(start, pos - start)) +
+                         "'; ignored");
+      continue;
+    }
+    setFlag(result.options, name, value, warnings);
+  }
+
+  validate(result.options, warnings);
+  return result;
+}
+
+std::string optionsHelp() {
+  struct Row {
+    std::string name, type, value, description;
+  };
+  const Options defaults;
+  std::vector<Row> rows = {{"name", "type", "default", "description"}};
+#define KOSAN_FLAG(Type, Name, DefaultValue, Description)                      \
+  rows.push_back({#Name, typeName(&defaults.Name), formatValue(defaults.Name), \
+                  Description});
+#include "flags.inc"
+  for (Row &row : rows)
+    if (row.value.empty())
+      row.value = "\"\"";
+
+  size_t nameWidth = 0, typeWidth = 0, valueWidth = 0;
+  for (const Row &row : rows) {
+    nameWidth = std::max(nameWidth, row.name.size());
+    typeWidth = std::max(typeWidth, row.type.size());
+    valueWidth = std::max(valueWidth, row.value.size());
+  }
+  constexpr size_t kLineWidth = 80, kGap = 2;
+  const size_t indent =
+      kGap + nameWidth + kGap + typeWidth + kGap + valueWidth + kGap;
+  // Keeps descriptions readable even if a long default pushes the column far.
+  const size_t textWidth =
+      std::max<size_t>(kLineWidth - std::min(indent, kLineWidth), 30);
+
+  std::string out = "Set kosan options with "
+                    "KOSAN_OPTIONS=name=value:name=value; quote values\n"
+                    "that contain ':' or spaces (log_path='/tmp/a:b').\n";
+  auto pad = [](std::string s, size_t width) {
+    s.resize(width, ' ');
+    return s;
+  };
+  for (const Row &row : rows) {
+    std::string line =
+        std::string(kGap, ' ') + pad(row.name, nameWidth + kGap) +
+        pad(row.type, typeWidth + kGap) + pad(row.value, valueWidth + kGap);
+    std::string_view words = row.description;
+    size_t used = 0;
+    while (!words.empty()) {
+      size_t space = words.find(' ');
+      std::string_view word = words.substr(0, space);
+      words = space == std::string_view::npos ? std::string_view()
+                                              : words.substr(space + 1);
+      if (used != 0 && used + 1 + word.size() > textWidth) {
+        out += line + '\n';
+        line.assign(indent, ' ');
+        used = 0;
+      }
+      if (used != 0) {
+        line += ' ';
+        ++used;
+      }
+      line += word;
+      used += word.size();
+    }
+    out += line + '\n';
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>>
+optionsAsList(const Options &options) {
+  std::vector<std::pair<std::string, std::string>> list;
+#define KOSAN_FLAG(Type, Name, DefaultValue, Description)                      \
+  list.emplace_back(#Name, formatValue(options.Name));
+#include "flags.inc"
+  return list;
+}
+
+std::string expandTracePath(const std::string &pattern, long pid) {
+  const std::string pidText = std::to_string(pid);
+  std::string path;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'p') {
+      path += pidText;
+      ++i;
+    } else {
+      path += pattern[i];
+    }
+  }
+  return path;
+}
+
+} // namespace kosan::rt

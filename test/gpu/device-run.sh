@@ -1,0 +1,22 @@
+#!/bin/bash
+# Runs the GPU tests and the examples, built on another machine, where a GPU
+# is. Run from the repository root with build/ and .gpu/ (see
+# make-device-bundle.sh) present. Logs go to $OUT when it is set.
+set -u
+out=${OUT:-/tmp/kosan-gpu-out}
+mkdir -p "$out"
+root=$PWD
+# The build tree records the absolute path it was configured in.
+built_in=$(sed -n 's/^config.kosan_obj_root = "\(.*\)\/build"$/\1/p' build/test/gpu/lit.site.cfg.py)
+if [ -n "$built_in" ] && [ "$built_in" != "$root" ] && [ ! -e "$built_in" ]; then
+  mkdir -p "$(dirname "$built_in")" && ln -s "$root" "$built_in"
+fi
+export PATH=$root/.gpu/bin:$PATH
+export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+nvidia-smi -L | tee "$out/gpu.txt"
+for ex in saxpy scale neighbor; do
+  echo "== examples/$ex" | tee -a "$out/examples.log"
+  ./build/examples/$ex >> "$out/examples.log" 2>&1
+  echo "exit status $?" >> "$out/examples.log"
+done
+python3 .gpu/lit/lit.py -v build/test/gpu 2>&1 | tee "$out/gpu-tests.log" | tail -40

@@ -1,0 +1,39 @@
+# lit configuration of the end-to-end GPU tests (built by CMake, run here).
+import os
+import shutil
+import subprocess
+import lit.formats
+
+config.name = "kosan-gpu"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kosan_obj_root, "test", "gpu")
+
+# FileCheck and not: from LLVM where it is installed, else from PATH (a
+# machine that runs the tests but has no LLVM carries its own).
+paths = [os.path.join(config.kosan_obj_root, "bin"), config.llvm_tools_dir,
+         config.environment.get("PATH", os.environ["PATH"])]
+config.environment["PATH"] = os.pathsep.join(paths)
+for var in ("LD_LIBRARY_PATH",):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.environment.pop("KOSAN_OPTIONS", None)
+
+def have_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except Exception:
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+if have_gpu():
+    config.available_features.add("gpu")
+if shutil.which("compute-sanitizer"):
+    config.available_features.add("compute-sanitizer")
+
+config.substitutions.append(("%gpubin", config.gpu_bin))
+config.substitutions.append(("%kosan-report", os.path.join(config.kosan_obj_root, "bin", "kosan-report")))

@@ -1,0 +1,28 @@
+# lit configuration for kosan's pass, plugin, driver and tool tests.
+import os
+import lit.formats
+
+config.name = "kosan"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".cu", ".test", ".c", ".cpp"]
+config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kosan_obj_root, "test", "lit")
+
+bindir = os.path.join(config.kosan_obj_root, "bin")
+config.environment["PATH"] = os.pathsep.join(
+    [bindir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+# Keep the driver's CUDA shim cache inside the build tree.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
+config.environment["HOME"] = os.environ.get("HOME", "/tmp")
+for var in ("KOSAN_OPTIONS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUDA_ARCH"):
+    config.environment.pop(var, None)
+
+config.substitutions.append(("%kosan_plugin", config.plugin))
+config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-clang++")))
+config.substitutions.append(("%kosan-report", os.path.join(bindir, "kosan-report")))
+config.substitutions.append(("%cuda_path", config.cuda_path))
+config.substitutions.append(("%cuda_arch", config.cuda_arch))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))

@@ -1,0 +1,847 @@
+//===- kosan-clang++/main.cpp - Build CUDA programs with kosan -----------===//
+//
+// A driver around clang++-19. It passes the user's arguments to clang in
+// order and adds what a kosan build needs: the kosan plugin and its check
+// selection, the kosan runtime and the static CUDA runtime at link time, and
+// a compatibility layer that lets clang 19 build against CUDA 12 and 13 the
+// way nvcc does (see docs/driver.md).
+//
+// Errors of the driver itself are one line, "kosan-clang++: error: ...", and
+// exit status 1. Otherwise the driver replaces itself with clang (execv), so
+// the exit status and signals a build tool sees are clang's.
+//
+//===----------------------------------------------------------------------===//
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view ToolName = "kosan-clang++";
+constexpr int RequiredClangMajor = 19;
+constexpr const char *FallbackClang = "/usr/lib/llvm-19/bin/clang++";
+constexpr int MinCudaMajor = 12;
+// CUDA 13's fatbinary dropped the --image syntax clang 19 uses.
+constexpr int ShimCudaMajor = 13;
+// The newest GPU architecture clang 19 compiles for. A newer GPU runs the
+// compute_90 PTX that clang embeds next to the sm_90 code.
+constexpr int NewestClangSm = 90;
+constexpr const char *DefaultGpuArch = "sm_90";
+constexpr int NvidiaSmiTimeoutMs = 3000;
+constexpr int ClangVersionTimeoutMs = 30000;
+constexpr const char *ShimStampName = ".kosan-shim";
+constexpr fs::perms WorldReadableExecutable =
+    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+    fs::perms::others_read | fs::perms::others_exec;
+constexpr const char *RealFatbinaryPlaceholder = "@KOSAN_REAL_FATBINARY@";
+constexpr std::string_view KnownChecks[] = {"oob", "precision", "order"};
+// Response files may name further response files; clang stops at 20 too.
+constexpr int MaxResponseFileDepth = 20;
+
+[[noreturn]] void fatal(const std::string &Message) {
+  std::fprintf(stderr, "%.*s: error: %s\n", static_cast<int>(ToolName.size()),
+               ToolName.data(), Message.c_str());
+  std::exit(1);
+}
+
+bool startsWith(std::string_view S, std::string_view Prefix) {
+  return S.substr(0, Prefix.size()) == Prefix;
+}
+
+bool isFile(const fs::path &P) {
+  std::error_code EC;
+  return fs::is_regular_file(P, EC);
+}
+
+bool isDirectory(const fs::path &P) {
+  std::error_code EC;
+  return fs::is_directory(P, EC);
+}
+
+bool isExecutableFile(const fs::path &P) {
+  return isFile(P) && ::access(P.c_str(), X_OK) == 0;
+}
+
+std::optional<std::string> readFile(const fs::path &P) {
+  std::ifstream In(P, std::ios::binary);
+  if (!In)
+    return std::nullopt;
+  std::ostringstream Buffer;
+  Buffer << In.rdbuf();
+  return Buffer.str();
+}
+
+/// Writes \p Contents to \p P, throwing like the std::filesystem calls.
+void writeFile(const fs::path &P, std::string_view Contents) {
+  std::ofstream Out(P, std::ios::binary);
+  Out.write(Contents.data(), static_cast<std::streamsize>(Contents.size()));
+  Out.close();
+  if (!Out)
+    throw fs::filesystem_error("cannot write", P,
+                               std::error_code(errno, std::generic_category()));
+}
+
+std::vector<std::string> split(std::string_view S, char Separator) {
+  std::vector<std::string> Parts;
+  size_t Begin = 0;
+  while (true) {
+    size_t End = S.find(Separator, Begin);
+    Parts.emplace_back(S.substr(Begin, End - Begin));
+    if (End == std::string_view::npos)
+      return Parts;
+    Begin = End + 1;
+  }
+}
+
+/// Quotes \p Arg for a POSIX shell, leaving common arguments readable.
+std::string shellQuote(std::string_view Arg) {
+  bool Plain =
+      !Arg.empty() && std::all_of(Arg.begin(), Arg.end(), [](unsigned char C) {
+        return std::isalnum(C) || std::strchr("_-+=/.,:@%", C);
+      });
+  if (Plain)
+    return std::string(Arg);
+  std::string Quoted = "'";
+  for (char C : Arg) {
+    if (C == '\'')
+      Quoted += "'\\''";
+    else
+      Quoted += C;
+  }
+  return Quoted + "'";
+}
+
+/// FNV-1a: a stable name for a cache entry, not a security boundary.
+uint64_t fnv1a(std::string_view Data) {
+  uint64_t Hash = 0xcbf29ce484222325ULL;
+  for (unsigned char C : Data) {
+    Hash ^= C;
+    Hash *= 0x100000001b3ULL;
+  }
+  return Hash;
+}
+
+std::optional<fs::path> findOnPath(const std::string &Name) {
+  const char *Path = std::getenv("PATH");
+  if (!Path)
+    return std::nullopt;
+  for (const std::string &Dir : split(Path, ':')) {
+    fs::path Candidate = fs::path(Dir.empty() ? "." : Dir) / Name;
+    if (isExecutableFile(Candidate))
+      return Candidate;
+  }
+  return std::nullopt;
+}
+
+/// Runs \p Argv with stdin and stderr on /dev/null and returns its standard
+/// output, or nothing if it could not start, failed, or ran past \p TimeoutMs.
+std::optional<std::string> captureOutput(const std::vector<std::string> &Argv,
+                                         int TimeoutMs) {
+  int Pipe[2];
+  if (::pipe2(Pipe, O_CLOEXEC) != 0)
+    return std::nullopt;
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&Actions, Pipe[1], 1);
+  posix_spawn_file_actions_addopen(&Actions, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<char *> CArgv;
+  for (const std::string &Arg : Argv)
+    CArgv.push_back(const_cast<char *>(Arg.c_str()));
+  CArgv.push_back(nullptr);
+  pid_t Pid;
+  int SpawnError =
+      ::posix_spawn(&Pid, CArgv[0], &Actions, nullptr, CArgv.data(), environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  ::close(Pipe[1]);
+  if (SpawnError != 0) {
+    ::close(Pipe[0]);
+    return std::nullopt;
+  }
+
+  std::string Output;
+  bool TimedOut = false;
+  auto Deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(TimeoutMs);
+  while (true) {
+    auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    Deadline - std::chrono::steady_clock::now())
+                    .count();
+    pollfd Poll = {Pipe[0], POLLIN, 0};
+    int Ready = Left > 0 ? ::poll(&Poll, 1, static_cast<int>(Left)) : 0;
+    if (Ready < 0 && errno == EINTR)
+      continue;
+    if (Ready <= 0) {
+      TimedOut = true;
+      break;
+    }
+    char Buffer[4096];
+    ssize_t Count = ::read(Pipe[0], Buffer, sizeof(Buffer));
+    if (Count < 0 && errno == EINTR)
+      continue;
+    if (Count <= 0)
+      break;
+    Output.append(Buffer, static_cast<size_t>(Count));
+  }
+  ::close(Pipe[0]);
+  if (TimedOut)
+    ::kill(Pid, SIGKILL);
+  int Status = 0;
+  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  if (TimedOut || !WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+    return std::nullopt;
+  return Output;
+}
+
+//===----------------------------------------------------------------------===//
+// Where things are
+//===----------------------------------------------------------------------===//
+
+/// kosan's own files, found relative to this executable (<prefix>/bin), so
+/// that the build tree and an installation work alike.
+struct KosanLayout {
+  fs::path Plugin;
+  fs::path Runtime;
+  fs::path CompatInclude;
+  fs::path FatbinaryTemplate;
+};
+
+KosanLayout locateKosan() {
+  std::error_code EC;
+  fs::path Self = fs::read_symlink("/proc/self/exe", EC);
+  if (EC)
+    fatal("cannot locate this executable through /proc/self/exe: " +
+          EC.message());
+  fs::path Prefix = Self.parent_path().parent_path();
+  return {Prefix / "lib" / "libkosan.so", Prefix / "lib" / "libkosan_rt.a",
+          Prefix / "share" / "kosan" / "include",
+          Prefix / "share" / "kosan" / "cuda-shim" / "fatbinary.sh.in"};
+}
+
+fs::path findClang() {
+  if (const char *Env = std::getenv("KOSAN_CLANG"); Env && *Env) {
+    std::string Requested = Env;
+    std::optional<fs::path> Found;
+    if (Requested.find('/') == std::string::npos)
+      Found = findOnPath(Requested);
+    else if (isExecutableFile(Requested))
+      Found = Requested;
+    if (!Found)
+      fatal("KOSAN_CLANG is set to '" + Requested +
+            "', which is not an executable file; point it at clang++ of "
+            "LLVM 19 or unset it");
+    return *Found;
+  }
+  if (std::optional<fs::path> OnPath = findOnPath("clang++-19"))
+    return *OnPath;
+  if (isExecutableFile(FallbackClang))
+    return FallbackClang;
+  fatal("clang 19 not found (looked for $KOSAN_CLANG, clang++-19 on PATH, " +
+        std::string(FallbackClang) + "); install the Debian package clang-19");
+}
+
+/// The plugin is built against clang 19's C++ API, which has no stable ABI:
+/// any other clang would fail to load it, or crash.
+void checkClangVersion(const fs::path &Clang) {
+  std::optional<std::string> Version =
+      captureOutput({Clang.string(), "--version"}, ClangVersionTimeoutMs);
+  static const std::regex VersionRe(R"(clang version (\d+)\.(\d+)\.(\d+))");
+  std::smatch Match;
+  if (!Version || !std::regex_search(*Version, Match, VersionRe))
+    fatal("needs clang " + std::to_string(RequiredClangMajor) + ", but " +
+          Clang.string() +
+          " --version names no clang version; install clang-19 or set "
+          "KOSAN_CLANG");
+  if (std::stoi(Match[1]) != RequiredClangMajor)
+    fatal("needs clang " + std::to_string(RequiredClangMajor) + ", but " +
+          Clang.string() + " is clang " + Match[1].str() + "." +
+          Match[2].str() + "." + Match[3].str() +
+          "; install clang-19 or set KOSAN_CLANG");
+}
+
+struct CudaToolkit {
+  fs::path Root; // canonical
+  int Major = 0;
+  int Minor = 0;
+
+  std::string version() const {
+    return std::to_string(Major) + "." + std::to_string(Minor);
+  }
+};
+
+std::optional<std::pair<int, int>> readCudaVersion(const fs::path &Root) {
+  if (std::optional<std::string> Json = readFile(Root / "version.json")) {
+    static const std::regex JsonRe(
+        R"re("cuda"\s*:\s*\{[^}]*"version"\s*:\s*"(\d+)\.(\d+))re");
+    std::smatch Match;
+    if (std::regex_search(*Json, Match, JsonRe))
+      return std::make_pair(std::stoi(Match[1]), std::stoi(Match[2]));
+  }
+  if (std::optional<std::string> Header = readFile(Root / "include/cuda.h")) {
+    static const std::regex HeaderRe(R"(#define\s+CUDA_VERSION\s+(\d+))");
+    std::smatch Match;
+    if (std::regex_search(*Header, Match, HeaderRe)) {
+      int Encoded = std::stoi(Match[1]); // 1000 * major + 10 * minor
+      return std::make_pair(Encoded / 1000, Encoded % 1000 / 10);
+    }
+  }
+  return std::nullopt;
+}
+
+CudaToolkit findCuda(const std::optional<std::string> &UserPath) {
+  std::string Root = "/usr/local/cuda";
+  if (UserPath)
+    Root = *UserPath;
+  else if (const char *Env = std::getenv("CUDA_PATH"); Env && *Env)
+    Root = Env;
+  else if (const char *Env = std::getenv("CUDA_HOME"); Env && *Env)
+    Root = Env;
+
+  const std::string Advice = "; pass --cuda-path= or set CUDA_PATH";
+  for (const char *Needed :
+       {"include/cuda_runtime_api.h", "bin/ptxas", "bin/fatbinary"})
+    if (!isFile(fs::path(Root) / Needed))
+      fatal("no CUDA toolkit at " + Root + " (no " + Needed + ")" + Advice);
+  std::optional<std::pair<int, int>> Version = readCudaVersion(Root);
+  if (!Version)
+    fatal("cannot tell the version of the CUDA toolkit at " + Root +
+          " (no version.json and no CUDA_VERSION in include/cuda.h)" + Advice);
+
+  CudaToolkit Cuda;
+  Cuda.Major = Version->first;
+  Cuda.Minor = Version->second;
+  if (Cuda.Major < MinCudaMajor)
+    fatal("CUDA " + Cuda.version() + " at " + Root +
+          " is too old: kosan needs CUDA " + std::to_string(MinCudaMajor) +
+          ".0 or newer" + Advice);
+  std::error_code EC;
+  Cuda.Root = fs::canonical(Root, EC);
+  if (EC)
+    fatal("cannot resolve the CUDA path " + Root + ": " + EC.message());
+  return Cuda;
+}
+
+//===----------------------------------------------------------------------===//
+// The CUDA shim
+//===----------------------------------------------------------------------===//
+
+fs::path cacheDirectory() {
+  // The XDG base directory spec says to ignore a relative XDG_CACHE_HOME.
+  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg == '/')
+    return fs::path(Xdg) / "kosan";
+  if (const char *Home = std::getenv("HOME"); Home && *Home)
+    return fs::path(Home) / ".cache" / "kosan";
+  fatal("cannot place the CUDA shim: neither XDG_CACHE_HOME nor HOME is set");
+}
+
+/// Fills \p Dir with symlinks to every entry of the toolkit, except that
+/// bin/ is a directory of symlinks to the real tools in which fatbinary is the
+/// argument-rewriting wrapper.
+void populateShim(const fs::path &Dir, const CudaToolkit &Cuda,
+                  const std::string &FatbinaryScript) {
+  for (const fs::directory_entry &Entry : fs::directory_iterator(Cuda.Root)) {
+    fs::path Name = Entry.path().filename();
+    if (Name != "bin") {
+      fs::create_symlink(Entry.path(), Dir / Name);
+      continue;
+    }
+    fs::create_directory(Dir / "bin");
+    for (const fs::directory_entry &Tool :
+         fs::directory_iterator(Entry.path())) {
+      if (Tool.path().filename() != "fatbinary")
+        fs::create_symlink(Tool.path(), Dir / "bin" / Tool.path().filename());
+    }
+    fs::path Wrapper = Dir / "bin" / "fatbinary";
+    writeFile(Wrapper, FatbinaryScript);
+    fs::permissions(Wrapper, WorldReadableExecutable);
+  }
+  // Written last: its presence marks the shim complete.
+  writeFile(Dir / ShimStampName, "cuda=" + Cuda.Root.string() +
+                                     "\nversion=" + Cuda.version() + "\n");
+}
+
+/// Returns the --cuda-path clang should see: a shim directory in the user's
+/// cache that repairs what clang 19 gets wrong about CUDA 13, created once
+/// per toolkit and wrapper version and shared by concurrent builds.
+fs::path ensureCudaShim(const CudaToolkit &Cuda,
+                        const fs::path &FatbinaryTemplate) {
+  std::optional<std::string> Template = readFile(FatbinaryTemplate);
+  if (!Template)
+    fatal("kosan fatbinary wrapper not found at " + FatbinaryTemplate.string() +
+          "; build kosan first (see README)");
+  std::string Script = *Template;
+  size_t At = Script.find(RealFatbinaryPlaceholder);
+  if (At == std::string::npos)
+    fatal(FatbinaryTemplate.string() + " lacks " + RealFatbinaryPlaceholder);
+  Script.replace(At, std::strlen(RealFatbinaryPlaceholder),
+                 shellQuote((Cuda.Root / "bin" / "fatbinary").string()));
+
+  char Hash[17];
+  std::snprintf(
+      Hash, sizeof(Hash), "%016llx",
+      static_cast<unsigned long long>(
+          fnv1a(Cuda.Root.string() + '\0' + Cuda.version() + '\0' + Script)));
+  fs::path Cache = cacheDirectory();
+  fs::path Shim = Cache / ("cuda-shim-" + std::string(Hash));
+  if (isFile(Shim / ShimStampName))
+    return Shim;
+
+  std::error_code EC;
+  fs::create_directories(Cache, EC);
+  if (EC)
+    fatal("cannot create " + Cache.string() + ": " + EC.message());
+  // Built under a temporary name and renamed into place, so that no build
+  // ever sees a half-made shim.
+  std::string Pattern =
+      (Cache / (".cuda-shim-" + std::string(Hash) + ".XXXXXX")).string();
+  if (!::mkdtemp(Pattern.data()))
+    fatal("cannot create a directory in " + Cache.string() + ": " +
+          std::strerror(errno));
+  fs::path Staging = Pattern;
+  try {
+    // mkdtemp makes it private; the toolkit it mirrors is world-readable.
+    fs::permissions(Staging, WorldReadableExecutable);
+    populateShim(Staging, Cuda, Script);
+  } catch (const fs::filesystem_error &Error) {
+    fs::remove_all(Staging, EC);
+    fatal("cannot build the CUDA shim in " + Staging.string() + ": " +
+          Error.code().message());
+  }
+  if (::rename(Staging.c_str(), Shim.c_str()) != 0) {
+    int RenameErrno = errno;
+    fs::remove_all(Staging, EC);
+    // A concurrent kosan-clang++ made the same shim first.
+    if (isFile(Shim / ShimStampName))
+      return Shim;
+    fatal("cannot create the CUDA shim " + Shim.string() + ": " +
+          std::strerror(RenameErrno) + "; remove it and try again");
+  }
+  return Shim;
+}
+
+//===----------------------------------------------------------------------===//
+// The command line
+//===----------------------------------------------------------------------===//
+
+struct DriverOptions {
+  /// The user's arguments for clang, in order, without the driver's own
+  /// options and without --cuda-path= (the driver passes its own).
+  std::vector<std::string> ClangArgs;
+  std::optional<std::string> CudaPath;
+  std::string Checks = "oob";
+  bool Plain = false;
+  bool PrintCommand = false;
+  bool Help = false;
+};
+
+DriverOptions parseDriverOptions(int Argc, char **Argv) {
+  DriverOptions Options;
+  for (int I = 1; I < Argc; ++I) {
+    std::string_view Arg = Argv[I];
+    if (startsWith(Arg, "--cuda-path="))
+      Options.CudaPath = std::string(Arg.substr(std::strlen("--cuda-path=")));
+    else if (startsWith(Arg, "--kosan-checks="))
+      Options.Checks = Arg.substr(std::strlen("--kosan-checks="));
+    else if (Arg == "--kosan-plain")
+      Options.Plain = true;
+    else if (Arg == "--kosan-print-command")
+      Options.PrintCommand = true;
+    else if (Arg == "--kosan-help")
+      Options.Help = true;
+    else if (startsWith(Arg, "--kosan-"))
+      fatal("unknown option '" + std::string(Arg) + "' (see --kosan-help)");
+    else
+      Options.ClangArgs.emplace_back(Arg);
+  }
+
+  for (const std::string &Check : split(Options.Checks, ',')) {
+    if (std::find(std::begin(KnownChecks), std::end(KnownChecks), Check) ==
+        std::end(KnownChecks))
+      fatal("unknown check '" + Check +
+            "' in --kosan-checks= (known checks: oob, precision, order)");
+  }
+  return Options;
+}
+
+/// Splits a response file the way clang does on Linux (GNU rules).
+std::vector<std::string> tokenizeResponseFile(std::string_view Text) {
+  std::vector<std::string> Tokens;
+  std::string Token;
+  bool InToken = false;
+  char Quote = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (Quote == '\'' && C != '\'') {
+      Token += C;
+    } else if (C == Quote) {
+      Quote = 0;
+    } else if (C == '\\' && I + 1 < Text.size()) {
+      Token += Text[++I];
+      InToken = true;
+    } else if (Quote) {
+      Token += C;
+    } else if (C == '\'' || C == '"') {
+      Quote = C;
+      InToken = true;
+    } else if (std::isspace(static_cast<unsigned char>(C))) {
+      if (InToken)
+        Tokens.push_back(std::move(Token));
+      Token.clear();
+      InToken = false;
+    } else {
+      Token += C;
+      InToken = true;
+    }
+  }
+  if (InToken)
+    Tokens.push_back(std::move(Token));
+  return Tokens;
+}
+
+/// The arguments with @file response files expanded: what clang will see.
+/// Used only to inspect the command; clang still reads the files itself.
+void expandResponseFiles(const std::vector<std::string> &Args, int Depth,
+                         std::vector<std::string> &Expanded) {
+  for (const std::string &Arg : Args) {
+    std::optional<std::string> Contents;
+    if (Depth < MaxResponseFileDepth && startsWith(Arg, "@"))
+      Contents = readFile(Arg.substr(1));
+    if (Contents)
+      expandResponseFiles(tokenizeResponseFile(*Contents), Depth + 1, Expanded);
+    else
+      Expanded.push_back(Arg);
+  }
+}
+
+/// What the user's command asks clang to do, as far as the driver cares.
+struct CommandFacts {
+  bool HasInputs = false;
+  bool StopsBeforeLink = false;
+  bool CompilesCuda = false;
+  bool HasGpuArch = false;
+  bool HasDebugOption = false;
+  bool LinksCudart = false;
+  bool DryRun = false; // -###
+  /// Why the build cannot be instrumented, if it cannot.
+  std::optional<std::string> Refusal;
+
+  bool links() const { return HasInputs && !StopsBeforeLink; }
+};
+
+/// Options whose value is the next argument (when not written joined). The
+/// driver must skip those values so as not to mistake them for inputs.
+// clang-format off
+const std::set<std::string_view> SeparateValueOptions = {
+    "-A", "-B", "-D", "-F", "-I", "-L", "-MF", "-MJ", "-MQ", "-MT", "-T", "-U",
+    "-Xarch_device", "-Xarch_host", "-Xassembler", "-Xclang",
+    "-Xcuda-fatbinary", "-Xcuda-ptxas", "-Xlinker", "-Xoffload-linker",
+    "-Xopenmp-target", "-Xpreprocessor", "--config", "--param", "--sysroot",
+    "-arch", "-cxx-isystem", "-dependency-dot", "-dependency-file", "-e",
+    "-iframework", "-idirafter", "-imacros", "-include", "-include-pch",
+    "-iprefix", "-iquote", "-isysroot", "-isystem", "-ivfsoverlay",
+    "-iwithprefix", "-iwithprefixbefore", "-mllvm", "-o", "-rpath",
+    "-serialize-diagnostics", "-target", "-u", "-z"};
+// clang-format on
+
+const std::set<std::string_view> StopBeforeLinkOptions = {
+    "-c",           "-S",
+    "-E",           "-M",
+    "-MM",          "-fsyntax-only",
+    "--precompile", "--cuda-device-only"};
+
+bool isCudartLibrary(std::string_view Name) {
+  return Name == "cudart" || Name == "cudart_static" ||
+         startsWith(Name, ":libcudart");
+}
+
+/// Options that make clang link device code after the kosan pass has run:
+/// the last of the enabling or disabling spellings wins, as in clang.
+struct LateDeviceLinkOption {
+  std::vector<std::string_view> Enable;
+  std::vector<std::string_view> Disable;
+  std::string_view Reason;
+};
+
+const LateDeviceLinkOption LateDeviceLinkOptions[] = {
+    {{"-fgpu-rdc", "-fcuda-rdc"},
+     {"-fno-gpu-rdc", "-fno-cuda-rdc"},
+     "separate device compilation links device code after the kosan pass "
+     "has run"},
+    {{"--offload-new-driver"},
+     {"--no-offload-new-driver"},
+     "the new offload driver links device code after the kosan pass has run"},
+    {{"-foffload-lto", "-foffload-lto="},
+     {"-fno-offload-lto"},
+     "device code is then optimized and compiled at link time, after the "
+     "kosan pass has run"},
+};
+
+/// A spelling that ends in '=' takes a value: -foffload-lto=thin.
+bool matchesSpelling(std::string_view Arg, std::string_view Spelling) {
+  return Spelling.back() == '=' ? startsWith(Arg, Spelling) : Arg == Spelling;
+}
+
+CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs) {
+  std::vector<std::string> Args;
+  expandResponseFiles(ClangArgs, 0, Args);
+
+  CommandFacts Facts;
+  std::string Language = "none"; // the current -x
+  std::optional<std::string> HipUse;
+  std::vector<std::optional<std::string>> LateLinkSpelling(
+      std::size(LateDeviceLinkOptions));
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::string_view Arg = Args[I];
+    bool HasNext = I + 1 < Args.size();
+    if ((Arg == "-x" && HasNext) || (startsWith(Arg, "-x") && Arg.size() > 2)) {
+      Language = Arg == "-x" ? Args[++I] : std::string(Arg.substr(2));
+      if (Language == "hip")
+        HipUse = "-x hip";
+      continue;
+    }
+    if (Arg == "-l" && HasNext) {
+      Facts.LinksCudart |= isCudartLibrary(Args[++I]);
+      continue;
+    }
+    if (SeparateValueOptions.count(Arg) && HasNext) {
+      ++I;
+      continue;
+    }
+    if (Arg == "-" || !startsWith(Arg, "-")) {
+      Facts.HasInputs = true;
+      std::string Extension = fs::path(Arg).extension().string();
+      std::string Name = fs::path(Arg).filename().string();
+      if (Language == "cuda" || Language == "cu" ||
+          (Language == "none" && Extension == ".cu"))
+        Facts.CompilesCuda = true;
+      if (Language == "none" && Extension == ".hip")
+        HipUse = std::string(Arg);
+      Facts.LinksCudart |= startsWith(Name, "libcudart");
+      continue;
+    }
+
+    if (StopBeforeLinkOptions.count(Arg))
+      Facts.StopsBeforeLink = true;
+    else if (Arg == "-###")
+      Facts.DryRun = true;
+    else if (startsWith(Arg, "-l"))
+      Facts.LinksCudart |= isCudartLibrary(Arg.substr(2));
+    else if (startsWith(Arg, "-Wl,")) {
+      for (const std::string &Part : split(Arg.substr(4), ','))
+        Facts.LinksCudart |=
+            startsWith(Part, "-l") && isCudartLibrary(Part.substr(2));
+    } else if (startsWith(Arg, "--cuda-gpu-arch=") ||
+               startsWith(Arg, "--offload-arch=")) {
+      Facts.HasGpuArch = true;
+      if (Arg.find("=gfx") != std::string_view::npos)
+        HipUse = std::string(Arg);
+    } else if (startsWith(Arg, "-g") && !startsWith(Arg, "-gpu")) {
+      Facts.HasDebugOption = true;
+    }
+    for (size_t K = 0; K < std::size(LateDeviceLinkOptions); ++K) {
+      const LateDeviceLinkOption &Option = LateDeviceLinkOptions[K];
+      for (std::string_view Spelling : Option.Enable)
+        if (matchesSpelling(Arg, Spelling))
+          LateLinkSpelling[K] = std::string(Arg);
+      for (std::string_view Spelling : Option.Disable)
+        if (matchesSpelling(Arg, Spelling))
+          LateLinkSpelling[K].reset();
+    }
+  }
+
+  if (HipUse) {
+    Facts.Refusal = "HIP is not supported yet: kosan-clang++ builds CUDA "
+                    "only (saw '" +
+                    *HipUse + "')";
+    return Facts;
+  }
+  for (size_t K = 0; K < std::size(LateDeviceLinkOptions); ++K) {
+    if (const std::optional<std::string> &Spelling = LateLinkSpelling[K]) {
+      Facts.Refusal = *Spelling + " is not supported: " +
+                      std::string(LateDeviceLinkOptions[K].Reason) +
+                      "; build without " + *Spelling;
+      return Facts;
+    }
+  }
+  return Facts;
+}
+
+/// GPU architectures to compile for when the user names none: the
+/// environment's choice, else the GPUs of this machine, else sm_90.
+std::vector<std::string> defaultGpuArchs() {
+  std::vector<std::string> Archs;
+  if (const char *Env = std::getenv("KOSAN_CUDA_ARCH"); Env && *Env) {
+    for (const std::string &Arch : split(Env, ',')) {
+      if (Arch.empty())
+        continue;
+      bool Numeric = std::all_of(Arch.begin(), Arch.end(), [](unsigned char C) {
+        return std::isdigit(C);
+      });
+      Archs.push_back(Numeric ? "sm_" + Arch : Arch);
+    }
+    if (!Archs.empty())
+      return Archs;
+  }
+  if (std::optional<fs::path> Smi = findOnPath("nvidia-smi")) {
+    std::optional<std::string> Output = captureOutput(
+        {Smi->string(), "--query-gpu=compute_cap", "--format=csv,noheader"},
+        NvidiaSmiTimeoutMs);
+    static const std::regex CapabilityRe(R"(^\s*(\d+)\.(\d+)\s*$)");
+    for (const std::string &Line : split(Output.value_or(""), '\n')) {
+      std::smatch Match;
+      if (!std::regex_match(Line, Match, CapabilityRe))
+        continue;
+      int Sm = std::min(std::stoi(Match[1]) * 10 + std::stoi(Match[2]),
+                        NewestClangSm);
+      std::string Arch = "sm_" + std::to_string(Sm);
+      if (std::find(Archs.begin(), Archs.end(), Arch) == Archs.end())
+        Archs.push_back(Arch);
+    }
+    if (!Archs.empty())
+      return Archs;
+  }
+  return {DefaultGpuArch};
+}
+
+void printHelp() {
+  std::printf(
+      R"(OVERVIEW: build CUDA programs with kosan instrumentation
+
+USAGE: kosan-clang++ [kosan options] [clang++ options] <inputs>
+
+Runs clang++ of LLVM 19 with the kosan plugin, links the kosan runtime and the
+static CUDA runtime, and adapts clang 19 to the installed CUDA toolkit. Every
+option not listed here goes to clang unchanged.
+
+KOSAN OPTIONS:
+  --kosan-checks=<list>   checks compiled in, of oob, precision and order
+                          (default: oob)
+  --kosan-plain           build without instrumentation through the same
+                          compatibility layer (a baseline)
+  --kosan-print-command   print the clang command to stderr, then run it
+  --kosan-help            print this help
+  --cuda-path=<dir>       CUDA toolkit (default: $CUDA_PATH, $CUDA_HOME,
+                          /usr/local/cuda)
+
+ENVIRONMENT:
+  KOSAN_CLANG             clang++ to run (default: clang++-19 on PATH, then
+                          %s)
+  KOSAN_CUDA_ARCH         GPU architectures when no --cuda-gpu-arch= is given,
+                          e.g. sm_90 or sm_80,sm_90 (default: the GPUs
+                          nvidia-smi reports, else %s)
+  XDG_CACHE_HOME          where the CUDA shim is kept (default: ~/.cache)
+)",
+      FallbackClang, DefaultGpuArch);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  DriverOptions Options = parseDriverOptions(Argc, Argv);
+  if (Options.Help) {
+    printHelp();
+    return 0;
+  }
+  CommandFacts Facts = inspectCommand(Options.ClangArgs);
+  if (Facts.Refusal)
+    fatal(*Facts.Refusal);
+
+  KosanLayout Kosan = locateKosan();
+  fs::path Clang = findClang();
+  checkClangVersion(Clang);
+  CudaToolkit Cuda = findCuda(Options.CudaPath);
+
+  // -### only prints commands, so it works before kosan is fully built.
+  bool Instrument = !Options.Plain;
+  if (Instrument && !Facts.DryRun) {
+    if (!isFile(Kosan.Plugin))
+      fatal("kosan plugin not found at " + Kosan.Plugin.string() +
+            "; build kosan first (see README)");
+    if (Facts.links() && !isFile(Kosan.Runtime))
+      fatal("kosan runtime not found at " + Kosan.Runtime.string() +
+            "; build kosan first (see README)");
+  }
+  if (!isFile(Kosan.CompatInclude / "kosan_cuda_compat.h"))
+    fatal("kosan compatibility headers not found at " +
+          Kosan.CompatInclude.string() + "; build kosan first (see README)");
+
+  std::vector<std::string> Command = {Clang.string()};
+  auto Add = [&Command](std::initializer_list<std::string> Args) {
+    Command.insert(Command.end(), Args);
+  };
+  // Only a CUDA compile uses it; clang warns about it anywhere else.
+  if (Facts.CompilesCuda) {
+    fs::path ClangCudaPath = Cuda.Major >= ShimCudaMajor
+                                 ? ensureCudaShim(Cuda, Kosan.FatbinaryTemplate)
+                                 : Cuda.Root;
+    Add({"--cuda-path=" + ClangCudaPath.string()});
+  }
+  Add({"-Wno-unknown-cuda-version", "-isystem", Kosan.CompatInclude.string()});
+  // CUDA 13 keeps thrust, cub and libcu++ here, and nvcc adds it by itself.
+  fs::path Cccl = Cuda.Root / "include" / "cccl";
+  if (isDirectory(Cccl))
+    Add({"-isystem", Cccl.string()});
+  Add({"-include", "kosan_cuda_compat.h"});
+  if (Instrument)
+    Add({"-D__KOSAN__", "-fplugin=" + Kosan.Plugin.string(),
+         "-fplugin-arg-kosan-checks=" + Options.Checks});
+  // Reports name source lines; a user's own -g choice wins.
+  if (!Facts.HasDebugOption)
+    Add({"-gline-tables-only"});
+  // Reports name kernel parameters by their IR names.
+  Add({"-fno-discard-value-names"});
+  if (Facts.CompilesCuda && !Facts.HasGpuArch)
+    for (const std::string &Arch : defaultGpuArchs())
+      Add({"--cuda-gpu-arch=" + Arch});
+  Command.insert(Command.end(), Options.ClangArgs.begin(),
+                 Options.ClangArgs.end());
+  // After the user's objects and libraries, which reference them.
+  if (Facts.links()) {
+    if (Instrument)
+      Add({"-L" + Kosan.Runtime.parent_path().string(), "-lkosan_rt"});
+    Add({"-L" + (Cuda.Root / "lib64").string()});
+    if (!Facts.LinksCudart)
+      Add({"-lcudart_static", "-ldl", "-lrt", "-lpthread"});
+  }
+
+  if (Options.PrintCommand) {
+    std::string Line;
+    for (const std::string &Arg : Command)
+      Line += (Line.empty() ? "" : " ") + shellQuote(Arg);
+    std::fprintf(stderr, "%s\n", Line.c_str());
+  }
+  std::fflush(nullptr);
+  std::vector<char *> CArgv;
+  for (std::string &Arg : Command)
+    CArgv.push_back(Arg.data());
+  CArgv.push_back(nullptr);
+  ::execv(CArgv[0], CArgv.data());
+  fatal("cannot run " + Clang.string() + ": " + std::strerror(errno));
+}

@@ -1,0 +1,91 @@
+//===- kosan-report - Print a kosan trace ----------------------------------===//
+//
+// Exit status: 0 when the trace was read completely, 1 with --fail-on-error
+// when it holds errors, 2 when it could not be read or the flags are wrong.
+// A truncated trace (the process died mid-write) still prints every record
+// that was complete, then exits 2.
+//
+//===----------------------------------------------------------------------===//
+#include "kosan/trace.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+constexpr int kExitErrorsFound = 1;
+constexpr int kExitFailure = 2;
+
+void printError(const std::string &message) {
+  std::fprintf(stderr, "kosan-report: error: %s\n", message.c_str());
+}
+
+bool writeOutput(const std::string &path, const std::string &text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0;
+  }
+  std::FILE *f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    printError("cannot write " + path + ": " + std::strerror(errno));
+    return false;
+  }
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok)
+    printError("cannot write " + path + ": " + std::strerror(errno));
+  return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"Prints the out-of-bounds accesses recorded in a kosan trace.",
+               "kosan-report"};
+  app.set_version_flag("--version", "kosan-report " KOSAN_VERSION_STRING);
+  app.failure_message([](const CLI::App *, const CLI::Error &e) {
+    return std::string("kosan-report: error: ") + e.what() +
+           "\nRun with --help for more information.\n";
+  });
+
+  std::string format = "text";
+  std::string output;
+  std::string tracePath;
+  bool failOnError = false;
+  app.add_option("--format", format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  app.add_option("-o,--output", output, "Write to FILE instead of stdout")
+      ->option_text("FILE");
+  app.add_flag("--fail-on-error", failOnError,
+               "Exit with status 1 when the trace holds errors");
+  app.add_option("TRACE", tracePath, "Trace written by an instrumented program")
+      ->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // --help and --version exit 0; every usage error exits like any other
+    // failure, so scripts need to check a single status.
+    return app.exit(e) == 0 ? 0 : kExitFailure;
+  }
+
+  kosan::ReadResult result = kosan::readTrace(tracePath);
+  bool printable = result.error == kosan::TraceError::None ||
+                   result.error == kosan::TraceError::Truncated;
+  if (printable) {
+    std::string text = format == "json" ? kosan::formatTraceJson(result.trace)
+                                        : kosan::formatTraceText(result.trace);
+    if (!writeOutput(output, text))
+      return kExitFailure;
+  }
+  if (result.error != kosan::TraceError::None) {
+    printError(result.message);
+    return kExitFailure;
+  }
+  return failOnError && !result.trace.oob.empty() ? kExitErrorsFound : 0;
+}

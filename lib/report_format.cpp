@@ -272,12 +272,11 @@ std::string formatTraceText(const Trace &trace) {
              "the counts above are lower bounds\n";
     if (trace.end->unresolved_accesses > 0)
       out += "note: " +
-             plural(trace.end->unresolved_accesses, "access", "accesses") +
-             " could not be tied to the bounds of " +
-             (trace.end->unresolved_accesses == 1 ? "its" : "their") +
-             " own buffer; overflows through " +
+             plural(trace.end->unresolved_accesses, "kernel pointer argument",
+                    "kernel pointer arguments") +
+             " pointed into no known buffer; accesses through " +
              (trace.end->unresolved_accesses == 1 ? "it" : "them") +
-             " may go unnoticed\n";
+             " were not bounds-checked\n";
   } else {
     out += "note: the process did not exit normally; the trace holds every "
            "launch it recorded\n";

@@ -91,7 +91,9 @@ struct TraceEnd {
   uint64_t errors = 0;            // offending accesses in all
   uint64_t reports = 0;           // distinct (launch, site) reports
   uint64_t dropped = 0;           // events lost because the device log was full
-  uint64_t unresolved_accesses = 0; // accesses checked against the whole table (static count)
+  // Kernel pointer arguments (per launch) that pointed into no buffer the
+  // runtime or the driver knew: accesses through them were not bounded.
+  uint64_t unresolved_accesses = 0;
 };
 
 struct Trace {

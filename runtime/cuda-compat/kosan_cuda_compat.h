@@ -1,17 +1,18 @@
 /*===- kosan_cuda_compat.h - CUDA features clang 19 lacks ------------------===
  *
  * kosan-clang++ force-includes this header (-include) into every compilation,
- * after clang's CUDA wrapper header. Outside CUDA device compilation with
- * clang it is empty, so it is harmless in C and host-only C++ translation
- * units that share a command line with .cu files.
+ * after clang's CUDA wrapper header. Outside clang CUDA compilation it is
+ * empty, so it is harmless in C and C++ translation units that share a
+ * command line with .cu files.
  *
  * Cache-hint loads and stores (__ldcs, __ldcg, __ldca, __ldlu, __ldcv, __stcs,
- * __stcg, __stwb, __stwt): CUDA's sm_32_intrinsics.h declares them for the
- * host pass only when compiled by clang (clang's wrapper skips that header
- * on the device side in favour of its own __ldg), and clang 19 does not
- * define them, so device code using them fails with "use of undeclared
- * identifier". They are defined here for the types CUDA defines them for,
- * except __half and __nv_bfloat16, which cuda_fp16.h and cuda_bf16.h define.
+ * __stcg, __stwb, __stwt): CUDA declares them in sm_32_intrinsics.h, which
+ * clang's CUDA wrapper headers do not include (they define __ldg themselves),
+ * and clang 19 defines none of them, so code using them fails with "use of
+ * undeclared identifier". They are defined here for both the host and the
+ * device compilation (the host compilation checks kernel bodies too), for the
+ * types CUDA defines them for, except __half and __nv_bfloat16, which
+ * cuda_fp16.h and cuda_bf16.h define.
  *
  * Two implementations:
  *  - uninstrumented builds (--kosan-plain): the same PTX instructions nvcc
@@ -29,7 +30,10 @@
 
 #if defined(__clang__) && defined(__CUDA__)
 
-#define KOSAN_COMPAT_DECL static __device__ __forceinline__
+/* nodebug: inlined, their accesses take the caller's source line, so that a
+ * report names the user's code rather than this header. */
+#define KOSAN_COMPAT_DECL                                                      \
+  static __device__ __forceinline__ __attribute__((nodebug))
 
 /* Types with cache-hint intrinsics, with their element type, the PTX type of
  * the access, and the register type and constraint inline PTX moves them in.

@@ -686,6 +686,8 @@ void Runtime::handleSlot(const kosan_oob_slot &slot) {
         if (!buf->name.empty() && buf->origin != BufferOrigin::Registered)
           e.allocated_at += (e.allocated_at.empty() ? "" : " ") + std::string("as '") + buf->name + "'";
         e.row_bytes = buf->row_bytes;
+        if (buf->pitch)
+          e.buffer_end = buf->end; // the device saw end = begin (slow path)
       }
     }
   }

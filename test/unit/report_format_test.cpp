@@ -278,12 +278,15 @@ TEST(FormatTraceText, CleanTrace) {
   EXPECT_EQ(text.find(kRule), std::string::npos);
 }
 
-TEST(FormatTraceText, UnresolvedAccessesAreNoted) {
+TEST(FormatTraceText, UnresolvedArgumentsAreNoted) {
   Trace t;
   t.end = TraceEnd{0, 0, 0, 0, 1};
   EXPECT_NE(formatTraceText(t).find(
-                "note: 1 access could not be tied to the bounds of its own "
-                "buffer; overflows through it may go unnoticed\n"),
+                "note: 1 kernel pointer argument pointed into no known "
+                "buffer; accesses through it were not bounds-checked\n"),
+            std::string::npos);
+  t.end = TraceEnd{0, 0, 0, 0, 3};
+  EXPECT_NE(formatTraceText(t).find("note: 3 kernel pointer arguments pointed"),
             std::string::npos);
 }
 

@@ -43,7 +43,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view ToolName = "kosan-clang++";
+constexpr const char *ToolName = "kosan-clang++";
 constexpr int RequiredClangMajor = 19;
 constexpr const char *FallbackClang = "/usr/lib/llvm-19/bin/clang++";
 constexpr int MinCudaMajor = 12;
@@ -65,8 +65,7 @@ constexpr std::string_view KnownChecks[] = {"oob", "precision", "order"};
 constexpr int MaxResponseFileDepth = 20;
 
 [[noreturn]] void fatal(const std::string &Message) {
-  std::fprintf(stderr, "%.*s: error: %s\n", static_cast<int>(ToolName.size()),
-               ToolName.data(), Message.c_str());
+  std::fprintf(stderr, "%s: error: %s\n", ToolName, Message.c_str());
   std::exit(1);
 }
 

@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -514,7 +515,7 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
   ORE.emit([&] {
     return OptimizationRemark(DEBUG_TYPE, "Instrumented", &clone)
            << (kernel ? "kernel '" : "device function '")
-           << ore::NV("Function", original.getName()) << "': "
+           << ore::NV("Function", demangle(original.getName())) << "': "
            << ore::NV("Checked", counts.arg + counts.stat + counts.table)
            << " accesses checked (" << ore::NV("ViaArguments", counts.arg)
            << " against kernel arguments, " << ore::NV("Static", counts.stat)

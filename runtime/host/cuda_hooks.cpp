@@ -468,6 +468,11 @@ kosan_arg_bounds Runtime::boundsFor(uint64_t value) {
     }
     return b;
   }
+  // Small integers (sizes, counts) share 8-byte parameter slots with
+  // pointers; no device allocation lives in the low 4 GiB of the unified
+  // address space, so they need no driver call.
+  if (value < (1ull << 32))
+    return b;
   // Memory from an allocator kosan does not see (an uninstrumented library):
   // the driver still knows the allocation's extent.
   CUdeviceptr base = 0;

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/abi.h"
+#include "kosan/bounds.h"
 
 // convergent: record() uses warp-synchronous intrinsics, so callers must not
 // be transformed as if the call were thread-local.
@@ -106,12 +107,9 @@ KOSAN_DEVICE bool __kosan_oob_report(uint64_t state, uint32_t launchId,
                                      uint64_t begin, uint64_t end,
                                      uint64_t pitch, uint64_t shape) {
   if (pitch != 0) {
-    uint64_t rows = shape >> 32, rowBytes = shape & 0xffffffffu;
-    uint64_t limit = begin + pitch * rows;
-    if (addr >= begin && addr + size <= limit &&
-        (addr - begin) % pitch + size <= rowBytes)
+    if (kosan::inPitchedBounds(addr, size, begin, pitch, shape))
       return true;
-    end = limit;
+    end = kosan::pitchedEnd(begin, pitch, shape);
   }
   if (state)
     record((kosan_device_state *)state, launchId, flags, site, addr, size,

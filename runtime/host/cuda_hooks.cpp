@@ -15,6 +15,7 @@
 #include "options.h"
 
 #include "kosan/abi.h"
+#include "kosan/bounds.h"
 #include "kosan/kosan.h"
 #include "kosan/trace.h"
 
@@ -457,17 +458,9 @@ KernelInfo *Runtime::kernelFor(const void *func) {
 }
 
 kosan_arg_bounds Runtime::boundsFor(uint64_t value) {
-  kosan_arg_bounds b{0, UINT64_MAX, 0, 0};
-  if (const Buffer *buf = table.find(value)) {
-    b.begin = buf->begin;
-    b.end = buf->end;
-    if (buf->pitch) {
-      b.end = b.begin; // always take the slow path, which checks the row
-      b.pitch = buf->pitch;
-      b.shape = ((buf->end - buf->begin) / buf->pitch) << 32 | buf->row_bytes;
-    }
-    return b;
-  }
+  kosan_arg_bounds b = unboundedArg();
+  if (const Buffer *buf = table.find(value))
+    return bufferArg(buf->begin, buf->end, buf->pitch, buf->row_bytes);
   // Small integers (sizes, counts) share 8-byte parameter slots with
   // pointers; no device allocation lives in the low 4 GiB of the unified
   // address space, so they need no driver call.
@@ -477,11 +470,8 @@ kosan_arg_bounds Runtime::boundsFor(uint64_t value) {
   // the driver still knows the allocation's extent.
   CUdeviceptr base = 0;
   size_t size = 0;
-  if (value && drv.memGetAddressRange(&base, &size, value) == CUDA_SUCCESS) {
-    b.begin = base;
-    b.end = base + size;
-    return b;
-  }
+  if (drv.memGetAddressRange(&base, &size, value) == CUDA_SUCCESS)
+    return bufferArg(base, base + size, 0, 0);
   ++unresolvedArgs;
   return b;
 }
@@ -581,7 +571,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     std::vector<void *> params(k->paramSizes.size() + 1);
     for (size_t i = 0; i < k->paramSizes.size(); ++i) {
       params[i] = args[i];
-      bounds[i] = {0, UINT64_MAX, 0, 0};
+      bounds[i] = unboundedArg();
       if (k->paramSizes[i] == 8) {
         uint64_t value;
         std::memcpy(&value, args[i], 8);

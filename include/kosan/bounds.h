@@ -1,0 +1,46 @@
+//===- kosan/bounds.h - The bounds rules, shared by host and device --------===//
+//
+// Header-only and freestanding: compiled into the device runtime (nvptx64)
+// and into the host runtime and its unit tests, so the rule the GPU applies
+// is the rule the tests check.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_BOUNDS_H
+#define KOSAN_BOUNDS_H
+
+#include "kosan/abi.h"
+
+#ifdef __cplusplus
+namespace kosan {
+
+// The instrumented code's inline test (two compares).
+inline bool inBounds(uint64_t addr, uint64_t size, uint64_t begin, uint64_t end) {
+  return addr >= begin && addr + size <= end;
+}
+
+// A pitched buffer: inside [begin, begin + pitch * rows) and inside the
+// first row_bytes of its row. shape = rows << 32 | row_bytes.
+inline uint64_t pitchedEnd(uint64_t begin, uint64_t pitch, uint64_t shape) {
+  return begin + pitch * (shape >> 32);
+}
+inline bool inPitchedBounds(uint64_t addr, uint64_t size, uint64_t begin,
+                            uint64_t pitch, uint64_t shape) {
+  uint64_t rowBytes = shape & 0xffffffffu;
+  return addr >= begin && addr + size <= pitchedEnd(begin, pitch, shape) &&
+         (addr - begin) % pitch + size <= rowBytes;
+}
+
+// Bounds the host passes for a buffer; see kosan_arg_bounds.
+inline kosan_arg_bounds unboundedArg() { return {0, ~0ull, 0, 0}; }
+inline kosan_arg_bounds bufferArg(uint64_t begin, uint64_t end, uint64_t pitch,
+                                  uint64_t rowBytes) {
+  if (pitch == 0)
+    return {begin, end, 0, 0};
+  // end = begin: the inline test always fails, the runtime checks the row.
+  return {begin, begin, pitch, ((end - begin) / pitch) << 32 | rowBytes};
+}
+
+} // namespace kosan
+#endif
+
+#endif // KOSAN_BOUNDS_H

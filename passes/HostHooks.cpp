@@ -30,8 +30,13 @@ STATISTIC(NumAllocSites, "Allocation sites named");
 namespace kosan {
 namespace {
 
+// The allocation functions kosan intercepts (KOSAN_HOST_INTERCEPTS); others
+// (cudaMallocHost, cudaMallocArray, ...) get no allocation site.
 bool isAllocationApi(StringRef name) {
-  return name.starts_with("cudaMalloc");
+  name.consume_back("_ptsz");
+  return name == "cudaMalloc" || name == "cudaMallocAsync" ||
+         name == "cudaMallocFromPoolAsync" || name == "cudaMallocManaged" ||
+         name == "cudaMallocPitch";
 }
 
 // The buffer's name: the variable whose address the allocation call fills.
@@ -115,7 +120,8 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
     if (isCudaAllocWrapper(F))
       for (User *U : make_early_inc_range(F.users()))
         if (auto *CB = dyn_cast<CallBase>(U);
-            CB && CB->getCalledOperand() == &F)
+            CB && CB->getCalledOperand() == &F &&
+            !isCudaAllocWrapper(*CB->getFunction()))
           nameAllocation(M, *CB, siteFn);
 
   if (!changed) {

@@ -234,7 +234,8 @@ LaunchContext OOBSanitizer::kernelContext(Function &clone, unsigned numArgs) {
   IRBuilder<> B(&*clone.getEntryBlock().getFirstInsertionPt());
   auto field = [&](uint64_t offset, Type *T, const char *name) {
     Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ctx.info, offset);
-    return markNoSanitize(B.CreateAlignedLoad(T, p, Align(4), name));
+    Align align(T->getPrimitiveSizeInBits() / 8);
+    return markNoSanitize(B.CreateAlignedLoad(T, p, align, name));
   };
   ctx.state = field(kInfoState, I64, "kosan.state");
   ctx.launchId = field(kInfoLaunchId, I32, "kosan.launch_id");
@@ -541,8 +542,13 @@ bool OOBSanitizer::run() {
     else
       deviceFunctions.push_back(&F);
   }
-  if (kernels.empty())
+  if (kernels.empty()) {
+    if (!opts.debugFunction.empty())
+      errs() << "kosan: warning: -kosan-debug-func=" << opts.debugFunction
+             << " names no kernel in " << M.getSourceFileName()
+             << "; nothing instrumented\n";
     return false;
+  }
   initializeCallbacks();
 
   for (Function *F : kernels)

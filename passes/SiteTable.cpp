@@ -1,6 +1,7 @@
 //===- passes/SiteTable.cpp - Per-module table of instrumented sites -------===//
 #include "SiteTable.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -30,9 +31,15 @@ uint32_t SiteTable::intern(StringRef s) {
 // Headers of clang and of the CUDA toolkit, whose inline wrappers are not
 // where a user would look for a bug.
 static bool isToolkitFile(StringRef file) {
-  return file.contains("/lib/clang/") || file.contains("/cuda/include/") ||
-         file.contains("/cuda-") || file.starts_with("/usr/include/") ||
-         file.contains("/targets/x86_64-linux/include/");
+  if (file.contains("/lib/clang/") || file.contains("/cuda/include/") ||
+      file.starts_with("/usr/include/") ||
+      file.contains("/targets/x86_64-linux/include/"))
+    return true;
+  // A versioned toolkit (/usr/local/cuda-13.0/...), not any folder whose
+  // name starts with "cuda-".
+  size_t at = file.find("/cuda-");
+  return at != StringRef::npos && at + 6 < file.size() &&
+         isDigit(file[at + 6]) && file.drop_front(at).contains("/include/");
 }
 
 static std::string withoutCloneSuffix(StringRef name) {

@@ -1,7 +1,10 @@
 //===- plugin/Plugin.cpp - kosan's one plugin, loaded every way clang allows ===//
 //
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
-//   clang -fpass-plugin=libkosan.so                        (options via -mllvm -kosan-*)
+//   clang -fpass-plugin=libkosan.so                        (default options: clang 19
+//                                                           parses -mllvm before it loads
+//                                                           the plugin, so -kosan-* need
+//                                                           -fplugin or -Xclang -load)
 //   clang -fplugin=libkosan.so -fplugin-arg-kosan-checks=oob
 //
 // The frontend plugin does not replace code generation: it registers the

@@ -207,6 +207,8 @@ private:
   AllocTable table;
   DriverApi drv;
   bool driverTried = false, deviceReady = false, deviceFailed = false;
+  int stateDevice = -1;           // the device kosan's state lives on
+  bool warnedOtherDevice = false;
 
   kosan_device_state *dState = nullptr; // device memory
   kosan_oob_slot *dSlots = nullptr;     // device memory
@@ -365,6 +367,7 @@ bool Runtime::ensureDevice() {
   st.host_flag = reinterpret_cast<uint64_t>(hostFlagDevice);
   if (cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
     return fail("cannot initialise the device log");
+  cudaGetDevice(&stateDevice);
   deviceReady = true;
   registerExitHandler();
   return true;
@@ -542,6 +545,16 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   std::unique_lock<std::mutex> lock(mu);
   registerExitHandler();
   KernelInfo *k = ensureDevice() ? kernelFor(func) : nullptr;
+  int device = -1;
+  cudaGetDevice(&device);
+  if (k && device != stateDevice) {
+    // The device log lives on one GPU; launches elsewhere run plain for now.
+    if (!warnedOtherDevice)
+      log("kosan: warning: kernels launched on device %d run uninstrumented "
+          "(kosan checks device %d only)\n", device, stateDevice);
+    warnedOtherDevice = true;
+    k = nullptr;
+  }
   writeHeaderOnce();
 
   LaunchState ls;

@@ -14,6 +14,8 @@
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-checks=none -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=NONE
 
 ; NONE-NOT: __kosan
+; NONE:     define void @load_store(
+; NONE-NOT: __kosan
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -165,12 +167,35 @@ entry:
 ; CHECK-NOT:     @__kosan_oob_check_table
 ; CHECK:         ret void
 
+; __ldg(&in[i]) as clang 19 emits it: a read-only-cache load intrinsic on a
+; global pointer, checked like a load (4 bytes, argument 0).
+define void @ldg(ptr %in, i64 %i) {
+entry:
+  %g = addrspacecast ptr %in to ptr addrspace(1)
+  %p = getelementptr inbounds float, ptr addrspace(1) %g, i64 %i
+  %v = call float @llvm.nvvm.ldg.global.f.f32.p1(ptr addrspace(1) %p, i32 4)
+  %w = fadd float %v, 1.0
+  ret void
+}
+declare float @llvm.nvvm.ldg.global.f.f32.p1(ptr addrspace(1), i32)
+; CHECK-LABEL: define void @ldg__kosan(
+; CHECK:         %kosan.addr = ptrtoint ptr addrspace(1) %p to i64
+; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 4
+; CHECK-NEXT:    icmp ugt i64 [[LAST]], %kosan.arg0.end
+; CHECK-NEXT:    icmp ult i64 %kosan.addr, %kosan.arg0.begin
+; CHECK:       kosan.access:
+; CHECK-NEXT:    %v = call float @llvm.nvvm.ldg.global.f.f32.p1(ptr addrspace(1) %p, i32 4)
+; CHECK:         call i1 @__kosan_oob_report({{.*}}, i32 6, i64 %kosan.addr, i32 4, i64 %kosan.arg0.begin, i64 %kosan.arg0.end,
+; CHECK:         %v.kosan = phi float [ %v, %kosan.access ], [ 0.000000e+00, %kosan.skip ]
+; CHECK-NEXT:    %w = fadd float %v.kosan, 1.000000e+00
+
 ; The slow path is marked unlikely, and the access after it likely.
 ; CHECK-DAG: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
 ; CHECK-DAG: [[LIKELY]] = !{!"branch_weights", i32 1048575, i32 1}
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
 !0 = !{ptr @load_store, !"kernel", i32 1}
 !1 = !{ptr @third_arg, !"kernel", i32 1}
 !2 = !{ptr @loop, !"kernel", i32 1}
 !3 = !{ptr @select_same, !"kernel", i32 1}
+!4 = !{ptr @ldg, !"kernel", i32 1}

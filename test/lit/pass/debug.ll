@@ -1,0 +1,85 @@
+; Each instrumented access gets a site in the module's site table
+; (@__kosan_site_table, layout in abi.h: a 32-byte header, 40-byte
+; kosan_site records, then NUL-terminated strings), from which the host names
+; the source line of a bad access. With debug info (line tables are enough)
+; a site is file:line:column in the program's own code, the function it is
+; written in (an inlined callee's own name), and where that was inlined; an
+; access inside an inlined toolkit header (atomicAdd) is attributed to its
+; caller. Without debug info the access is still instrumented: the site
+; names the function (without the __kosan suffix) and tells sites apart by
+; the instruction's position (in the column field, line 0).
+;
+; The checks below spell out the records byte by byte (little-endian u32s;
+; printable bytes appear as characters, e.g. 'K' is 75).
+
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -S < %s \
+; RUN:   | FileCheck %s --check-prefix=DBG
+; RUN: %opt -strip-debug -S < %s \
+; RUN:   | %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -S \
+; RUN:   | FileCheck %s --check-prefix=NODBG
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @k(ptr %a, i64 %i) !dbg !5 {
+entry:
+  ; a[i] = 0.0f                                      kernel.cu:12:8
+  %p = getelementptr inbounds float, ptr %a, i64 %i
+  store float 0.0, ptr %p, align 4, !dbg !8
+  ; helper(a) reads a[1]: util.cuh:3:10, inlined at kernel.cu:13
+  %q = getelementptr inbounds float, ptr %a, i64 1
+  %v = load float, ptr %q, align 4, !dbg !11
+  ; atomicAdd(&a[i], 1) from clang's header, called at kernel.cu:14:7
+  %r = getelementptr inbounds i32, ptr %a, i64 %i
+  %o = atomicrmw add ptr %r, i32 1 monotonic, align 4, !dbg !14
+  ret void
+}
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3, !4}
+!nvvm.annotations = !{!20}
+!20 = !{ptr @k, !"kernel", i32 1}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, producer: "clang", isOptimized: true, runtimeVersion: 0, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "src/kernel.cu", directory: "/work")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!4 = !{i32 7, !"Dwarf Version", i32 5}
+!5 = distinct !DISubprogram(name: "k", linkageName: "_Z1kPfl", scope: !1, file: !1, line: 10, type: !6, scopeLine: 10, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!8 = !DILocation(line: 12, column: 8, scope: !5)
+!9 = distinct !DISubprogram(name: "helper", linkageName: "_Z6helperPf", scope: !10, file: !10, line: 2, type: !6, scopeLine: 2, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!10 = !DIFile(filename: "src/util.cuh", directory: "/work")
+!11 = !DILocation(line: 3, column: 10, scope: !9, inlinedAt: !12)
+!12 = distinct !DILocation(line: 13, column: 5, scope: !5)
+!13 = distinct !DISubprogram(name: "atomicAdd", linkageName: "_Z9atomicAddPii", scope: !15, file: !15, line: 100, type: !6, scopeLine: 100, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!15 = !DIFile(filename: "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_device_functions.h", directory: "/work")
+!14 = !DILocation(line: 101, column: 3, scope: !13, inlinedAt: !16)
+!16 = distinct !DILocation(line: 14, column: 7, scope: !5)
+
+; Header: "KSIT", ABI 1, 3 sites, 75 bytes of strings, module "<stdin>" at 67,
+; no llvm.ident, no floating point.
+; DBG:      @__kosan_site_table = addrspace(1) constant [227 x i8] c"KSIT\01\00\00\00\03\00\00\00K\00\00\00C\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00
+; Site 0: fn "_Z1kPfl"(17), file "src/kernel.cu"(3), line 12, col 8, store(1),
+;         global(0), 4 bytes, object "a"(1), argument 0, not inlined.
+; DBG-SAME: \11\00\00\00\03\00\00\00\0C\00\00\00\08\00\00\00\01\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
+; Site 1: fn "_Z6helperPf"(38 '&'), file "src/util.cuh"(25), line 3, col 10,
+;         load(0), global, 4 bytes, "a", argument 0, inlined at "src/kernel.cu:13"(50 '2').
+; DBG-SAME: &\00\00\00\19\00\00\00\03\00\00\00\0A\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\002\00\00\00
+; Site 2: fn "_Z1kPfl", file "src/kernel.cu", line 14, col 7 (the caller of
+;         the header's atomicAdd), atomic(2), global, 4 bytes, "a", argument 0.
+; DBG-SAME: \11\00\00\00\03\00\00\00\0E\00\00\00\07\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
+; DBG-SAME: \00a\00src/kernel.cu\00_Z1kPfl\00src/util.cuh\00_Z6helperPf\00src/kernel.cu:13\00<stdin>\00", align 8
+; The clone has a debug subprogram of its own (the verifier runs above).
+; DBG: define void @k__kosan({{.*}}) !dbg ![[SP:[0-9]+]]
+; DBG: ![[SP]] = distinct !DISubprogram(name: "k", linkageName: "_Z1kPfl"
+
+; Without debug info: fn "k"(3), no file, line 0, and the position of the
+; access in the clone as column (9, 29 and 45): three distinct sites.
+; NODBG:      @__kosan_site_table = addrspace(1) constant [165 x i8] c"KSIT\01\00\00\00\03\00\00\00\0D\00\00\00\05\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\09\00\00\00\01\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\1D\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00-\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \00a\00k\00<stdin>\00", align 8
+; NODBG: call i1 @__kosan_oob_report({{.*}}, i32 0, i64 %kosan.addr, i32 4,
+; NODBG: call i1 @__kosan_oob_report({{.*}}, i32 1, i64 %kosan.addr{{[0-9]+}}, i32 4,
+; NODBG: call i1 @__kosan_oob_report({{.*}}, i32 2, i64 %kosan.addr{{[0-9]+}}, i32 4,

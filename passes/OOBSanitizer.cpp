@@ -25,7 +25,11 @@
 
 #include "kosan/abi.h"
 
+#include <cstddef>
+
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -39,6 +43,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
@@ -52,6 +57,7 @@ STATISTIC(NumCheckedArg, "Accesses checked against a kernel argument's bounds");
 STATISTIC(NumCheckedStatic, "Accesses checked against a static object's bounds");
 STATISTIC(NumCheckedTable, "Accesses of unresolved provenance checked against the table");
 STATISTIC(NumProvenSafe, "Accesses proven in bounds at compile time");
+STATISTIC(NumGrouped, "Accesses checked as part of a constant-offset group");
 STATISTIC(NumConstant, "Accesses to constant or parameter memory, not checked");
 
 namespace kosan {
@@ -79,10 +85,11 @@ struct LaunchContext {
 
 struct Access {
   Instruction *inst;
-  Value *ptr;
+  Value *ptr;           // refreshed from operand `ptrOperand` before use
   Value *size;          // bytes, i64
   uint32_t constSize;   // 0 if not constant
   kosan_access_kind kind;
+  unsigned ptrOperand = 0;
 };
 
 // kosan's own loads of the launch info are never checked.
@@ -90,6 +97,24 @@ Instruction *markNoSanitize(Instruction *I) {
   I->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(I->getContext(), {}));
   return I;
 }
+
+// Accesses in one block through one pointer at different constant offsets
+// (an unrolled loop over a shared tile: as[ty][0..31]) are checked once, on
+// the range they span. If the range is out of bounds every member is
+// suppressed, and the report names the member at the violated end.
+struct Group {
+  int leader = -1;               // first member in program order
+  int64_t leaderOffset = 0;      // the leader's constant part
+  int64_t minOffset = INT64_MAX, maxOffset = INT64_MIN, maxEnd = INT64_MIN;
+  int minMember = -1, maxMember = -1;
+  unsigned members = 0;
+  bool allLoads = true;
+  Value *bad = nullptr;          // set when the leader is instrumented
+  // Loads only: all members address off one base; when the range is bad the
+  // base moves to the start of the object itself (the values are discarded),
+  // so the loads keep immediate offsets from one register.
+  Value *safeBase = nullptr;
+};
 
 struct Counts {
   unsigned arg = 0, stat = 0, table = 0, safe = 0, constant = 0;
@@ -105,6 +130,9 @@ public:
 
 private:
   void initializeCallbacks();
+  Value *emitReport(Instruction *before, const LaunchContext &ctx, Value *site,
+                    Value *addr, Value *size32, Value *begin, Value *end,
+                    Value *pitch, Value *shape);
   Function *cloneKernel(Function &F);
   Function *cloneDeviceFunction(Function &F);
   void redirectCalls(Function &clone, const LaunchContext &ctx);
@@ -115,7 +143,15 @@ private:
   Value *argBound(Function &clone, const LaunchContext &ctx, unsigned arg,
                   unsigned field, IRBuilder<> &B);
   void guard(Access &A, Value *bad,
-             function_ref<Value *(IRBuilder<> &)> slowPath);
+             function_ref<Value *(Instruction *)> slowPath);
+  bool canRedirect(const Access &A) const;
+  SmallVector<int, 32> groupAccesses(ArrayRef<Access> accesses,
+                                     ArrayRef<Provenance> provenance,
+                                     SmallVectorImpl<Group> &groups,
+                                     SmallVectorImpl<int64_t> &offsets);
+  void redirect(Access &A, unsigned space, Value *bad, Value *report,
+                function_ref<void(Instruction *)> slowPath);
+  Value *sinkFor(PointerType *T, unsigned space, IRBuilder<> &B);
   std::string fpMode() const;
 
   Module &M;
@@ -124,28 +160,136 @@ private:
   LLVMContext &Ctx;
   Type *I64, *I32, *I1;
   PointerType *Ptr;
-  FunctionCallee reportFn, tableFn;
+  FunctionCallee tableFn;
   SiteTable sites;
   DenseMap<Function *, Function *> clones;
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
+  GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
 };
 
+// Bytes of the sinks that redirected accesses go to: the widest access the
+// fast path redirects.
+constexpr uint64_t kSinkBytes = 64;
+
 void OOBSanitizer::initializeCallbacks() {
-  // bool __kosan_oob_report(state, launch, flags, site, addr, size, begin, end, pitch, shape)
-  FunctionType *reportTy = FunctionType::get(
-      I1, {I64, I32, I32, I32, I64, I32, I64, I64, I64, I64}, false);
-  reportFn = M.getOrInsertFunction(kOobReportName, reportTy);
   // bool __kosan_oob_check_table(state, launch, flags, site, addr, size)
   FunctionType *tableTy =
       FunctionType::get(I1, {I64, I32, I32, I32, I64, I32}, false);
   tableFn = M.getOrInsertFunction(kOobCheckTableName, tableTy);
-  for (FunctionCallee FC : {reportFn, tableFn}) {
-    auto *F = cast<Function>(FC.getCallee());
-    F->addFnAttr(Attribute::Convergent);
-    F->addFnAttr(Attribute::NoUnwind);
-    F->addFnAttr(Attribute::Cold);
-    F->addRetAttr(Attribute::ZExt);
+  auto *F = cast<Function>(tableFn.getCallee());
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::Cold);
+  F->addRetAttr(Attribute::ZExt);
+}
+
+// The cold path of a failed compare, inline: a call here would make every
+// instrumented kernel pay the callee's registers (ptxas sizes a kernel for
+// all it may call). Returns whether the access may go ahead (only a pitched
+// access inside its row may); when not, appends an event to the log:
+//
+//   idx = atomicrmw add state->event_count, 1
+//   if (idx < state->event_capacity) { events[idx] = {...}; fence; key }
+//   host_flag->dirty = 1
+//   if (flags & HALT) { fence; host_flag->halted = 1; trap }
+Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
+                                Value *site, Value *addr, Value *size32,
+                                Value *begin, Value *end, Value *pitch,
+                                Value *shape) {
+  IRBuilder<> B(before);
+  Value *size64 = B.CreateZExt(size32, I64);
+  Value *bad = B.CreateOr(B.CreateICmpULT(addr, begin),
+                          B.CreateICmpUGT(B.CreateAdd(addr, size64), end));
+  if (pitch && !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero())) {
+    // Inside its row: the offset modulo the pitch, plus the size, fits in
+    // the row. 32-bit division (a 64-bit one is a long routine); offsets past
+    // 4 GiB get the allocation test only.
+    Value *offset = B.CreateSub(addr, begin);
+    Value *small = B.CreateAnd(B.CreateICmpULE(offset, B.getInt64(0xffffffffu)),
+                               B.CreateICmpULE(pitch, B.getInt64(0xffffffffu)));
+    Value *pitch32 = B.CreateTrunc(B.CreateSelect(small, pitch, B.getInt64(1)), I32);
+    Value *rem = B.CreateURem(B.CreateTrunc(offset, I32), pitch32);
+    Value *rowBytes = B.CreateTrunc(shape, I32);
+    Value *outside = B.CreateICmpUGT(B.CreateAdd(rem, size32), rowBytes);
+    Value *rowBad = B.CreateAnd(B.CreateAnd(B.CreateICmpNE(pitch, B.getInt64(0)), small),
+                                outside);
+    bad = B.CreateOr(bad, rowBad);
   }
+  Value *ok = B.CreateNot(bad, "kosan.ok");
+
+  MDBuilder MDB(Ctx);
+  Instruction *recordTerm =
+      SplitBlockAndInsertIfThen(bad, before, false, MDB.createLikelyBranchWeights());
+  recordTerm->getParent()->setName("kosan.record");
+  IRBuilder<> R(recordTerm);
+  R.SetCurrentDebugLocation(before->getDebugLoc());
+  Value *state = R.CreateIntToPtr(ctx.state, Ptr);
+  auto field = [&](uint64_t offset) {
+    return R.CreateConstInBoundsGEP1_64(R.getInt8Ty(), state, offset);
+  };
+  Value *index = R.CreateAtomicRMW(AtomicRMWInst::Add,
+                                   field(offsetof(kosan_device_state, event_count)),
+                                   R.getInt32(1), MaybeAlign(4), AtomicOrdering::Monotonic);
+  Value *capacity = R.CreateAlignedLoad(
+      I32, field(offsetof(kosan_device_state, event_capacity)), Align(4));
+  Value *hostFlag = R.CreateIntToPtr(
+      R.CreateAlignedLoad(I64, field(offsetof(kosan_device_state, host_flag)), Align(8)), Ptr);
+  Instruction *writeTerm = SplitBlockAndInsertIfThen(
+      R.CreateICmpULT(index, capacity), recordTerm, false, MDB.createLikelyBranchWeights());
+  writeTerm->getParent()->setName("kosan.record.write");
+  {
+    IRBuilder<> W(writeTerm);
+    W.SetCurrentDebugLocation(before->getDebugLoc());
+    Value *events = W.CreateIntToPtr(
+        W.CreateAlignedLoad(I64, W.CreateConstInBoundsGEP1_64(
+                                     W.getInt8Ty(), state,
+                                     offsetof(kosan_device_state, events)),
+                            Align(8)),
+        Ptr);
+    Value *event = W.CreateInBoundsGEP(
+        W.getInt8Ty(), events,
+        W.CreateMul(W.CreateZExt(index, I64), W.getInt64(sizeof(kosan_oob_event))));
+    auto put = [&](uint64_t offset, Value *v) {
+      W.CreateAlignedStore(v, W.CreateConstInBoundsGEP1_64(W.getInt8Ty(), event, offset),
+                           Align(4));
+    };
+    put(offsetof(kosan_oob_event, addr), addr);
+    put(offsetof(kosan_oob_event, begin), begin);
+    put(offsetof(kosan_oob_event, end), end);
+    put(offsetof(kosan_oob_event, pitch), pitch ? pitch : W.getInt64(0));
+    put(offsetof(kosan_oob_event, size), size32);
+    Intrinsic::ID sregs[6] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                              Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                              Intrinsic::nvvm_read_ptx_sreg_ctaid_z,
+                              Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                              Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                              Intrinsic::nvvm_read_ptx_sreg_tid_z};
+    for (unsigned i = 0; i < 6; ++i)
+      put(offsetof(kosan_oob_event, block) + 4 * i,
+          W.CreateIntrinsic(sregs[i], {}, {}));
+    W.CreateIntrinsic(Intrinsic::nvvm_membar_sys, {}, {});
+    Value *key = W.CreateAdd(
+        W.CreateOr(W.CreateShl(W.CreateZExt(ctx.launchId, I64), 32),
+                   W.CreateZExt(site, I64)),
+        W.getInt64(1));
+    put(offsetof(kosan_oob_event, key), key);
+  }
+  R.SetInsertPoint(recordTerm);
+  R.CreateAlignedStore(R.getInt32(1), hostFlag, Align(4), /*isVolatile=*/true);
+  Value *halt = R.CreateICmpNE(R.CreateAnd(ctx.flags, R.getInt32(KOSAN_LAUNCH_HALT_ON_ERROR)),
+                               R.getInt32(0));
+  Instruction *haltTerm =
+      SplitBlockAndInsertIfThen(halt, recordTerm, /*Unreachable=*/true,
+                                MDB.createUnlikelyBranchWeights());
+  haltTerm->getParent()->setName("kosan.halt");
+  IRBuilder<> H(haltTerm);
+  H.SetCurrentDebugLocation(before->getDebugLoc());
+  H.CreateIntrinsic(Intrinsic::nvvm_membar_sys, {}, {});
+  H.CreateAlignedStore(H.getInt32(1),
+                       H.CreateConstInBoundsGEP1_64(H.getInt8Ty(), hostFlag,
+                                                    offsetof(kosan_host_flag, halted)),
+                       Align(4), /*isVolatile=*/true);
+  H.CreateIntrinsic(Intrinsic::trap, {}, {});
+  return ok;
 }
 
 static void copyKernelAnnotations(Module &M, Function &from, Function &to) {
@@ -198,7 +342,13 @@ Function *OOBSanitizer::cloneKernel(Function &F) {
   NewF->addParamAttr(infoArg, Attribute::getWithByValType(Ctx, infoTy));
   NewF->addParamAttr(infoArg, Attribute::getWithAlignment(Ctx, Align(8)));
   NewF->getArg(infoArg)->setName("kosan.launch_info");
-  NewF->setCallingConv(F.getCallingConv());
+  // ptx_kernel makes the clone an .entry whatever the NVPTX backend's
+  // annotation cache remembers about a function that once lived at the same
+  // address (LLVM 19 caches annotations per GlobalValue pointer and never
+  // forgets deleted ones); the annotations still carry the launch bounds.
+  NewF->setCallingConv(Triple(M.getTargetTriple()).isNVPTX()
+                           ? CallingConv::PTX_Kernel
+                           : F.getCallingConv());
   dropPromises(*NewF);
   copyKernelAnnotations(M, F, *NewF);
   return NewF;
@@ -231,7 +381,11 @@ Function *OOBSanitizer::cloneDeviceFunction(Function &F) {
 LaunchContext OOBSanitizer::kernelContext(Function &clone, unsigned numArgs) {
   LaunchContext ctx;
   ctx.info = clone.getArg(numArgs);
-  IRBuilder<> B(&*clone.getEntryBlock().getFirstInsertionPt());
+  // After the entry block's allocas, which the backend wants first.
+  BasicBlock::iterator at = clone.getEntryBlock().getFirstInsertionPt();
+  while (isa<AllocaInst>(*at))
+    ++at;
+  IRBuilder<> B(&*at);
   auto field = [&](uint64_t offset, Type *T, const char *name) {
     Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ctx.info, offset);
     Align align(T->getPrimitiveSizeInBits() / 8);
@@ -246,16 +400,17 @@ LaunchContext OOBSanitizer::kernelContext(Function &clone, unsigned numArgs) {
 
 Value *OOBSanitizer::argBound(Function &clone, const LaunchContext &ctx,
                               unsigned arg, unsigned field, IRBuilder<> &B) {
-  // begin and end are read once at entry; pitch and shape only on the slow path.
+  // begin, end and pitch are read once at entry; shape only on the slow path.
   uint64_t offset = kInfoArgs + kBoundsSize * arg + 8 * field;
-  if (field < 2) {
+  if (field < 3) {
     Value *&cached = argBoundCache[{arg, field}];
     if (!cached) {
       IRBuilder<> EB(cast<Instruction>(ctx.dynSmem)->getNextNode());
       Value *p = EB.CreateConstInBoundsGEP1_64(EB.getInt8Ty(), ctx.info, offset);
       cached = markNoSanitize(EB.CreateAlignedLoad(
           I64, p, Align(8),
-          "kosan.arg" + Twine(arg) + (field == 0 ? ".begin" : ".end")));
+          "kosan.arg" + Twine(arg) +
+              (field == 0 ? ".begin" : field == 1 ? ".end" : ".pitch")));
     }
     return cached;
   }
@@ -311,7 +466,7 @@ void OOBSanitizer::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
       uint32_t s = sizeOf(SI->getValueOperand()->getType());
       out.push_back({SI, SI->getPointerOperand(), ConstantInt::get(I64, s), s,
-                     KOSAN_ACCESS_STORE});
+                     KOSAN_ACCESS_STORE, StoreInst::getPointerOperandIndex()});
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       uint32_t s = sizeOf(RMW->getValOperand()->getType());
       out.push_back({RMW, RMW->getPointerOperand(), ConstantInt::get(I64, s), s,
@@ -330,7 +485,7 @@ void OOBSanitizer::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
       out.push_back({MI, MI->getRawDest(), len64, s, KOSAN_ACCESS_MEMCPY_DST});
       if (auto *MT = dyn_cast<MemTransferInst>(MI))
         out.push_back(
-            {MI, MT->getRawSource(), len64, s, KOSAN_ACCESS_MEMCPY_SRC});
+            {MI, MT->getRawSource(), len64, s, KOSAN_ACCESS_MEMCPY_SRC, 1});
     } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
       switch (II->getIntrinsicID()) {
       case Intrinsic::nvvm_ldg_global_f:
@@ -358,7 +513,7 @@ void OOBSanitizer::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
 //   skip:   br cont
 //   cont:   phi [inst, access], [zero, skip]
 void OOBSanitizer::guard(Access &A, Value *bad,
-                         function_ref<Value *(IRBuilder<> &)> slowPath) {
+                         function_ref<Value *(Instruction *)> slowPath) {
   Instruction *I = A.inst;
   BasicBlock *head = I->getParent();
   BasicBlock *access = head->splitBasicBlock(I, "kosan.access");
@@ -378,8 +533,13 @@ void OOBSanitizer::guard(Access &A, Value *bad,
 
   IRBuilder<> SB(slow);
   SB.SetCurrentDebugLocation(I->getDebugLoc());
-  Value *ok = slowPath(SB);
-  SB.CreateCondBr(ok, access, skip, MDB.createLikelyBranchWeights());
+  // The slow path may split its block; the placeholder ends up last.
+  Instruction *placeholder = SB.CreateBr(access);
+  Value *ok = slowPath(placeholder);
+  IRBuilder<> EB(placeholder);
+  EB.SetCurrentDebugLocation(I->getDebugLoc());
+  EB.CreateCondBr(ok, access, skip, MDB.createLikelyBranchWeights());
+  placeholder->eraseFromParent();
 
   IRBuilder<> KB(skip);
   KB.CreateBr(cont);
@@ -391,6 +551,178 @@ void OOBSanitizer::guard(Access &A, Value *bad,
     phi->addIncoming(I, access);
     phi->addIncoming(Constant::getNullValue(I->getType()), skip);
   }
+}
+
+// The fast path for loads, stores and atomics: no control flow around the
+// access, so the backend schedules it as it would the plain one. A bad
+// access is redirected to a sink and a bad load's value replaced by zero,
+// both with selects; only the report is behind a branch:
+//   safe = select bad, sink, p ; v = load safe ; v' = select bad, 0, v
+//   br report, kosan.report, kosan.cont
+SmallVector<int, 32>
+OOBSanitizer::groupAccesses(ArrayRef<Access> accesses,
+                            ArrayRef<Provenance> provenance,
+                            SmallVectorImpl<Group> &groups,
+                            SmallVectorImpl<int64_t> &offsets) {
+  SmallVector<int, 32> groupOf(accesses.size(), -1);
+  offsets.assign(accesses.size(), 0);
+  StringMap<int> byKey;
+  for (unsigned i = 0; i < accesses.size(); ++i) {
+    const Access &A = accesses[i];
+    const Provenance &p = provenance[i];
+    // Static objects only: a kernel argument may be pitched, whose rows
+    // need every access checked on its own.
+    if ((p.kind != Provenance::StaticObject && p.kind != Provenance::DynamicShared) ||
+        !canRedirect(A))
+      continue;
+    if (p.kind == Provenance::StaticObject && p.constOffset && *p.constOffset >= 0 &&
+        uint64_t(*p.constOffset) + A.constSize <= p.size)
+      continue; // proven safe, not checked at all
+    // ptr = base + sum(index * scale) + constant, through the GEP chain.
+    unsigned bits = DL.getIndexTypeSizeInBits(A.ptr->getType());
+    Value *base = A.ptr;
+    MapVector<Value *, APInt> variable;
+    APInt constant(bits, 0);
+    bool ok = true;
+    while (true) {
+      if (auto *GEP = dyn_cast<GEPOperator>(base)) {
+        if (!GEP->collectOffset(DL, bits, variable, constant)) {
+          ok = false;
+          break;
+        }
+        base = GEP->getPointerOperand();
+      } else if (auto *Cast = dyn_cast<BitCastOperator>(base)) {
+        base = Cast->getOperand(0);
+      } else {
+        break;
+      }
+    }
+    if (!ok)
+      continue;
+    std::string key;
+    raw_string_ostream os(key);
+    os << (const void *)A.inst->getParent() << (const void *)base;
+    for (auto &[v, scale] : variable)
+      os << ':' << (const void *)v << '*' << scale.getSExtValue();
+    int64_t off = constant.getSExtValue();
+    auto [it, inserted] = byKey.try_emplace(os.str(), int(groups.size()));
+    if (inserted) {
+      groups.emplace_back();
+      groups.back().leader = i;
+      groups.back().leaderOffset = off;
+    }
+    Group &G = groups[it->second];
+    // Members must share the object (the stripped pointer decides that).
+    if (provenance[G.leader].base != p.base)
+      continue;
+    groupOf[i] = it->second;
+    offsets[i] = off;
+    ++G.members;
+    if (!isa<LoadInst>(A.inst))
+      G.allLoads = false;
+    if (off < G.minOffset) {
+      G.minOffset = off;
+      G.minMember = i;
+    }
+    if (off + int64_t(A.constSize) > G.maxEnd) {
+      G.maxEnd = off + A.constSize;
+      G.maxOffset = off;
+      G.maxMember = i;
+    }
+  }
+  // A group of one is an ordinary check.
+  for (unsigned i = 0; i < accesses.size(); ++i)
+    if (groupOf[i] >= 0 && groups[groupOf[i]].members < 2)
+      groupOf[i] = -1;
+  return groupOf;
+}
+
+bool OOBSanitizer::canRedirect(const Access &A) const {
+  if (isa<MemIntrinsic>(A.inst))
+    return false; // a copy from a sink would write its garbage into valid memory
+  if (!isa<LoadInst>(A.inst) && !isa<StoreInst>(A.inst) &&
+      !isa<AtomicRMWInst>(A.inst) && !isa<IntrinsicInst>(A.inst))
+    return false;
+  if (A.constSize == 0 || A.constSize > kSinkBytes)
+    return false;
+  MaybeAlign align;
+  if (auto *LI = dyn_cast<LoadInst>(A.inst))
+    align = LI->getAlign();
+  else if (auto *SI = dyn_cast<StoreInst>(A.inst))
+    align = SI->getAlign();
+  else if (auto *RMW = dyn_cast<AtomicRMWInst>(A.inst))
+    align = RMW->getAlign();
+  if (align && align->value() > kSinkBytes)
+    return false;
+  unsigned as = A.ptr->getType()->getPointerAddressSpace();
+  if (as != 0 && as != 1 && as != kSharedAS)
+    return false;
+  Type *T = A.inst->getType();
+  return T->isVoidTy() || T->isIntOrIntVectorTy() || T->isFPOrFPVectorTy() ||
+         T->isPtrOrPtrVectorTy();
+}
+
+Value *OOBSanitizer::sinkFor(PointerType *T, unsigned space, IRBuilder<> &B) {
+  unsigned as = T->getAddressSpace();
+  Type *sinkTy = ArrayType::get(I64, kSinkBytes / 8);
+  // A generic pointer into shared memory gets the shared sink, so that the
+  // backend can still prove the access shared (ld.shared, not generic ld).
+  if (as == kSharedAS || space == KOSAN_SPACE_SHARED) {
+    if (!sharedSink) {
+      sharedSink = new GlobalVariable(M, sinkTy, false, GlobalValue::InternalLinkage,
+                                      UndefValue::get(sinkTy), "__kosan_shared_sink",
+                                      nullptr, GlobalValue::NotThreadLocal, kSharedAS);
+      sharedSink->setAlignment(Align(kSinkBytes));
+    }
+    if (as == kSharedAS)
+      return sharedSink;
+    return ConstantExpr::getAddrSpaceCast(sharedSink, T);
+  }
+  if (!globalSink) {
+    globalSink = new GlobalVariable(M, sinkTy, false, GlobalValue::InternalLinkage,
+                                    Constant::getNullValue(sinkTy), "__kosan_sink",
+                                    nullptr, GlobalValue::NotThreadLocal, 1);
+    globalSink->setAlignment(Align(kSinkBytes));
+  }
+  if (as == 1)
+    return globalSink;
+  return ConstantExpr::getAddrSpaceCast(globalSink, T);
+}
+
+void OOBSanitizer::redirect(Access &A, unsigned space, Value *bad, Value *report,
+                            function_ref<void(Instruction *)> slowPath) {
+  Instruction *I = A.inst;
+  IRBuilder<> B(I);
+  B.SetCurrentDebugLocation(I->getDebugLoc());
+  auto *PT = cast<PointerType>(A.ptr->getType());
+  Value *safe = B.CreateSelect(bad, sinkFor(PT, space, B), A.ptr, "kosan.safe");
+  I->setOperand(A.ptrOperand, safe);
+  // What a load promised about the memory it read does not hold for the sink.
+  for (unsigned kind : {LLVMContext::MD_range, LLVMContext::MD_noundef,
+                        LLVMContext::MD_nonnull, LLVMContext::MD_invariant_load,
+                        LLVMContext::MD_align, LLVMContext::MD_dereferenceable,
+                        LLVMContext::MD_dereferenceable_or_null})
+    I->setMetadata(kind, nullptr);
+  Instruction *after = I->getNextNode();
+  if (!I->getType()->isVoidTy() && !I->use_empty()) {
+    IRBuilder<> VB(after);
+    VB.SetCurrentDebugLocation(I->getDebugLoc());
+    SmallVector<Use *, 4> uses;
+    for (Use &U : I->uses())
+      uses.push_back(&U);
+    Value *value = VB.CreateSelect(bad, Constant::getNullValue(I->getType()), I,
+                                   I->getName() + ".kosan");
+    for (Use *U : uses)
+      U->set(value);
+    after = cast<Instruction>(value)->getNextNode();
+  }
+  if (!report)
+    return; // a member of a group: its leader reports
+  MDBuilder MDB(Ctx);
+  Instruction *then = SplitBlockAndInsertIfThen(
+      report, after, /*Unreachable=*/false, MDB.createUnlikelyBranchWeights());
+  then->getParent()->setName("kosan.report");
+  slowPath(then);
 }
 
 std::string OOBSanitizer::fpMode() const {
@@ -436,8 +768,16 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
   SmallVector<Provenance, 32> provenance;
   for (Access &A : accesses)
     provenance.push_back(PA.resolve(A.ptr));
+  SmallVector<Group, 8> groups;
+  SmallVector<int64_t, 32> offsets;
+  SmallVector<int, 32> groupOf = groupAccesses(accesses, provenance, groups, offsets);
+  SmallVector<uint32_t, 32> siteOf(accesses.size(), 0);
 
-  for (auto [A, p] : zip(accesses, provenance)) {
+  for (unsigned index = 0; index < accesses.size(); ++index) {
+    Access &A = accesses[index];
+    Provenance &p = provenance[index];
+    // An earlier redirected load may have replaced this pointer's value.
+    A.ptr = A.inst->getOperand(A.ptrOperand);
     unsigned ptrAS = A.ptr->getType()->getPointerAddressSpace();
     if (p.kind == Provenance::Constant) {
       ++counts.constant;
@@ -461,9 +801,79 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
     int argIndex = p.kind == Provenance::KernelArg ? int(p.argIndex) : -1;
     uint32_t site = sites.add(*A.inst, A.kind, p.space, A.constSize,
                               objectName(p), argIndex);
+    siteOf[index] = site;
 
     IRBuilder<> B(A.inst);
     B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+    if (groupOf[index] >= 0) {
+      Group &G = groups[groupOf[index]];
+      ++NumChecked;
+      ++counts.stat;
+      ++NumCheckedStatic;
+      if (G.leader != index) {
+        ++NumGrouped;
+        if (G.safeBase) {
+          A.inst->setOperand(A.ptrOperand,
+                             B.CreateConstGEP1_64(B.getInt8Ty(), G.safeBase,
+                                                  offsets[index], "kosan.safe"));
+          IRBuilder<> VB(A.inst->getNextNode());
+          VB.SetCurrentDebugLocation(A.inst->getDebugLoc());
+          SmallVector<Use *, 4> uses;
+          for (Use &U : A.inst->uses())
+            uses.push_back(&U);
+          Value *value = VB.CreateSelect(G.bad, Constant::getNullValue(A.inst->getType()),
+                                         A.inst, A.inst->getName() + ".kosan");
+          for (Use *U : uses)
+            U->set(value);
+          continue;
+        }
+        redirect(A, p.space, G.bad, nullptr, [](Instruction *) {});
+        continue;
+      }
+      // The leader checks the whole range the group touches, once.
+      Value *base = p.base;
+      if (base->getType()->getPointerAddressSpace() != ptrAS)
+        base = B.CreateAddrSpaceCast(base, A.ptr->getType());
+      Value *begin = B.CreatePtrToInt(base, I64, "kosan.begin");
+      Value *objSize = p.kind == Provenance::DynamicShared
+                           ? ctx.dynSmem
+                           : ConstantInt::get(I64, p.size);
+      Value *end = B.CreateAdd(begin, objSize, "kosan.end");
+      // The common variable address: the leader's, less its constant part.
+      Value *v = B.CreateSub(B.CreatePtrToInt(A.ptr, I64),
+                             B.getInt64(G.leaderOffset), "kosan.group");
+      Value *lo = B.CreateAdd(v, B.getInt64(G.minOffset));
+      Value *hi = B.CreateAdd(v, B.getInt64(G.maxEnd));
+      Value *below = B.CreateICmpULT(lo, begin);
+      G.bad = B.CreateOr(below, B.CreateICmpUGT(hi, end), "kosan.bad");
+      if (G.allLoads && p.kind == Provenance::StaticObject &&
+          uint64_t(G.maxEnd - G.minOffset) <= p.size) {
+        // base + offset_i stays inside the object for every member.
+        Value *common = B.CreateConstGEP1_64(B.getInt8Ty(), A.ptr, -G.leaderOffset);
+        Value *objStart = B.CreateConstGEP1_64(B.getInt8Ty(), base, -G.minOffset);
+        G.safeBase = B.CreateSelect(G.bad, objStart, common, "kosan.safe.base");
+      }
+      // Sites of the group's extremes are created when their turn comes;
+      // the table gets them now so the report can name the one at fault.
+      uint32_t siteMin = G.minMember == index ? site
+                         : sites.add(*accesses[G.minMember].inst, accesses[G.minMember].kind,
+                                     p.space, accesses[G.minMember].constSize,
+                                     objectName(p), -1);
+      uint32_t siteMax = G.maxMember == index ? site
+                         : sites.add(*accesses[G.maxMember].inst, accesses[G.maxMember].kind,
+                                     p.space, accesses[G.maxMember].constSize,
+                                     objectName(p), -1);
+      redirect(A, p.space, G.bad, G.bad, [&](Instruction *before) {
+        IRBuilder<> SB(before);
+        Value *siteV = SB.CreateSelect(below, SB.getInt32(siteMin), SB.getInt32(siteMax));
+        Value *addrV = SB.CreateSelect(
+            below, lo, SB.CreateAdd(v, SB.getInt64(G.maxOffset)));
+        Value *sizeV = SB.CreateSelect(below, SB.getInt32(accesses[G.minMember].constSize),
+                                       SB.getInt32(accesses[G.maxMember].constSize));
+        emitReport(before, ctx, siteV, addrV, sizeV, begin, end, nullptr, nullptr);
+      });
+      continue;
+    }
     Value *addr = B.CreatePtrToInt(A.ptr, I64, "kosan.addr");
     Value *size32 = B.CreateTrunc(A.size, I32);
     ++NumChecked;
@@ -471,7 +881,8 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
     if (p.kind == Provenance::Unknown) {
       ++counts.table;
       ++NumCheckedTable;
-      guard(A, nullptr, [&](IRBuilder<> &SB) {
+      guard(A, nullptr, [&](Instruction *before) -> Value * {
+        IRBuilder<> SB(before);
         return SB.CreateCall(tableFn, {ctx.state, ctx.launchId, ctx.flags,
                                        SB.getInt32(site), addr, size32});
       });
@@ -500,16 +911,29 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
     Value *last = B.CreateAdd(addr, A.size);
     Value *bad = B.CreateOr(B.CreateICmpULT(addr, begin),
                             B.CreateICmpUGT(last, end), "kosan.bad");
-    guard(A, bad, [&](IRBuilder<> &SB) {
-      Value *pitch = fromArg ? argBound(clone, ctx, p.argIndex, 2, SB)
-                             : SB.getInt64(0);
-      Value *shape = fromArg ? argBound(clone, ctx, p.argIndex, 3, SB)
-                             : SB.getInt64(0);
-      return SB.CreateCall(reportFn,
-                           {ctx.state, ctx.launchId, ctx.flags,
-                            SB.getInt32(site), addr, size32, begin, end, pitch,
-                            shape});
-    });
+    // Pitched buffers need the runtime's row check even inside the
+    // allocation; pitch is a kernel parameter, so the branch is uniform.
+    Value *pitched =
+        fromArg ? B.CreateICmpNE(argBound(clone, ctx, p.argIndex, 2, B),
+                                 B.getInt64(0), "kosan.pitched")
+                : nullptr;
+    auto callReport = [&](Instruction *before) -> Value * {
+      IRBuilder<> SB(before);
+      Value *pitch = fromArg ? argBound(clone, ctx, p.argIndex, 2, SB) : nullptr;
+      Value *shape = fromArg ? argBound(clone, ctx, p.argIndex, 3, SB) : nullptr;
+      return emitReport(before, ctx, SB.getInt32(site), addr, size32, begin, end,
+                        pitch, shape);
+    };
+    if (canRedirect(A)) {
+      // A pitched access inside the allocation goes ahead; the runtime only
+      // reports it when it falls outside its row.
+      Value *report = pitched ? B.CreateOr(bad, pitched) : bad;
+      redirect(A, p.space, bad, report, [&](Instruction *before) { callReport(before); });
+      continue;
+    }
+    if (pitched)
+      bad = B.CreateOr(bad, pitched);
+    guard(A, bad, callReport);
   }
 
   OptimizationRemarkEmitter ORE(&clone);

@@ -22,20 +22,20 @@ bool sameObject(const Provenance &a, const Provenance &b) {
   return a.kind == b.kind && a.base == b.base;
 }
 
-// At -O0 clang spills every pointer to a stack slot stored once and loaded
-// everywhere; a load from such a slot has the stored value's provenance.
-Value *singleStoredValue(AllocaInst *slot) {
-  Value *stored = nullptr;
+// At -O0 clang keeps every pointer variable in a stack slot. When the slot's
+// address does not escape (only loads from it and stores to it), a load from
+// it holds one of the stored values: like a phi of them.
+bool storedValues(AllocaInst *slot, SmallVectorImpl<Value *> &out) {
   for (User *U : slot->users()) {
     if (auto *SI = dyn_cast<StoreInst>(U)) {
-      if (SI->getPointerOperand() != slot || stored)
-        return nullptr;
-      stored = SI->getValueOperand();
+      if (SI->getPointerOperand() != slot)
+        return false; // the slot's address is stored somewhere
+      out.push_back(SI->getValueOperand());
     } else if (!isa<LoadInst>(U)) {
-      return nullptr; // address escapes: another store may hide behind it
+      return false; // address escapes: another store may hide behind it
     }
   }
-  return stored;
+  return !out.empty();
 }
 } // namespace
 
@@ -75,19 +75,22 @@ Provenance ProvenanceAnalysis::resolveBase(Value *v, unsigned depth) {
     return cached->second;
 
   Provenance result;
+  SmallVector<Value *, 4> incoming;
+  Value *node = nullptr; // the phi, select or stack slot being merged
   if (auto *LI = dyn_cast<LoadInst>(v)) {
     if (auto *slot = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
-      if (Value *stored = singleStoredValue(slot))
-        result = resolveBase(stored, depth + 1);
-  } else if (isa<PHINode>(v) || isa<SelectInst>(v)) {
-    if (!inProgress.insert(v).second)
+      if (storedValues(slot, incoming))
+        node = slot;
+  } else if (auto *Phi = dyn_cast<PHINode>(v)) {
+    incoming.append(Phi->incoming_values().begin(), Phi->incoming_values().end());
+    node = v;
+  } else if (auto *Sel = dyn_cast<SelectInst>(v)) {
+    incoming = {Sel->getTrueValue(), Sel->getFalseValue()};
+    node = v;
+  }
+  if (node) {
+    if (!inProgress.insert(node).second)
       return Provenance{Provenance::Constant}; // a cycle adds no new object
-    SmallVector<Value *, 4> incoming;
-    if (auto *Phi = dyn_cast<PHINode>(v))
-      incoming.append(Phi->incoming_values().begin(), Phi->incoming_values().end());
-    else
-      incoming = {cast<SelectInst>(v)->getTrueValue(),
-                  cast<SelectInst>(v)->getFalseValue()};
     std::optional<Provenance> common;
     bool agree = true;
     for (Value *in : incoming) {
@@ -99,10 +102,10 @@ Provenance ProvenanceAnalysis::resolveBase(Value *v, unsigned depth) {
       else if (!sameObject(*common, p))
         agree = false;
     }
-    inProgress.erase(v);
+    inProgress.erase(node);
     if (agree && common)
       result = *common;
-  } else {
+  } else if (!isa<LoadInst>(v)) {
     result = classify(v);
   }
   // A result reached while some phi is still open may have skipped that

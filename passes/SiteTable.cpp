@@ -32,7 +32,7 @@ uint32_t SiteTable::intern(StringRef s) {
 // where a user would look for a bug.
 static bool isToolkitFile(StringRef file) {
   if (file.contains("/lib/clang/") || file.contains("/cuda/include/") ||
-      file.starts_with("/usr/include/") ||
+      file.starts_with("/usr/include/") || file.starts_with("/usr/local/include/") ||
       file.contains("/targets/x86_64-linux/include/"))
     return true;
   // A versioned toolkit (/usr/local/cuda-13.0/...), not any folder whose

@@ -38,10 +38,10 @@ enum kosan_check_bits : uint32_t {
 
 // Bounds of one kernel argument, resolved by the host at launch. An access
 // through pointer argument i is in bounds when begin <= addr and
-// addr + size <= end: two compares against kernel parameters. Pitched buffers
-// (cudaMallocPitch) set end = begin so that the fast path always falls through
-// to the runtime, which checks the row: in bounds when the access lies inside
-// [begin, begin + pitch * rows) and inside the first row_bytes of its row.
+// addr + size <= end: two compares against kernel parameters. For pitched
+// buffers (cudaMallocPitch, pitch != 0) every access also goes to the
+// runtime, which checks the row: in bounds when the access lies inside the
+// first row_bytes of its row.
 // An argument the host could not resolve gets begin = 0, end = UINT64_MAX.
 struct kosan_arg_bounds {
   uint64_t begin;
@@ -83,16 +83,17 @@ enum kosan_access_kind : uint32_t {
   KOSAN_ACCESS_MEMCPY_DST = 4,
 };
 
-// One aggregated OOB record: one slot per (launch, site). The first offender's
-// details are kept; later offenders only add to count (one atomic per warp).
-struct kosan_oob_slot {
-  uint64_t key;        // ((uint64_t)launch_id << 32 | site_id) + 1; 0 = free
-  uint32_t count;      // accesses that violated (threads)
-  uint32_t ready;      // 1 once the first offender's fields are written
-  uint64_t addr;       // first offender's address
+// One out-of-bounds access, as the offending thread wrote it. Instrumented
+// code writes events inline (a call would make every instrumented kernel pay
+// the callee's registers) into mapped host memory: no copy is needed to read
+// them, and they survive a kernel that traps (halt_on_error=1). The host
+// aggregates them per (launch, site).
+struct kosan_oob_event {
+  uint64_t key;        // ((uint64_t)launch_id << 32 | site_id) + 1, written last; 0 = empty
+  uint64_t addr;       // the address accessed
   uint64_t begin;      // bounds it was checked against
   uint64_t end;
-  uint64_t pitch;
+  uint64_t pitch;      // nonzero for pitched buffers
   uint32_t block[3];
   uint32_t thread[3];
   uint32_t size;       // bytes accessed
@@ -103,24 +104,20 @@ struct kosan_oob_slot {
 // every module through kosan_launch_info::state.
 struct kosan_device_state {
   uint32_t abi_version;
-  uint32_t slot_capacity;   // power of two
-  uint64_t slots;           // device address of kosan_oob_slot[slot_capacity]
+  uint32_t event_capacity;  // events the log holds
+  uint64_t events;          // device view of mapped host memory: kosan_oob_event[event_capacity]
   uint64_t table;           // device address of uint64_t[2*table_len] {begin,end}, sorted
   uint32_t table_len;
-  uint32_t dropped;         // events that found no free slot
+  uint32_t event_count;     // events claimed (atomic); past capacity they are dropped
   uint64_t host_flag;       // device view of mapped host memory (kosan_host_flag)
-  uint32_t slots_used;
-  uint32_t reserved;
+  uint64_t reserved;
 };
 
-// Mapped, pinned host memory the device writes (never atomically) so the host
-// can tell without a CUDA call whether there is anything to drain, and so
-// that a trapping kernel (halt_on_error=1) leaves its first event behind.
+// Mapped host memory the device writes (never atomically) so the host can
+// tell without a CUDA call whether there is anything to collect.
 struct kosan_host_flag {
   volatile uint32_t dirty;
-  volatile uint32_t halted;
-  uint64_t halt_key;           // slot key of the event that halted
-  struct kosan_oob_slot halt_event;
+  volatile uint32_t halted;   // a kernel trapped at an error (halt_on_error=1)
 };
 
 // Site table blob, one per device module (KOSAN_SITE_TABLE_SYMBOL):
@@ -153,17 +150,22 @@ struct kosan_site {
 #ifdef __cplusplus
 static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
 static_assert(sizeof(kosan_launch_info) == 32, "ABI");
-static_assert(sizeof(kosan_oob_slot) == 80, "ABI");
+static_assert(sizeof(kosan_oob_event) == 72, "ABI");
 static_assert(sizeof(kosan_device_state) == 48, "ABI");
 static_assert(sizeof(kosan_site_table_header) == 32, "ABI");
 static_assert(sizeof(kosan_site) == 40, "ABI");
-static_assert(sizeof(kosan_host_flag) == 96, "ABI");
+static_assert(sizeof(kosan_host_flag) == 8, "ABI");
+static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
+                  __builtin_offsetof(kosan_device_state, event_count) == 28 &&
+                  __builtin_offsetof(kosan_device_state, host_flag) == 32,
+              "the pass emits these offsets");
 #endif
 
-// Entry points of the device runtime, called by instrumented device code.
+// Entry points of the device runtime, called by instrumented device code
+// (only for accesses whose buffer the compiler could not tell; everything
+// else is checked and recorded inline).
 //   KOSAN_DEVICE_ENTRY(name-constant, symbol)
 #define KOSAN_DEVICE_ENTRIES(X)                                               \
-  X(OobReport, "__kosan_oob_report")                                          \
   X(OobCheckTable, "__kosan_oob_check_table")
 
 // Host-side replacements: instrumented host code calls these instead of the

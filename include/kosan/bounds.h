@@ -23,11 +23,18 @@ inline bool inBounds(uint64_t addr, uint64_t size, uint64_t begin, uint64_t end)
 inline uint64_t pitchedEnd(uint64_t begin, uint64_t pitch, uint64_t shape) {
   return begin + pitch * (shape >> 32);
 }
+// The row test uses 32-bit division: a 64-bit one is a long software
+// routine whose registers every instrumented kernel would pay for. Offsets
+// past 4 GiB into a pitched allocation get the allocation test only.
 inline bool inPitchedBounds(uint64_t addr, uint64_t size, uint64_t begin,
                             uint64_t pitch, uint64_t shape) {
   uint64_t rowBytes = shape & 0xffffffffu;
-  return addr >= begin && addr + size <= pitchedEnd(begin, pitch, shape) &&
-         (addr - begin) % pitch + size <= rowBytes;
+  if (addr < begin || addr + size > pitchedEnd(begin, pitch, shape))
+    return false;
+  uint64_t offset = addr - begin;
+  if (offset > 0xffffffffu || pitch > 0xffffffffu)
+    return true;
+  return uint32_t(offset) % uint32_t(pitch) + size <= rowBytes;
 }
 
 // Bounds the host passes for a buffer; see kosan_arg_bounds.
@@ -36,8 +43,9 @@ inline kosan_arg_bounds bufferArg(uint64_t begin, uint64_t end, uint64_t pitch,
                                   uint64_t rowBytes) {
   if (pitch == 0)
     return {begin, end, 0, 0};
-  // end = begin: the inline test always fails, the runtime checks the row.
-  return {begin, begin, pitch, ((end - begin) / pitch) << 32 | rowBytes};
+  // The inline test covers the allocation; pitch != 0 sends every access to
+  // the runtime as well, which checks the row.
+  return {begin, end, pitch, ((end - begin) / pitch) << 32 | rowBytes};
 }
 
 } // namespace kosan

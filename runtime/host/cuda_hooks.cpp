@@ -35,6 +35,7 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -105,6 +106,8 @@ struct DriverApi {
 
 struct ModuleInfo {
   uint32_t id = 0;
+  CUmodule handle = nullptr;
+  bool sitesLoaded = false;
   std::vector<kosan_site> sites;
   std::string strings;
   std::string str(uint32_t off) const {
@@ -176,6 +179,13 @@ public:
   int registerBuffer(const void *p, size_t bytes, const char *name);
   int unregisterBuffer(const void *p);
 
+  // Sets up the device log outside any stream capture (at the first
+  // allocation), so that launches captured into graphs are instrumented.
+  void prepareDevice() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (oob())
+      ensureDevice();
+  }
   cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
                      size_t shmem, cudaStream_t stream, bool perThread,
                      bool cooperative);
@@ -195,10 +205,11 @@ private:
   bool ensureDevice();
   KernelInfo *kernelFor(const void *func);
   ModuleInfo *moduleFor(CUmodule mod);
+  void loadSites(ModuleInfo *m);
   kosan_arg_bounds boundsFor(uint64_t value);
   void syncTable();
   void writeHeaderOnce();
-  void handleSlot(const kosan_oob_slot &slot);
+  void handleEvent(const kosan_oob_event &first, uint64_t count);
   void registerExitHandler();
 
   std::mutex mu;
@@ -211,7 +222,8 @@ private:
   bool warnedOtherDevice = false;
 
   kosan_device_state *dState = nullptr; // device memory
-  kosan_oob_slot *dSlots = nullptr;     // device memory
+  kosan_oob_event *events = nullptr;    // mapped host memory
+  uint32_t eventCapacity = 0;
   uint64_t *dTable = nullptr;           // device memory
   size_t dTableCap = 0;
   uint64_t tableGeneration = ~0ull;
@@ -348,23 +360,26 @@ bool Runtime::ensureDevice() {
   uint32_t capacity = 64;
   while (capacity < uint32_t(opts.log_capacity))
     capacity <<= 1;
+  // The flag and the events live in mapped host memory: the host reads
+  // them without a copy, and they outlive a kernel that traps.
+  size_t bytes = sizeof(kosan_host_flag) + 64 + size_t(capacity) * sizeof(kosan_oob_event);
   void *mapped = nullptr;
-  if (cudaHostAlloc(&mapped, sizeof(kosan_host_flag), cudaHostAllocMapped) != cudaSuccess)
+  if (cudaHostAlloc(&mapped, bytes, cudaHostAllocMapped) != cudaSuccess)
     return fail("cannot allocate mapped host memory");
+  std::memset(mapped, 0, bytes);
   hostFlag = static_cast<kosan_host_flag *>(mapped);
-  std::memset(hostFlag, 0, sizeof *hostFlag);
-  void *hostFlagDevice = nullptr;
-  if (cudaHostGetDevicePointer(&hostFlagDevice, mapped, 0) != cudaSuccess)
+  events = reinterpret_cast<kosan_oob_event *>(static_cast<char *>(mapped) + 64);
+  eventCapacity = capacity;
+  void *mappedDevice = nullptr;
+  if (cudaHostGetDevicePointer(&mappedDevice, mapped, 0) != cudaSuccess)
     return fail("cannot map host memory into the device");
-  if (cudaMalloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess ||
-      cudaMalloc(reinterpret_cast<void **>(&dSlots), capacity * sizeof(kosan_oob_slot)) != cudaSuccess)
+  if (cudaMalloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess)
     return fail("cannot allocate the device log");
-  cudaMemset(dSlots, 0, capacity * sizeof(kosan_oob_slot));
   kosan_device_state st{};
   st.abi_version = KOSAN_ABI_VERSION;
-  st.slot_capacity = capacity;
-  st.slots = reinterpret_cast<uint64_t>(dSlots);
-  st.host_flag = reinterpret_cast<uint64_t>(hostFlagDevice);
+  st.event_capacity = capacity;
+  st.events = reinterpret_cast<uint64_t>(mappedDevice) + 64;
+  st.host_flag = reinterpret_cast<uint64_t>(mappedDevice);
   if (cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
     return fail("cannot initialise the device log");
   cudaGetDevice(&stateDevice);
@@ -375,16 +390,25 @@ bool Runtime::ensureDevice() {
 
 ModuleInfo *Runtime::moduleFor(CUmodule mod) {
   auto &slot = modules[mod];
-  if (slot)
-    return slot.get();
-  slot = std::make_unique<ModuleInfo>();
-  ModuleInfo *m = slot.get();
-  m->id = modules.size();
+  if (!slot) {
+    slot = std::make_unique<ModuleInfo>();
+    slot->id = modules.size();
+    slot->handle = mod;
+  }
+  return slot.get();
+}
+
+// Reads the module's site table (a synchronous copy: never while a stream
+// is being captured into a graph) and records the module in the trace.
+void Runtime::loadSites(ModuleInfo *m) {
+  if (m->sitesLoaded)
+    return;
+  m->sitesLoaded = true;
   ModuleRecord rec;
   rec.id = m->id;
   CUdeviceptr ptr = 0;
   size_t bytes = 0;
-  if (drv.moduleGetGlobal(&ptr, &bytes, mod, KOSAN_SITE_TABLE_SYMBOL) == CUDA_SUCCESS &&
+  if (drv.moduleGetGlobal(&ptr, &bytes, m->handle, KOSAN_SITE_TABLE_SYMBOL) == CUDA_SUCCESS &&
       bytes >= sizeof(kosan_site_table_header)) {
     std::vector<char> blob(bytes);
     if (drv.memcpyDtoH(blob.data(), ptr, bytes) == CUDA_SUCCESS) {
@@ -409,7 +433,6 @@ ModuleInfo *Runtime::moduleFor(CUmodule mod) {
   writeHeaderOnce();
   if (trace)
     trace->write(rec);
-  return m;
 }
 
 KernelInfo *Runtime::kernelFor(const void *func) {
@@ -542,9 +565,21 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   if (!oob())
     return plain();
 
+  // While a stream is captured into a graph, synchronous CUDA calls are
+  // illegal (they would invalidate the capture): use what is set up already.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    cudaGetLastError();
+    capture = cudaStreamCaptureStatusNone;
+  }
+  bool capturing = capture != cudaStreamCaptureStatusNone;
+
   std::unique_lock<std::mutex> lock(mu);
   registerExitHandler();
-  KernelInfo *k = ensureDevice() ? kernelFor(func) : nullptr;
+  bool ready = capturing ? deviceReady : ensureDevice();
+  KernelInfo *k = ready ? kernelFor(func) : nullptr;
+  if (k && k->module && !capturing)
+    loadSites(k->module);
   int device = -1;
   cudaGetDevice(&device);
   if (k && device != stateDevice) {
@@ -573,7 +608,8 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   cudaError_t result = cudaSuccess;
   bool instrumented = false;
   if (k && k->instrumented) {
-    syncTable();
+    if (!capturing)
+      syncTable();
     std::vector<uint64_t> info(k->infoBytes / 8, 0);
     auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
     hdr->state = reinterpret_cast<uint64_t>(dState);
@@ -634,19 +670,21 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   return result;
 }
 
-void Runtime::handleSlot(const kosan_oob_slot &slot) {
+void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   uint32_t launchId = uint32_t((slot.key - 1) >> 32);
   uint32_t siteId = uint32_t((slot.key - 1) & 0xffffffffu);
   const LaunchState *ls =
       launchId >= 1 && launchId <= launches.size() ? &launches[launchId - 1] : nullptr;
-  const ModuleInfo *mod = ls && ls->kernel ? ls->kernel->module : nullptr;
+  ModuleInfo *mod = ls && ls->kernel ? ls->kernel->module : nullptr;
+  if (mod)
+    loadSites(mod);
   const kosan_site *site =
       mod && siteId < mod->sites.size() ? &mod->sites[siteId] : nullptr;
 
   OobEvent e;
   e.launch = launchId;
   e.site_id = siteId;
-  e.count = slot.count;
+  e.count = count;
   e.size = slot.size;
   e.address = slot.addr;
   e.block = {slot.block[0], slot.block[1], slot.block[2]};
@@ -699,7 +737,7 @@ void Runtime::handleSlot(const kosan_oob_slot &slot) {
       }
     }
   }
-  errors += slot.count;
+  errors += count;
   ++reports;
   if (trace)
     trace->write(e);
@@ -718,48 +756,43 @@ void Runtime::drain(bool deviceIdle) {
   std::lock_guard<std::mutex> lock(mu);
   if (!deviceReady || (!hostFlag->dirty && !hostFlag->halted))
     return;
-  if (hostFlag->halted) {
-    // The kernel trapped (halt_on_error=1): the context is gone, but the
-    // event it halted on sits in mapped host memory.
-    kosan_oob_slot slot = hostFlag->halt_event;
+  bool halted = hostFlag->halted;
+  uint32_t claimed = eventCapacity;
+  if (!halted) {
+    if (!deviceIdle)
+      cudaDeviceSynchronize();
+    // After the trap of halt_on_error=1 the context is gone; otherwise the
+    // claimed count tells how many events were lost to a full log.
+    kosan_device_state st{};
+    if (cudaMemcpy(&st, dState, sizeof st, cudaMemcpyDeviceToHost) == cudaSuccess)
+      claimed = st.event_count;
+  }
+  hostFlag->dirty = 0;
+  // Aggregate per (launch, site); the first offender is the first claimed.
+  std::map<uint64_t, std::pair<kosan_oob_event, uint64_t>> byKey;
+  uint32_t n = std::min(claimed, eventCapacity);
+  for (uint32_t i = 0; i < n; ++i) {
+    const kosan_oob_event &e = events[i];
+    if (!e.key)
+      continue;
+    auto [it, inserted] = byKey.try_emplace(e.key, e, 0);
+    ++it->second.second;
+  }
+  if (claimed > eventCapacity)
+    dropped += claimed - eventCapacity;
+  for (auto &[key, agg] : byKey)
+    handleEvent(agg.first, agg.second);
+  if (halted) {
     hostFlag->halted = 0;
-    hostFlag->dirty = 0;
-    if (slot.key) {
-      if (slot.count == 0)
-        slot.count = 1;
-      handleSlot(slot);
-    }
     log("kosan: the kernel was stopped at the first error (halt_on_error=1)\n");
     deviceReady = false;
     deviceFailed = true;
     return;
   }
-  if (!deviceIdle)
-    cudaDeviceSynchronize();
-  hostFlag->dirty = 0;
-  kosan_device_state st{};
-  if (cudaMemcpy(&st, dState, sizeof st, cudaMemcpyDeviceToHost) != cudaSuccess)
-    return;
-  std::vector<kosan_oob_slot> slots(st.slot_capacity);
-  if (cudaMemcpy(slots.data(), dSlots, slots.size() * sizeof(kosan_oob_slot),
-                 cudaMemcpyDeviceToHost) != cudaSuccess)
-    return;
-  std::vector<const kosan_oob_slot *> used;
-  for (const kosan_oob_slot &s : slots)
-    if (s.key && s.ready)
-      used.push_back(&s);
-  // Report in launch order, then site order, as the program ran.
-  std::sort(used.begin(), used.end(),
-            [](const kosan_oob_slot *a, const kosan_oob_slot *b) { return a->key < b->key; });
-  for (const kosan_oob_slot *s : used)
-    handleSlot(*s);
-  dropped += st.dropped;
-  cudaMemset(dSlots, 0, slots.size() * sizeof(kosan_oob_slot));
-  uint32_t zero[2] = {0, 0};
-  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, dropped),
-             &zero[0], sizeof(uint32_t), cudaMemcpyHostToDevice);
-  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, slots_used),
-             &zero[1], sizeof(uint32_t), cudaMemcpyHostToDevice);
+  std::memset(events, 0, size_t(n) * sizeof(kosan_oob_event));
+  uint32_t zero = 0;
+  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, event_count),
+             &zero, sizeof zero, cudaMemcpyHostToDevice);
 }
 
 void Runtime::onDeviceReset() {
@@ -767,7 +800,7 @@ void Runtime::onDeviceReset() {
   // Device memory, modules and functions are gone with the context.
   deviceReady = false;
   dState = nullptr;
-  dSlots = nullptr;
+  events = nullptr;
   dTable = nullptr;
   dTableCap = 0;
   tableGeneration = ~0ull;
@@ -837,8 +870,11 @@ unsigned long kosan_flush(void) {
 
 // Allocation.
 static cudaError_t track(cudaError_t e, void **p, size_t bytes, BufferOrigin origin) {
-  if (e == cudaSuccess && p && *p && runtime().oob())
+  if (e == cudaSuccess && p && *p && runtime().oob()) {
     runtime().addAllocation(*p, bytes, 0, 0, origin);
+    if (origin != BufferOrigin::MallocAsync) // may be inside a capture
+      runtime().prepareDevice();
+  }
   Runtime::pendingSite = Runtime::pendingName = nullptr;
   return e;
 }

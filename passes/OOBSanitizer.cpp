@@ -116,6 +116,16 @@ struct Group {
   Value *safeBase = nullptr;
 };
 
+// What a load promised about the memory it read does not hold for a sink
+// or a stand-in address.
+void dropLoadPromises(Instruction &I) {
+  for (unsigned kind : {LLVMContext::MD_range, LLVMContext::MD_noundef,
+                        LLVMContext::MD_nonnull, LLVMContext::MD_invariant_load,
+                        LLVMContext::MD_align, LLVMContext::MD_dereferenceable,
+                        LLVMContext::MD_dereferenceable_or_null})
+    I.setMetadata(kind, nullptr);
+}
+
 struct Counts {
   unsigned arg = 0, stat = 0, table = 0, safe = 0, constant = 0;
 };
@@ -206,12 +216,13 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
     Value *offset = B.CreateSub(addr, begin);
     Value *small = B.CreateAnd(B.CreateICmpULE(offset, B.getInt64(0xffffffffu)),
                                B.CreateICmpULE(pitch, B.getInt64(0xffffffffu)));
+    Value *isPitched = B.CreateICmpNE(pitch, B.getInt64(0));
+    small = B.CreateAnd(small, isPitched);
     Value *pitch32 = B.CreateTrunc(B.CreateSelect(small, pitch, B.getInt64(1)), I32);
     Value *rem = B.CreateURem(B.CreateTrunc(offset, I32), pitch32);
     Value *rowBytes = B.CreateTrunc(shape, I32);
     Value *outside = B.CreateICmpUGT(B.CreateAdd(rem, size32), rowBytes);
-    Value *rowBad = B.CreateAnd(B.CreateAnd(B.CreateICmpNE(pitch, B.getInt64(0)), small),
-                                outside);
+    Value *rowBad = B.CreateAnd(small, outside);
     bad = B.CreateOr(bad, rowBad);
   }
   Value *ok = B.CreateNot(bad, "kosan.ok");
@@ -248,9 +259,11 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
     Value *event = W.CreateInBoundsGEP(
         W.getInt8Ty(), events,
         W.CreateMul(W.CreateZExt(index, I64), W.getInt64(sizeof(kosan_oob_event))));
+    // Naturally aligned, so that the 8-byte key is one store: the host must
+    // never see half of it.
     auto put = [&](uint64_t offset, Value *v) {
       W.CreateAlignedStore(v, W.CreateConstInBoundsGEP1_64(W.getInt8Ty(), event, offset),
-                           Align(4));
+                           Align(DL.getTypeStoreSize(v->getType())));
     };
     put(offsetof(kosan_oob_event, addr), addr);
     put(offsetof(kosan_oob_event, begin), begin);
@@ -652,6 +665,10 @@ bool OOBSanitizer::canRedirect(const Access &A) const {
     align = SI->getAlign();
   else if (auto *RMW = dyn_cast<AtomicRMWInst>(A.inst))
     align = RMW->getAlign();
+  if (auto *II = dyn_cast<IntrinsicInst>(A.inst))
+    if (II->arg_size() > 1)
+      if (auto *C = dyn_cast<ConstantInt>(II->getArgOperand(1)))
+        align = MaybeAlign(C->getZExtValue());
   if (align && align->value() > kSinkBytes)
     return false;
   unsigned as = A.ptr->getType()->getPointerAddressSpace();
@@ -697,12 +714,7 @@ void OOBSanitizer::redirect(Access &A, unsigned space, Value *bad, Value *report
   auto *PT = cast<PointerType>(A.ptr->getType());
   Value *safe = B.CreateSelect(bad, sinkFor(PT, space, B), A.ptr, "kosan.safe");
   I->setOperand(A.ptrOperand, safe);
-  // What a load promised about the memory it read does not hold for the sink.
-  for (unsigned kind : {LLVMContext::MD_range, LLVMContext::MD_noundef,
-                        LLVMContext::MD_nonnull, LLVMContext::MD_invariant_load,
-                        LLVMContext::MD_align, LLVMContext::MD_dereferenceable,
-                        LLVMContext::MD_dereferenceable_or_null})
-    I->setMetadata(kind, nullptr);
+  dropLoadPromises(*I);
   Instruction *after = I->getNextNode();
   if (!I->getType()->isVoidTy() && !I->use_empty()) {
     IRBuilder<> VB(after);
@@ -722,6 +734,10 @@ void OOBSanitizer::redirect(Access &A, unsigned space, Value *bad, Value *report
   Instruction *then = SplitBlockAndInsertIfThen(
       report, after, /*Unreachable=*/false, MDB.createUnlikelyBranchWeights());
   then->getParent()->setName("kosan.report");
+  // The split takes the next instruction's location; the report is the access's.
+  then->setDebugLoc(I->getDebugLoc());
+  if (BasicBlock *head = then->getParent()->getSinglePredecessor())
+    head->getTerminator()->setDebugLoc(I->getDebugLoc());
   slowPath(then);
 }
 
@@ -805,6 +821,23 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
 
     IRBuilder<> B(A.inst);
     B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+    // Shared objects are compared in the shared window (offsets), so the
+    // backend keeps the accesses ld.shared/st.shared instead of converting
+    // addresses to generic ones.
+    bool inShared = p.space == KOSAN_SPACE_SHARED && p.base &&
+                    p.base->getType()->getPointerAddressSpace() == kSharedAS;
+    auto addressOf = [&](Value *ptr) -> Value * {
+      if (inShared && ptr->getType()->getPointerAddressSpace() != kSharedAS)
+        ptr = B.CreateAddrSpaceCast(ptr, PointerType::get(Ctx, kSharedAS));
+      return B.CreatePtrToInt(ptr, I64);
+    };
+    auto objectBegin = [&]() -> Value * {
+      Value *base = p.base;
+      unsigned as = base->getType()->getPointerAddressSpace();
+      if (!inShared && as != ptrAS)
+        base = B.CreateAddrSpaceCast(base, A.ptr->getType());
+      return B.CreatePtrToInt(base, I64, "kosan.begin");
+    };
     if (groupOf[index] >= 0) {
       Group &G = groups[groupOf[index]];
       ++NumChecked;
@@ -816,6 +849,7 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
           A.inst->setOperand(A.ptrOperand,
                              B.CreateConstGEP1_64(B.getInt8Ty(), G.safeBase,
                                                   offsets[index], "kosan.safe"));
+          dropLoadPromises(*A.inst);
           IRBuilder<> VB(A.inst->getNextNode());
           VB.SetCurrentDebugLocation(A.inst->getDebugLoc());
           SmallVector<Use *, 4> uses;
@@ -834,14 +868,13 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
       Value *base = p.base;
       if (base->getType()->getPointerAddressSpace() != ptrAS)
         base = B.CreateAddrSpaceCast(base, A.ptr->getType());
-      Value *begin = B.CreatePtrToInt(base, I64, "kosan.begin");
+      Value *begin = objectBegin();
       Value *objSize = p.kind == Provenance::DynamicShared
                            ? ctx.dynSmem
                            : ConstantInt::get(I64, p.size);
       Value *end = B.CreateAdd(begin, objSize, "kosan.end");
       // The common variable address: the leader's, less its constant part.
-      Value *v = B.CreateSub(B.CreatePtrToInt(A.ptr, I64),
-                             B.getInt64(G.leaderOffset), "kosan.group");
+      Value *v = B.CreateSub(addressOf(A.ptr), B.getInt64(G.leaderOffset), "kosan.group");
       Value *lo = B.CreateAdd(v, B.getInt64(G.minOffset));
       Value *hi = B.CreateAdd(v, B.getInt64(G.maxEnd));
       Value *below = B.CreateICmpULT(lo, begin);
@@ -874,7 +907,8 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
       });
       continue;
     }
-    Value *addr = B.CreatePtrToInt(A.ptr, I64, "kosan.addr");
+    Value *addr = addressOf(A.ptr);
+    addr->setName("kosan.addr");
     Value *size32 = B.CreateTrunc(A.size, I32);
     ++NumChecked;
 
@@ -899,10 +933,7 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
     } else {
       ++counts.stat;
       ++NumCheckedStatic;
-      Value *base = p.base;
-      if (base->getType()->getPointerAddressSpace() != ptrAS)
-        base = B.CreateAddrSpaceCast(base, A.ptr->getType());
-      begin = B.CreatePtrToInt(base, I64, "kosan.begin");
+      begin = objectBegin();
       Value *objSize = p.kind == Provenance::DynamicShared
                            ? ctx.dynSmem
                            : ConstantInt::get(I64, p.size);
@@ -966,6 +997,8 @@ bool OOBSanitizer::run() {
     else
       deviceFunctions.push_back(&F);
   }
+  // Before instrumenting: kosan's own selects and phis are not the program's.
+  std::string mode = fpMode();
   if (kernels.empty()) {
     if (!opts.debugFunction.empty())
       errs() << "kosan: warning: -kosan-debug-func=" << opts.debugFunction
@@ -999,7 +1032,10 @@ bool OOBSanitizer::run() {
     instrumentFunction(*clone, *F, /*kernel=*/false, ctx);
     ++NumDeviceFunctions;
   }
-  sites.emit(M, fpMode());
+  sites.emit(M, mode);
+  // Link no runtime function the instrumentation did not need.
+  if (auto *F = dyn_cast<Function>(tableFn.getCallee()); F && F->use_empty())
+    F->eraseFromParent();
   return true;
 }
 

@@ -192,7 +192,9 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
   X("cudaEventSynchronize", "__kosan_cudaEventSynchronize")                   \
   X("cudaMemcpy", "__kosan_cudaMemcpy")                                       \
   X("cudaMemcpy_ptds", "__kosan_cudaMemcpy_ptds")                             \
-  X("cudaDeviceReset", "__kosan_cudaDeviceReset")
+  X("cudaDeviceReset", "__kosan_cudaDeviceReset")                             \
+  X("cudaFuncSetAttribute", "__kosan_cudaFuncSetAttribute")                   \
+  X("cudaFuncSetCacheConfig", "__kosan_cudaFuncSetCacheConfig")
 
 // Called (by the pass) just before an intercepted allocation, so that the
 // buffer gets a name and an allocation site without changing the signature

@@ -69,6 +69,8 @@ struct DriverApi {
   CUresult (*moduleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *) = nullptr;
   CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
   CUresult (*memGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr) = nullptr;
+  CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
+  CUresult (*funcSetCacheConfig)(CUfunction, CUfunc_cache) = nullptr;
   CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, unsigned, CUstream, void **,
                            void **) = nullptr;
@@ -98,6 +100,8 @@ struct DriverApi {
     get("cuModuleGetGlobal", moduleGetGlobal);
     get("cuMemcpyDtoH", memcpyDtoH);
     get("cuMemGetAddressRange", memGetAddressRange);
+    get("cuFuncSetAttribute", funcSetAttribute);
+    get("cuFuncSetCacheConfig", funcSetCacheConfig);
     get("cuLaunchKernel", launchKernel);
     get("cuLaunchCooperativeKernel", launchCooperativeKernel);
     ok = missing.empty();
@@ -192,6 +196,10 @@ public:
   // Collects and reports what the device recorded. deviceIdle: the caller
   // just synchronised the whole device.
   void drain(bool deviceIdle);
+  // What the program sets on a kernel (cudaFuncSetAttribute: the opt-in to
+  // more dynamic shared memory, above all) must hold for its clone too.
+  void mirrorAttribute(const void *func, int attr, int value);
+  void mirrorCacheConfig(const void *func, int config);
   void onDeviceReset();
   void atExit();
   unsigned long errorsReported() const { return errors; }
@@ -795,6 +803,31 @@ void Runtime::drain(bool deviceIdle) {
              &zero, sizeof zero, cudaMemcpyHostToDevice);
 }
 
+void Runtime::mirrorAttribute(const void *func, int attr, int value) {
+  if (!oob())
+    return;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!ensureDevice())
+    return;
+  KernelInfo *k = kernelFor(func);
+  if (k && k->instrumented &&
+      drv.funcSetAttribute(k->instrumented, static_cast<CUfunction_attribute>(attr), value) !=
+          CUDA_SUCCESS)
+    log("kosan: warning: cannot set attribute %d=%d on the instrumented kernel '%s'\n", attr,
+        value, k->name.c_str());
+}
+
+void Runtime::mirrorCacheConfig(const void *func, int config) {
+  if (!oob())
+    return;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!ensureDevice())
+    return;
+  KernelInfo *k = kernelFor(func);
+  if (k && k->instrumented)
+    drv.funcSetCacheConfig(k->instrumented, static_cast<CUfunc_cache>(config));
+}
+
 void Runtime::onDeviceReset() {
   std::lock_guard<std::mutex> lock(mu);
   // Device memory, modules and functions are gone with the context.
@@ -979,6 +1012,18 @@ cudaError_t __kosan_cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyK
 cudaError_t __kosan_cudaMemcpy_ptds(void *dst, const void *src, size_t n, cudaMemcpyKind k) {
   cudaError_t e = cudaMemcpy_ptds(dst, src, n, k);
   runtime().drain(false);
+  return e;
+}
+cudaError_t __kosan_cudaFuncSetAttribute(const void *f, cudaFuncAttribute attr, int value) {
+  cudaError_t e = cudaFuncSetAttribute(f, attr, value);
+  if (e == cudaSuccess)
+    runtime().mirrorAttribute(f, int(attr), value);
+  return e;
+}
+cudaError_t __kosan_cudaFuncSetCacheConfig(const void *f, cudaFuncCache config) {
+  cudaError_t e = cudaFuncSetCacheConfig(f, config);
+  if (e == cudaSuccess)
+    runtime().mirrorCacheConfig(f, int(config));
   return e;
 }
 cudaError_t __kosan_cudaDeviceReset() {

@@ -37,27 +37,62 @@ define void @k2(ptr %b) {
 !0 = !{ptr @k1, !"kernel", i32 1}
 !1 = !{ptr @k2, !"kernel", i32 1}
 
-; ALL-DAG: define void @k1__kosan(
-; ALL-DAG: define void @k2__kosan(
-; ALL-DAG: define void @f__kosan(
-; ALL-DAG: call void @f__kosan(ptr %a,
+; ALL-LABEL: define ptx_kernel void @k1__kosan(
+; ALL:         call void @f__kosan(ptr %a,
+; ALL:         store i32 2, ptr %kosan.safe, align 4
+; ALL-LABEL: define ptx_kernel void @k2__kosan(
+; ALL:         store i32 3, ptr %kosan.safe, align 4
+; f's pointer is unknown in f: checked against the table, with the old
+; control flow and no sink.
+; ALL-LABEL: define void @f__kosan(
+; ALL-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
+; ALL-NEXT:    br label %kosan.slow
+; ALL-EMPTY:
+; ALL-NEXT:  kosan.access:
+; ALL-NEXT:    store i32 1, ptr %p, align 4
+; ALL-NEXT:    br label %kosan.cont
+; ALL-EMPTY:
+; ALL-NEXT:  kosan.slow:
+; ALL-NEXT:    [[OK:%.*]] = call i1 @__kosan_oob_check_table(i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i32 2, i64 %kosan.addr, i32 4)
+; ALL-NEXT:    br i1 [[OK]], label %kosan.access, label %kosan.skip
+; ALL-NOT:     sink
+; ALL:         ret void
 
+; K1:         @__kosan_sink = internal addrspace(1) global [8 x i64] zeroinitializer, align 64
 ; K1:         @__kosan_site_table =
-; K1-LABEL:   define void @k1__kosan(
+; K1-LABEL:   define ptx_kernel void @k1__kosan(
 ; K1:           call void @f(ptr %a)
-; K1:           store i32 2, ptr %a, align 4
-; K1:           call i1 @__kosan_oob_report(
-; K1-NOT:     define void @k2__kosan(
+; K1-NEXT:      %kosan.addr = ptrtoint ptr %a to i64
+; K1:           %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %a
+; K1-NEXT:      store i32 2, ptr %kosan.safe, align 4
+; K1-NEXT:      br i1 {{%.*}}, label %kosan.report,
+; K1:         kosan.report:
+; K1-NEXT:      getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; K1-NEXT:      load i64
+; The event is recorded inline: address, size, and the key of site 0.
+; K1:           %kosan.ok = xor i1
+; K1:         kosan.record.write:
+; K1:           store i64 %kosan.addr, ptr {{%.*}}, align 8
+; K1:           store i32 4, ptr {{%.*}}, align 4
+; K1:           or i64 {{%.*}}, 0
+; K1:           call void @llvm.trap()
+; K1-NOT:     define ptx_kernel void @k2__kosan(
 ; K1-NOT:     define void @f__kosan(
 ; K1:         !nvvm.annotations = !{!0, !1, ![[K1C:[0-9]+]]}
 ; K1:         ![[K1C]] = !{ptr @k1__kosan, !"kernel", i32 1}
 
-; K2-NOT:     define void @k1__kosan(
+; K2-NOT:     define ptx_kernel void @k1__kosan(
 ; K2-NOT:     define void @f__kosan(
-; K2-LABEL:   define void @k2__kosan(
-; K2:           store i32 3, ptr %b, align 4
-; K2:           call i1 @__kosan_oob_report(
-; K2-NOT:     define void @k1__kosan(
+; K2-LABEL:   define ptx_kernel void @k2__kosan(
+; K2:           %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %b
+; K2-NEXT:      store i32 3, ptr %kosan.safe, align 4
+; K2-NEXT:      br i1 {{%.*}}, label %kosan.report,
+; K2:         kosan.record.write:
+; K2:           store i64 %kosan.addr, ptr {{%.*}}, align 8
+; K2:           store i32 4, ptr {{%.*}}, align 4
+; K2:           or i64 {{%.*}}, 0
+; K2:           call void @llvm.trap()
+; K2-NOT:     define ptx_kernel void @k1__kosan(
 ; K2-NOT:     define void @f__kosan(
 
 ; NONE-NOT:   __kosan

@@ -32,6 +32,8 @@ entry:
   ; atomicAdd(&a[i], 1) from clang's header, called at kernel.cu:14:7
   %r = getelementptr inbounds i32, ptr %a, i64 %i
   %o = atomicrmw add ptr %r, i32 1 monotonic, align 4, !dbg !14
+  ; old + 1: the atomic's value is used, so it gets a select of zero
+  %x = add i32 %o, 1
   ret void
 }
 
@@ -70,16 +72,111 @@ entry:
 ; DBG-SAME: \11\00\00\00\03\00\00\00\0E\00\00\00\07\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
 ; DBG-SAME: \00a\00src/kernel.cu\00_Z1kPfl\00src/util.cuh\00_Z6helperPf\00src/kernel.cu:13\00<stdin>\00", align 8
 ; The clone has a debug subprogram of its own (the verifier runs above).
-; DBG: define void @k__kosan({{.*}}) !dbg ![[SP:[0-9]+]]
+; The check, the redirecting select, the access, the select of its value (the
+; atomic's, whose result is used) and the inline report of each site (the
+; event's stores down to the trap) carry the access's location, in the
+; clone's scope.
+; DBG: define ptx_kernel void @k__kosan({{.*}}) !dbg ![[SP:[0-9]+]]
+; DBG:      %kosan.addr = ptrtoint ptr %p to i64, !dbg ![[L12:[0-9]+]]
+; DBG:      %kosan.bad = or i1 {{.*}}, !dbg ![[L12]]
+; DBG-NEXT: %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0, !dbg ![[L12]]
+; DBG-NEXT: = or i1 %kosan.bad, %kosan.pitched, !dbg ![[L12]]
+; DBG-NEXT: %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p, !dbg ![[L12]]
+; DBG-NEXT: store float 0.000000e+00, ptr %kosan.safe, align 4, !dbg ![[L12]]
+; DBG:         kosan.record.write{{[0-9]*}}:
+; DBG:         store i64 %kosan.addr, ptr {{%.*}}, align 8, !dbg ![[L12]]
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; DBG-NEXT:    store i32 4, ptr {{%.*}}, align 4
+; DBG:         or i64 {{%.*}}, 0, !dbg ![[L12]]
+; DBG:         call void @llvm.trap(), !dbg ![[L12]]
+; DBG:      [[S1:%kosan.safe[0-9]+]] = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %q, !dbg ![[L3:[0-9]+]]
+; DBG-NEXT: %v = load float, ptr [[S1]], align 4, !dbg ![[L3]]
+; DBG:         kosan.record.write{{[0-9]*}}:
+; DBG:         store i64 %kosan.addr{{[0-9]+}}, ptr {{%.*}}, align 8, !dbg ![[L3]]
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; DBG-NEXT:    store i32 4, ptr {{%.*}}, align 4
+; DBG:         or i64 {{%.*}}, 1, !dbg ![[L3]]
+; DBG:         call void @llvm.trap(), !dbg ![[L3]]
+; DBG:      [[S2:%kosan.safe[0-9]+]] = select i1 [[B2:%kosan.bad[0-9]+]], ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %r, !dbg ![[L101:[0-9]+]]
+; DBG-NEXT: %o = atomicrmw add ptr [[S2]], i32 1 monotonic, align 4, !dbg ![[L101]]
+; DBG-NEXT: %o.kosan = select i1 [[B2]], i32 0, i32 %o, !dbg ![[L101]]
+; DBG:         kosan.record.write{{[0-9]*}}:
+; DBG:         store i64 %kosan.addr{{[0-9]+}}, ptr {{%.*}}, align 8, !dbg ![[L101]]
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; DBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; DBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; DBG-NEXT:    store i32 4, ptr {{%.*}}, align 4
+; DBG:         or i64 {{%.*}}, 2, !dbg ![[L101]]
+; DBG:         call void @llvm.trap(), !dbg ![[L101]]
+; DBG:      %x = add i32 %o.kosan, 1{{$}}
 ; DBG: ![[SP]] = distinct !DISubprogram(name: "k", linkageName: "_Z1kPfl"
+; DBG: ![[L12]] = !DILocation(line: 12, column: 8, scope: ![[SP]])
+; DBG: ![[L3]] = !DILocation(line: 3, column: 10, scope: !{{[0-9]+}}, inlinedAt: ![[AT13:[0-9]+]])
+; DBG: ![[AT13]] = distinct !DILocation(line: 13, column: 5, scope: ![[SP]])
+; DBG: ![[L101]] = !DILocation(line: 101, column: 3, scope: !{{[0-9]+}}, inlinedAt: ![[AT14:[0-9]+]])
+; DBG: ![[AT14]] = distinct !DILocation(line: 14, column: 7, scope: ![[SP]])
 
 ; Without debug info: fn "k"(3), no file, line 0, and the position of the
-; access in the clone as column (9, 29 and 45): three distinct sites.
+; access in the clone when it is instrumented, as column (9, 112 and 209:
+; the inline report of each earlier site counts): three distinct sites.
 ; NODBG:      @__kosan_site_table = addrspace(1) constant [165 x i8] c"KSIT\01\00\00\00\03\00\00\00\0D\00\00\00\05\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00
 ; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\09\00\00\00\01\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
-; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\1D\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
-; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00-\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00p\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\D1\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
 ; NODBG-SAME: \00a\00k\00<stdin>\00", align 8
-; NODBG: call i1 @__kosan_oob_report({{.*}}, i32 0, i64 %kosan.addr, i32 4,
-; NODBG: call i1 @__kosan_oob_report({{.*}}, i32 1, i64 %kosan.addr{{[0-9]+}}, i32 4,
-; NODBG: call i1 @__kosan_oob_report({{.*}}, i32 2, i64 %kosan.addr{{[0-9]+}}, i32 4,
+; NODBG: store float 0.000000e+00, ptr %kosan.safe, align 4{{$}}
+; NODBG:         kosan.record.write{{[0-9]*}}:
+; NODBG:         store i64 %kosan.addr, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; NODBG-NEXT:    store i32 4, ptr {{%.*}}, align 4
+; NODBG:         or i64 {{%.*}}, 0
+; NODBG:         call void @llvm.trap()
+; NODBG: %v = load float, ptr %kosan.safe{{[0-9]+}}, align 4{{$}}
+; NODBG:         kosan.record.write{{[0-9]*}}:
+; NODBG:         store i64 %kosan.addr{{[0-9]+}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; NODBG-NEXT:    store i32 4, ptr {{%.*}}, align 4
+; NODBG:         or i64 {{%.*}}, 1
+; NODBG:         call void @llvm.trap()
+; NODBG: %o = atomicrmw add ptr %kosan.safe{{[0-9]+}}, i32 1 monotonic, align 4{{$}}
+; NODBG-NEXT: %o.kosan = select i1 %kosan.bad{{[0-9]+}}, i32 0, i32 %o{{$}}
+; NODBG:         kosan.record.write{{[0-9]*}}:
+; NODBG:         store i64 %kosan.addr{{[0-9]+}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; NODBG-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; NODBG-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; NODBG-NEXT:    store i32 4, ptr {{%.*}}, align 4
+; NODBG:         or i64 {{%.*}}, 2
+; NODBG:         call void @llvm.trap()

@@ -58,7 +58,7 @@ attributes #1 = { nounwind memory(argmem: read) }
 
 ; The kernel clone calls f's clone with the context it read from the launch
 ; info; argument attributes stay, the call's memory() promise goes.
-; CHECK-LABEL: define void @k__kosan(ptr %a, ptr %out, i64 %i, ptr byval([16 x i64]) align 8 %kosan.launch_info)
+; CHECK-LABEL: define ptx_kernel void @k__kosan(ptr %a, ptr %out, i64 %i, ptr byval([16 x i64]) align 8 %kosan.launch_info)
 ; CHECK:         %kosan.state = load i64
 ; CHECK:         %kosan.launch_id = load i32
 ; CHECK:         %kosan.flags = load i32
@@ -66,7 +66,16 @@ attributes #1 = { nounwind memory(argmem: read) }
 ; CHECK:         %v = call float @f__kosan(ptr noundef %a, i64 %i, i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i64 %kosan.dyn_smem) #[[CALLATTR:[0-9]+]]
 ; CHECK-NOT:     call float @f(
 ; The store in the kernel itself still uses argument 1's bounds.
-; CHECK:         call i1 @__kosan_oob_report({{.*}}, i64 %kosan.arg1.begin, i64 %kosan.arg1.end,
+; CHECK:         kosan.record.write{{[0-9]*}}:
+; CHECK:         getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; CHECK-NEXT:    store i64 %kosan.arg1.begin, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; CHECK-NEXT:    store i64 %kosan.arg1.end, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; CHECK-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; CHECK-NEXT:    store i32 {{.*}}, ptr {{%.*}}, align 4
+; CHECK:         call void @llvm.trap()
 ; CHECK:         ret void
 
 ; CHECK-LABEL: define internal float @f__kosan(ptr %p, i64 %i, i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i64 %kosan.dyn_smem)
@@ -75,7 +84,7 @@ attributes #1 = { nounwind memory(argmem: read) }
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %q to i64
 ; CHECK-NEXT:    br label %kosan.slow
 ; CHECK:         call i1 @__kosan_oob_check_table(i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i32 {{[0-9]+}}, i64 %kosan.addr, i32 4)
-; CHECK-NOT:     @__kosan_oob_report
+; CHECK-NOT:     kosan.record
 ; Calls between device functions go clone to clone, with the same context.
 ; CHECK:         %r = call float @g__kosan(ptr %q, i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i64 %kosan.dyn_smem)
 ; CHECK:         ret float %s

@@ -6,6 +6,12 @@
 ; still that argument, with its cheap launch-info bounds.
 
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s
+; Table checks keep their control flow and redirect nothing: a module whose
+; only checked access goes to the table gets no sink.
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -kosan-debug-func=from_struct -S < %s \
+; RUN:   | FileCheck %s --check-prefix=TABLEONLY --implicit-check-not=sink
+; TABLEONLY: define ptx_kernel void @from_struct__kosan(
+; TABLEONLY: call i1 @__kosan_oob_check_table(
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -25,7 +31,7 @@ entry:
   store float 1.0, ptr %p, align 4
   ret void
 }
-; CHECK-LABEL: define void @from_struct__kosan(
+; CHECK-LABEL: define ptx_kernel void @from_struct__kosan(
 ; CHECK:         %data = load ptr, ptr %f1, align 8
 ; CHECK-NEXT:    %p = getelementptr inbounds float, ptr %data, i64 %i
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
@@ -35,7 +41,7 @@ entry:
 ; CHECK:       kosan.slow:
 ; CHECK-NEXT:    [[OK:%.*]] = call i1 @__kosan_oob_check_table(i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i32 0, i64 %kosan.addr, i32 4)
 ; CHECK-NEXT:    br i1 [[OK]], label %kosan.access, label %kosan.skip
-; CHECK-NOT:     @__kosan_oob_report
+; CHECK-NOT:     kosan.record
 ; CHECK:         ret void
 
 ; select(c, a, b) of two different arguments: either buffer may be meant.
@@ -49,7 +55,7 @@ entry:
   store i32 %v, ptr %q, align 4
   ret void
 }
-; CHECK-LABEL: define void @select_two__kosan(
+; CHECK-LABEL: define ptx_kernel void @select_two__kosan(
 ; CHECK:         %s = select i1 %c, ptr %a, ptr %b
 ; CHECK-NEXT:    %p = getelementptr inbounds i32, ptr %s, i64 %i
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
@@ -58,7 +64,20 @@ entry:
 ; A load checked against the table still yields zero when dropped.
 ; CHECK:         %v.kosan = phi i32 [ %v, %kosan.access ], [ 0, %kosan.skip ]
 ; CHECK:         icmp ult i64 %kosan.addr1, %kosan.arg0.begin
-; CHECK:         call i1 @__kosan_oob_report({{.*}}, i32 2, i64 %kosan.addr1, i32 4, i64 %kosan.arg0.begin, i64 %kosan.arg0.end,
+; CHECK:         [[SAFE:%kosan.safe[0-9]*]] = select i1 %kosan.bad{{[0-9]*}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %q
+; CHECK-NEXT:    store i32 %v.kosan, ptr [[SAFE]], align 4
+; CHECK:         kosan.record.write{{[0-9]*}}:
+; CHECK:         store i64 %kosan.addr1, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; CHECK-NEXT:    store i64 %kosan.arg0.begin, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; CHECK-NEXT:    store i64 %kosan.arg0.end, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; CHECK-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; CHECK-NEXT:    store i32 4, ptr {{%.*}}, align 4
+; CHECK:         or i64 {{%.*}}, 2
+; CHECK:         call void @llvm.trap()
 ; CHECK-NOT:     %kosan.arg1.
 ; CHECK:         ret void
 
@@ -75,12 +94,12 @@ j:
   store i8 0, ptr %p, align 1
   ret void
 }
-; CHECK-LABEL: define void @phi_two__kosan(
+; CHECK-LABEL: define ptx_kernel void @phi_two__kosan(
 ; CHECK:         %p = phi ptr [ %a, %t ], [ %b, %f ]
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
 ; CHECK-NEXT:    br label %kosan.slow
 ; CHECK:         call i1 @__kosan_oob_check_table({{.*}}, i32 3, i64 %kosan.addr, i32 1)
-; CHECK-NOT:     @__kosan_oob_report
+; CHECK-NOT:     kosan.record
 ; CHECK:         ret void
 
 ; A phi of a and a + i is argument 0.
@@ -97,13 +116,24 @@ j:
   store i8 0, ptr %p, align 1
   ret void
 }
-; CHECK-LABEL: define void @phi_same__kosan(
+; CHECK-LABEL: define ptx_kernel void @phi_same__kosan(
 ; CHECK:         %p = phi ptr [ %ai, %t ], [ %a, %f ]
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
 ; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 1
 ; CHECK-NEXT:    icmp ugt i64 [[LAST]], %kosan.arg0.end
 ; CHECK-NEXT:    icmp ult i64 %kosan.addr, %kosan.arg0.begin
-; CHECK:         call i1 @__kosan_oob_report({{.*}}, i32 4, i64 %kosan.addr, i32 1, i64 %kosan.arg0.begin, i64 %kosan.arg0.end,
+; CHECK:         kosan.record.write{{[0-9]*}}:
+; CHECK:         store i64 %kosan.addr, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
+; CHECK-NEXT:    store i64 %kosan.arg0.begin, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
+; CHECK-NEXT:    store i64 %kosan.arg0.end, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
+; CHECK-NEXT:    store i64 {{.*}}, ptr {{%.*}}, align 8
+; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
+; CHECK-NEXT:    store i32 1, ptr {{%.*}}, align 4
+; CHECK:         or i64 {{%.*}}, 4
+; CHECK:         call void @llvm.trap()
 ; CHECK-NOT:     @__kosan_oob_check_table
 ; CHECK:         ret void
 
@@ -115,7 +145,7 @@ entry:
   %v = load double, ptr %p, align 8
   ret void
 }
-; CHECK-LABEL: define void @from_global__kosan(
+; CHECK-LABEL: define ptx_kernel void @from_global__kosan(
 ; CHECK:         %data = load ptr, ptr addrspace(1) @gp, align 8
 ; CHECK-NEXT:    %p = getelementptr inbounds double, ptr %data, i64 %i
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
@@ -130,7 +160,7 @@ entry:
   store i16 1, ptr %p, align 2
   ret void
 }
-; CHECK-LABEL: define void @from_int__kosan(
+; CHECK-LABEL: define ptx_kernel void @from_int__kosan(
 ; CHECK:         %p = inttoptr i64 %addr to ptr
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
 ; CHECK-NEXT:    br label %kosan.slow

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the kosan benchmark on a GPU machine (python3 standard library only).
 
-For every program of <bin-dir>/programs.tsv (written by bench/build_public.sh)
+For every program of <bin-dir>/programs.tsv (written when the programs are built; see bench/README.md)
 it runs, N times each and interleaved (the order rotates every round):
 
   plain     NAME.plain                       (built with --kosan-plain)

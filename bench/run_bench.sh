@@ -5,7 +5,7 @@
 #
 # usage: bench/run_bench.sh [-n N] [run_bench.py options...]
 #
-# The programs come from bench/build_public.sh (run on the build machine):
+# The programs are built on the build machine (bench/README.md):
 # .bench-bin/pack/public.tar.xz if present (unpacked to $TMPDIR/kosan-bench),
 # else the folder .bench-bin/public; --bin-dir DIR overrides both.
 # Results go to $OUT (default ./bench-out): bench.md, bench.json, logs/.
@@ -49,7 +49,7 @@ EOF
   elif [ -f .bench-bin/public/programs.tsv ]; then
     BIN=.bench-bin/public
   else
-    echo "run_bench.sh: no programs: carry .bench-bin/pack (bench/build_public.sh makes it)" >&2
+    echo "run_bench.sh: no programs: carry .bench-bin/pack (see bench/README.md)" >&2
     exit 1
   fi
 fi

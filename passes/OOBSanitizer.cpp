@@ -143,6 +143,7 @@ private:
   Value *emitReport(Instruction *before, const LaunchContext &ctx, Value *site,
                     Value *addr, Value *size32, Value *begin, Value *end,
                     Value *pitch, Value *shape);
+  Function *cloneWithExtraParams(Function &F, ArrayRef<Type *> extra);
   Function *cloneKernel(Function &F);
   Function *cloneDeviceFunction(Function &F);
   void redirectCalls(Function &clone, const LaunchContext &ctx);
@@ -334,11 +335,12 @@ static void dropPromises(Function &F) {
   F.removeFnAttr(Attribute::NoRecurse);
 }
 
-Function *OOBSanitizer::cloneKernel(Function &F) {
+// A copy of F named F__kosan that takes `extra` parameters after its own.
+Function *OOBSanitizer::cloneWithExtraParams(Function &F, ArrayRef<Type *> extra) {
   FunctionType *FT = F.getFunctionType();
   SmallVector<Type *, 8> params(FT->param_begin(), FT->param_end());
-  params.push_back(Ptr);
-  auto *NewFT = FunctionType::get(FT->getReturnType(), params, false);
+  params.append(extra.begin(), extra.end());
+  auto *NewFT = FunctionType::get(FT->getReturnType(), params, FT->isVarArg());
   Function *NewF = Function::Create(NewFT, F.getLinkage(), F.getAddressSpace(),
                                     F.getName() + KOSAN_CLONE_SUFFIX, &M);
   ValueToValueMapTy VMap;
@@ -349,6 +351,12 @@ Function *OOBSanitizer::cloneKernel(Function &F) {
   SmallVector<ReturnInst *, 4> returns;
   CloneFunctionInto(NewF, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
                     returns);
+  dropPromises(*NewF);
+  return NewF;
+}
+
+Function *OOBSanitizer::cloneKernel(Function &F) {
+  Function *NewF = cloneWithExtraParams(F, {Ptr});
   unsigned infoArg = F.arg_size();
   // The launch info: a .param array the host fills per launch.
   Type *infoTy = ArrayType::get(I64, (kInfoArgs + kBoundsSize * F.arg_size()) / 8);
@@ -362,32 +370,17 @@ Function *OOBSanitizer::cloneKernel(Function &F) {
   NewF->setCallingConv(Triple(M.getTargetTriple()).isNVPTX()
                            ? CallingConv::PTX_Kernel
                            : F.getCallingConv());
-  dropPromises(*NewF);
   copyKernelAnnotations(M, F, *NewF);
   return NewF;
 }
 
 Function *OOBSanitizer::cloneDeviceFunction(Function &F) {
-  FunctionType *FT = F.getFunctionType();
-  SmallVector<Type *, 8> params(FT->param_begin(), FT->param_end());
-  params.append({I64, I32, I32, I64});
-  auto *NewFT = FunctionType::get(FT->getReturnType(), params, FT->isVarArg());
-  Function *NewF = Function::Create(NewFT, F.getLinkage(), F.getAddressSpace(),
-                                    F.getName() + KOSAN_CLONE_SUFFIX, &M);
-  ValueToValueMapTy VMap;
-  for (unsigned i = 0; i < F.arg_size(); ++i) {
-    NewF->getArg(i)->setName(F.getArg(i)->getName());
-    VMap[F.getArg(i)] = NewF->getArg(i);
-  }
-  SmallVector<ReturnInst *, 4> returns;
-  CloneFunctionInto(NewF, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                    returns);
+  Function *NewF = cloneWithExtraParams(F, {I64, I32, I32, I64});
   unsigned n = F.arg_size();
   NewF->getArg(n)->setName("kosan.state");
   NewF->getArg(n + 1)->setName("kosan.launch_id");
   NewF->getArg(n + 2)->setName("kosan.flags");
   NewF->getArg(n + 3)->setName("kosan.dyn_smem");
-  dropPromises(*NewF);
   return NewF;
 }
 

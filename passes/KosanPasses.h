@@ -18,6 +18,9 @@ struct PassOptions {
   uint32_t checks = 0;        // KOSAN_CHECK_* bits
   bool linkRuntime = true;    // link the device runtime bitcode after instrumenting
   std::string debugFunction;  // instrument only this function (bisection)
+  // The compile options that decide floating-point results, as the frontend
+  // saw them ("-O2 -ffp-contract=fast ..."); empty: inferred from the IR.
+  std::string compileFlags;
 
   // Parses "oob,precision,order", "all" or "none"; returns false and names
   // the offending word in *bad on an unknown check.

@@ -991,7 +991,7 @@ bool OOBSanitizer::run() {
       deviceFunctions.push_back(&F);
   }
   // Before instrumenting: kosan's own selects and phis are not the program's.
-  std::string mode = fpMode();
+  std::string mode = opts.compileFlags.empty() ? fpMode() : opts.compileFlags;
   if (kernels.empty()) {
     if (!opts.debugFunction.empty())
       errs() << "kosan: warning: -kosan-debug-func=" << opts.debugFunction

@@ -28,11 +28,42 @@ using namespace llvm;
 
 namespace {
 
+// What the trace records of how a module was compiled: the options that
+// change floating-point results or the code the checks see.
+std::string compileFlags(const clang::CompilerInstance &CI) {
+  const clang::LangOptions &LO = CI.getLangOpts();
+  const clang::CodeGenOptions &CG = CI.getCodeGenOpts();
+  std::string out = "-O" + std::to_string(CG.OptimizationLevel);
+  switch (LO.getDefaultFPContractMode()) {
+  case clang::LangOptions::FPM_Off:
+    out += " -ffp-contract=off";
+    break;
+  case clang::LangOptions::FPM_On:
+    out += " -ffp-contract=on";
+    break;
+  default:
+    out += " -ffp-contract=fast";
+    break;
+  }
+  if (LO.FastMath)
+    out += " -ffast-math";
+  if (LO.FiniteMathOnly)
+    out += " -ffinite-math-only";
+  if (CG.getDebugInfo() == llvm::codegenoptions::DebugLineTablesOnly)
+    out += " -gline-tables-only";
+  else if (CG.getDebugInfo() >= llvm::codegenoptions::LimitedDebugInfo)
+    out += " -g";
+  if (LO.CUDAIsDevice && LO.GPUDeviceApproxTranscendentals)
+    out += " -fgpu-approx-transcendentals";
+  return out;
+}
+
 class KosanFrontendAction : public clang::PluginASTAction {
 protected:
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
     kosan::PassOptions o = opts;
+    o.compileFlags = compileFlags(CI);
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [o](PassBuilder &PB) { kosan::registerPasses(PB, o, /*fromFrontend=*/true); });
     kosan::gFrontendRegistered = true;

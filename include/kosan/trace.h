@@ -45,7 +45,8 @@ struct ModuleRecord {
   uint32_t id = 0;
   std::string source;     // translation unit
   std::string compiler;   // e.g. "Debian clang version 19.1.7"
-  std::string fp_mode;    // e.g. "fp-contract=fast"
+  std::string fp_mode;    // compile options that decide FP results: "-O2 -ffp-contract=fast"
+                          // (inferred from the IR, e.g. "fp-contract=fast", without -fplugin)
   uint32_t sites = 0;
 };
 

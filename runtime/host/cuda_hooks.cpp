@@ -737,7 +737,10 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
         if (buf->origin == BufferOrigin::Registered && !buf->name.empty())
           e.buffer_name = buf->name;
         e.allocated_at = buf->site;
-        if (!buf->name.empty() && buf->origin != BufferOrigin::Registered)
+        // The variable the allocation filled, when it is not the name the
+        // kernel knows the buffer by ("d_y" for parameter 'y').
+        if (!buf->name.empty() && buf->origin != BufferOrigin::Registered &&
+            buf->name != e.buffer_name)
           e.allocated_at += (e.allocated_at.empty() ? "" : " ") + std::string("as '") + buf->name + "'";
         e.row_bytes = buf->row_bytes;
         if (buf->pitch)

@@ -743,8 +743,6 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
             buf->name != e.buffer_name)
           e.allocated_at += (e.allocated_at.empty() ? "" : " ") + std::string("as '") + buf->name + "'";
         e.row_bytes = buf->row_bytes;
-        if (buf->pitch)
-          e.buffer_end = buf->end; // the device saw end = begin (slow path)
       }
     }
   }

@@ -185,6 +185,8 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
   X("cudaLaunchKernel", "__kosan_cudaLaunchKernel")                           \
   X("cudaLaunchKernel_ptsz", "__kosan_cudaLaunchKernel_ptsz")                 \
   X("cudaLaunchCooperativeKernel", "__kosan_cudaLaunchCooperativeKernel")     \
+  X("cudaLaunchKernelExC", "__kosan_cudaLaunchKernelExC")                     \
+  X("cudaLaunchKernelExC_ptsz", "__kosan_cudaLaunchKernelExC_ptsz")           \
   X("cudaLaunchCooperativeKernel_ptsz", "__kosan_cudaLaunchCooperativeKernel_ptsz") \
   X("cudaDeviceSynchronize", "__kosan_cudaDeviceSynchronize")                 \
   X("cudaStreamSynchronize", "__kosan_cudaStreamSynchronize")                 \

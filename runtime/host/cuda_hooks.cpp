@@ -54,7 +54,15 @@ cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **, size_t, cudaMemPool_
 cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *, cudaStream_t);
 cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t);
 cudaError_t CUDARTAPI cudaMemcpy_ptds(void *, const void *, size_t, cudaMemcpyKind);
+cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *, const void *,
+                                               void **);
 }
+
+// cudaLaunchAttribute and CUlaunchAttribute are the same record (the runtime
+// passes them to the driver as they are); kosan relies on that for
+// cudaLaunchKernelEx (clusters, programmatic launch, priorities).
+static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute),
+              "launch attributes differ between runtime and driver");
 
 namespace kosan::rt {
 namespace {
@@ -77,6 +85,7 @@ struct DriverApi {
   CUresult (*launchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned,
                                       unsigned, unsigned, unsigned, unsigned,
                                       CUstream, void **) = nullptr;
+  CUresult (*launchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **) = nullptr;
   bool ok = false;
   std::string missing;
 
@@ -104,6 +113,7 @@ struct DriverApi {
     get("cuFuncSetCacheConfig", funcSetCacheConfig);
     get("cuLaunchKernel", launchKernel);
     get("cuLaunchCooperativeKernel", launchCooperativeKernel);
+    get("cuLaunchKernelEx", launchKernelEx);
     ok = missing.empty();
   }
 };
@@ -192,7 +202,7 @@ public:
   }
   cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
                      size_t shmem, cudaStream_t stream, bool perThread,
-                     bool cooperative);
+                     bool cooperative, const cudaLaunchConfig_t *ex = nullptr);
   // Collects and reports what the device recorded. deviceIdle: the caller
   // just synchronised the whole device.
   void drain(bool deviceIdle);
@@ -562,8 +572,12 @@ void Runtime::writeHeaderOnce() {
 
 cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
                             void **args, size_t shmem, cudaStream_t stream,
-                            bool perThread, bool cooperative) {
+                            bool perThread, bool cooperative,
+                            const cudaLaunchConfig_t *ex) {
   auto plain = [&] {
+    if (ex)
+      return perThread ? cudaLaunchKernelExC_ptsz(ex, func, args)
+                       : cudaLaunchKernelExC(ex, func, args);
     if (cooperative)
       return perThread ? cudaLaunchCooperativeKernel_ptsz(func, grid, block, args, shmem, stream)
                        : cudaLaunchCooperativeKernel(func, grid, block, args, shmem, stream);
@@ -639,11 +653,27 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     CUstream s = reinterpret_cast<CUstream>(stream);
     if (!stream)
       s = perThread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
-    CUresult r = cooperative
-        ? drv.launchCooperativeKernel(k->instrumented, grid.x, grid.y, grid.z,
-                                      block.x, block.y, block.z, shmem, s, params.data())
-        : drv.launchKernel(k->instrumented, grid.x, grid.y, grid.z, block.x,
-                           block.y, block.z, shmem, s, params.data(), nullptr);
+    CUresult r;
+    if (ex) {
+      CUlaunchConfig config{};
+      config.gridDimX = grid.x;
+      config.gridDimY = grid.y;
+      config.gridDimZ = grid.z;
+      config.blockDimX = block.x;
+      config.blockDimY = block.y;
+      config.blockDimZ = block.z;
+      config.sharedMemBytes = unsigned(shmem);
+      config.hStream = s;
+      config.attrs = reinterpret_cast<CUlaunchAttribute *>(ex->attrs);
+      config.numAttrs = ex->numAttrs;
+      r = drv.launchKernelEx(&config, k->instrumented, params.data(), nullptr);
+    } else if (cooperative) {
+      r = drv.launchCooperativeKernel(k->instrumented, grid.x, grid.y, grid.z, block.x,
+                                      block.y, block.z, shmem, s, params.data());
+    } else {
+      r = drv.launchKernel(k->instrumented, grid.x, grid.y, grid.z, block.x, block.y,
+                           block.z, shmem, s, params.data(), nullptr);
+    }
     if (r == CUDA_SUCCESS) {
       instrumented = true;
     } else {
@@ -981,6 +1011,21 @@ cudaError_t __kosan_cudaLaunchCooperativeKernel_ptsz(const void *f, dim3 g, dim3
                                                      void **args, size_t shmem,
                                                      cudaStream_t s) {
   return runtime().launch(f, g, b, args, shmem, s, true, true);
+}
+
+cudaError_t __kosan_cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *f,
+                                        void **args) {
+  if (!config)
+    return cudaLaunchKernelExC(config, f, args);
+  return runtime().launch(f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                          config->stream, false, false, config);
+}
+cudaError_t __kosan_cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *f,
+                                             void **args) {
+  if (!config)
+    return cudaLaunchKernelExC_ptsz(config, f, args);
+  return runtime().launch(f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                          config->stream, true, false, config);
 }
 
 // Synchronisation points: where the program can observe a kernel's effects,

@@ -232,6 +232,30 @@ KOSAN_COMPAT_STORES(wt)
 #undef KOSAN_COMPAT_VECTOR4_TYPES
 #undef KOSAN_COMPAT_DECL
 
+/* Host min() and max(): nvcc's crt/math_functions.hpp declares its integer
+ * and floating overloads __host__ __device__, and CUDA programs call them
+ * from host code; clang's wrapper headers declare them __device__ only, so
+ * such programs fail with "no matching function for call to 'min'". These
+ * host overloads give clang builds what nvcc builds have; device code keeps
+ * clang's. (A program that defines min(int, int) itself conflicts with nvcc's
+ * declarations just the same.) */
+#define KOSAN_COMPAT_HOST_MINMAX(R, A, B)                                      \
+  static inline __host__ R min(A a, B b) { return (R)b < (R)a ? (R)b : (R)a; } \
+  static inline __host__ R max(A a, B b) { return (R)a < (R)b ? (R)b : (R)a; }
+KOSAN_COMPAT_HOST_MINMAX(int, int, int)
+KOSAN_COMPAT_HOST_MINMAX(unsigned int, unsigned int, unsigned int)
+KOSAN_COMPAT_HOST_MINMAX(unsigned int, int, unsigned int)
+KOSAN_COMPAT_HOST_MINMAX(unsigned int, unsigned int, int)
+KOSAN_COMPAT_HOST_MINMAX(long, long, long)
+KOSAN_COMPAT_HOST_MINMAX(unsigned long, unsigned long, unsigned long)
+KOSAN_COMPAT_HOST_MINMAX(long long, long long, long long)
+KOSAN_COMPAT_HOST_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+KOSAN_COMPAT_HOST_MINMAX(float, float, float)
+KOSAN_COMPAT_HOST_MINMAX(double, double, double)
+KOSAN_COMPAT_HOST_MINMAX(double, float, double)
+KOSAN_COMPAT_HOST_MINMAX(double, double, float)
+#undef KOSAN_COMPAT_HOST_MINMAX
+
 #endif /* clang CUDA compilation */
 
 #endif /* KOSAN_CUDA_COMPAT_H */

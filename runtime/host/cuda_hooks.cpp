@@ -222,6 +222,8 @@ private:
   void writeRaw(const std::string &text);
   bool ensureDevice();
   KernelInfo *kernelFor(const void *func);
+  // The kernel's record when it has a usable instrumented clone (mu held).
+  KernelInfo *instrumentedKernel(const void *func);
   ModuleInfo *moduleFor(CUmodule mod);
   void loadSites(ModuleInfo *m);
   kosan_arg_bounds boundsFor(uint64_t value);
@@ -834,28 +836,25 @@ void Runtime::drain(bool deviceIdle) {
              &zero, sizeof zero, cudaMemcpyHostToDevice);
 }
 
-void Runtime::mirrorAttribute(const void *func, int attr, int value) {
-  if (!oob())
-    return;
-  std::lock_guard<std::mutex> lock(mu);
-  if (!ensureDevice())
-    return;
+KernelInfo *Runtime::instrumentedKernel(const void *func) {
+  if (!oob() || !ensureDevice())
+    return nullptr;
   KernelInfo *k = kernelFor(func);
-  if (k && k->instrumented &&
-      drv.funcSetAttribute(k->instrumented, static_cast<CUfunction_attribute>(attr), value) !=
-          CUDA_SUCCESS)
+  return k && k->instrumented ? k : nullptr;
+}
+
+void Runtime::mirrorAttribute(const void *func, int attr, int value) {
+  std::lock_guard<std::mutex> lock(mu);
+  KernelInfo *k = instrumentedKernel(func);
+  if (k && drv.funcSetAttribute(k->instrumented, static_cast<CUfunction_attribute>(attr),
+                                value) != CUDA_SUCCESS)
     log("kosan: warning: cannot set attribute %d=%d on the instrumented kernel '%s'\n", attr,
         value, k->name.c_str());
 }
 
 void Runtime::mirrorCacheConfig(const void *func, int config) {
-  if (!oob())
-    return;
   std::lock_guard<std::mutex> lock(mu);
-  if (!ensureDevice())
-    return;
-  KernelInfo *k = kernelFor(func);
-  if (k && k->instrumented)
+  if (KernelInfo *k = instrumentedKernel(func))
     drv.funcSetCacheConfig(k->instrumented, static_cast<CUfunc_cache>(config));
 }
 

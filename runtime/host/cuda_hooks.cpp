@@ -893,8 +893,10 @@ void Runtime::atExit() {
     log("kosan: %lu further error sites were not printed (print_limit=%d)\n", suppressed,
         opts.print_limit);
   if (opts.print_summary && (errors || opts.verbosity >= 1))
-    log("kosan: %lu bad accesses at %zu sites in %zu launches (%lu uninstrumented)\n", errors,
-        reportedSites.size(), launches.size(), plainLaunches);
+    log("kosan: %lu bad %s at %zu %s in %zu %s (%lu uninstrumented)\n", errors,
+        errors == 1 ? "access" : "accesses", reportedSites.size(),
+        reportedSites.size() == 1 ? "site" : "sites", launches.size(),
+        launches.size() == 1 ? "launch" : "launches", plainLaunches);
   if (opts.verbosity >= 1 && unresolvedArgs)
     log("kosan: note: %lu pointer arguments pointed to no known buffer; their accesses "
         "were not bounded\n", unresolvedArgs);

@@ -24,7 +24,7 @@ __global__ void smooth(float *out, const float *in, int extra) {
 // CHECK: after the 65536-byte buffer
 // FIXED-NOT: ERROR: kosan
 // FIXED-NOT: uninstrumented
-// FIXED: kosan: 0 bad accesses at 0 sites in 1 launches (0 uninstrumented)
+// FIXED: kosan: 0 bad accesses at 0 sites in 1 launch (0 uninstrumented)
 
 int main(int argc, char **argv) {
   const int blocks = 8, n = blocks * kFloats;

@@ -14,7 +14,7 @@ __global__ void axpb(float *y, const float *x, float a, float b, int n, int extr
 }
 // CHECK: 0 bytes after the 2048-byte buffer
 // FIXED-NOT: ERROR: kosan
-// FIXED: kosan: 0 bad accesses at 0 sites in 1 launches (0 uninstrumented)
+// FIXED: kosan: 0 bad accesses at 0 sites in 1 launch (0 uninstrumented)
 
 int main(int argc, char **argv) {
   const int n = 512;

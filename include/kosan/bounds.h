@@ -1,8 +1,10 @@
-//===- kosan/bounds.h - The bounds rules, shared by host and device --------===//
+//===- kosan/bounds.h - The bounds rules the instrumentation applies -------===//
 //
-// Header-only and freestanding: compiled into the device runtime (nvptx64)
-// and into the host runtime and its unit tests, so the rule the GPU applies
-// is the rule the tests check.
+// Header-only and freestanding: compiled into the host runtime (the bounds it
+// passes per argument) and the unit tests. The pass emits the inline and
+// pitched-row tests as IR (OOBSanitizer.cpp: instrumentFunction, emitReport);
+// inBounds and inPitchedBounds are the reference those IR sequences
+// implement, pinned by test/unit/bounds_test.cpp: change one, change both.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_BOUNDS_H

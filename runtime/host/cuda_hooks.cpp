@@ -679,9 +679,8 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     if (r == CUDA_SUCCESS) {
       instrumented = true;
     } else {
-      const char *why = "unknown error";
-      cudaError_t asRuntime = static_cast<cudaError_t>(r);
-      why = cudaGetErrorString(asRuntime);
+      // Driver and runtime error codes coincide for launch failures.
+      const char *why = cudaGetErrorString(static_cast<cudaError_t>(r));
       log("kosan: warning: the instrumented kernel '%s' failed to launch (%s); "
           "running it uninstrumented\n", k->name.c_str(), why);
       k->instrumented = nullptr;

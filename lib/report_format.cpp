@@ -247,6 +247,22 @@ std::string formatTraceText(const Trace &trace) {
     out += formatTable(rows, {true, false, false, true, false, false});
   }
 
+  if (!trace.snapshots.empty()) {
+    out += "snapshots:\n";
+    std::vector<std::vector<std::string>> rows = {
+        {"launch", "arg", "dtype", "elements", "shape", "poisoned", "name"}};
+    for (const SnapshotRecord &s : trace.snapshots) {
+      std::string shape;
+      for (int64_t extent : s.shape)
+        shape += (shape.empty() ? "" : "x") + std::to_string(extent);
+      rows.push_back({std::to_string(s.launch), std::to_string(s.arg),
+                      dtypeName(s.dtype), std::to_string(s.count),
+                      shape.empty() ? "-" : shape,
+                      s.poisoned ? "yes" : "no", s.name});
+    }
+    out += formatTable(rows, {true, true, false, true, false, false, false});
+  }
+
   uint64_t errors = 0;
   for (const OobEvent &e : trace.oob) {
     auto it = launchById.find(e.launch);
@@ -298,6 +314,9 @@ std::string formatTraceJson(const Trace &trace) {
   doc["oob"] = detail::OrderedJson::array();
   for (const OobEvent &e : trace.oob)
     doc["oob"].push_back(detail::toJson(e));
+  doc["snapshots"] = detail::OrderedJson::array();
+  for (const SnapshotRecord &s : trace.snapshots)
+    doc["snapshots"].push_back(detail::toJson(s));
   doc["end"] = trace.end ? detail::toJson(*trace.end) : detail::OrderedJson();
   doc["warnings"] = trace.warnings;
   return detail::dumpJson(doc, 2) + "\n";

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "line_reader.h"
 #include "trace_json.h"
 
 #include <nlohmann/json.hpp>
@@ -126,6 +127,26 @@ OrderedJson detail::toJson(const OobEvent &e) {
   return j;
 }
 
+OrderedJson detail::toJson(const SnapshotRecord &s) {
+  OrderedJson j = OrderedJson::object();
+  j["launch"] = s.launch;
+  j["arg"] = s.arg;
+  j["name"] = s.name;
+  j["dtype"] = dtypeName(s.dtype);
+  j["count"] = s.count;
+  j["shape"] = s.shape;
+  j["address"] = hexAddress(s.address);
+  j["read"] = s.read;
+  j["poisoned"] = s.poisoned;
+  j["poison"] = hexAddress(s.poison);
+  j["pre_hash"] = hexAddress(s.pre_hash);
+  j["post_hash"] = hexAddress(s.post_hash);
+  j["store_sites"] = s.store_sites;
+  j["chunks"] = s.chunks;
+  j["chunk_elements"] = s.chunk_elements;
+  return j;
+}
+
 OrderedJson detail::toJson(const TraceEnd &e) {
   OrderedJson j = OrderedJson::object();
   j["launches"] = e.launches;
@@ -174,6 +195,10 @@ void TraceWriter::write(const TraceEnd &e) {
 
 void TraceWriter::writeLine(const std::string &line) {
   std::lock_guard<std::mutex> lock(mutex_);
+  writeLineLocked(line);
+}
+
+void TraceWriter::writeLineLocked(const std::string &line) {
   const char *p = line.data();
   size_t left = line.size();
   while (left > 0) {
@@ -205,6 +230,12 @@ public:
 
   bool ok() const { return error_.empty(); }
   const std::string &error() const { return error_; }
+
+  // A member that has the right JSON type but a wrong value.
+  void invalid(const char *key, const std::string &why) {
+    if (ok())
+      error_ = std::string("field '") + key + "' " + why;
+  }
 
   void read(const char *key, std::string &out) {
     if (const Json *v = find(key)) {
@@ -283,6 +314,28 @@ public:
         return;
       }
       out.push_back(item.get_ref<const std::string &>());
+    }
+  }
+
+  void read(const char *key, std::vector<int64_t> &out) {
+    const Json *v = find(key);
+    if (!v)
+      return;
+    if (!v->is_array()) {
+      fail(key, "an array of 64-bit integers");
+      return;
+    }
+    out.clear();
+    for (const Json &item : *v) {
+      bool inRange = item.is_number_unsigned()
+                         ? item.get<uint64_t>() <=
+                               uint64_t(std::numeric_limits<int64_t>::max())
+                         : item.is_number_integer();
+      if (!inRange) {
+        fail(key, "an array of 64-bit integers");
+        return;
+      }
+      out.push_back(item.get<int64_t>());
     }
   }
 
@@ -488,6 +541,58 @@ std::string parseRecord(const Json &j, TraceEnd &e) {
   return r.error();
 }
 
+std::string parseRecord(const Json &j, SnapshotRecord &s) {
+  FieldReader r(j);
+  r.read("launch", s.launch);
+  r.read("arg", s.arg);
+  r.read("name", s.name);
+  std::string dtype;
+  r.read("dtype", dtype);
+  if (r.ok()) {
+    if (std::optional<DType> t = parseDType(dtype))
+      s.dtype = *t;
+    else
+      r.invalid("dtype", "must be an element type such as \"f32\" (docs/trace-format.md), not \"" + dtype + "\"");
+  }
+  r.read("count", s.count);
+  r.read("shape", s.shape);
+  r.readAddress("address", s.address);
+  r.read("read", s.read);
+  r.read("poisoned", s.poisoned);
+  r.readAddress("poison", s.poison);
+  r.readAddress("pre_hash", s.pre_hash);
+  r.readAddress("post_hash", s.post_hash);
+  r.read("store_sites", s.store_sites);
+  r.read("chunks", s.chunks);
+  r.read("chunk_elements", s.chunk_elements);
+  if (!r.ok())
+    return r.error();
+
+  if (!s.shape.empty()) {
+    uint64_t product = 1;
+    bool valid = true;
+    for (int64_t extent : s.shape) {
+      if (extent < 0 || (extent > 0 && product > UINT64_MAX / uint64_t(extent)))
+        valid = false;
+      else
+        product *= uint64_t(extent);
+    }
+    if (!valid || product != s.count)
+      return "field 'shape' must hold non-negative extents whose product is "
+             "'count' (" + std::to_string(s.count) + ")";
+  }
+  uint64_t chunks = s.count == 0 || s.chunk_elements == 0
+                        ? 0
+                        : (s.count - 1) / s.chunk_elements + 1;
+  if (s.count > 0 && s.chunk_elements == 0)
+    return "field 'chunk_elements' must not be 0 when 'count' is not";
+  if (chunks != s.chunks)
+    return "field 'chunks' is " + std::to_string(s.chunks) + ", but " +
+           std::to_string(s.count) + " elements in chunks of " +
+           std::to_string(s.chunk_elements) + " make " + std::to_string(chunks);
+  return "";
+}
+
 template <typename Record>
 std::string parseInto(const Json &j, std::vector<Record> &out) {
   Record record;
@@ -511,19 +616,11 @@ bool isBlank(std::string_view line) {
 constexpr std::string_view kHeaderStart =
     R"({"type":"header","format":"kosan-trace")";
 
-bool readWholeFile(int fd, std::string &out) {
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return false;
-    if (n == 0)
-      return true;
-    out.append(buf, static_cast<size_t>(n));
-  }
-}
+// Closes a descriptor on every return path.
+struct FdCloser {
+  int fd;
+  ~FdCloser() { ::close(fd); }
+};
 
 } // namespace
 
@@ -535,35 +632,35 @@ ReadResult readTrace(const std::string &path) {
     return std::move(result);
   };
 
-  std::string data;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return fail(TraceError::CannotOpen,
                 "cannot open " + path + ": " + std::strerror(errno));
-  bool readOk = readWholeFile(fd, data);
-  int readErrno = errno;
-  ::close(fd);
-  if (!readOk)
-    return fail(TraceError::CannotOpen,
-                "cannot read " + path + ": " + std::strerror(readErrno));
-  if (data.empty())
-    return fail(TraceError::Empty,
-                path + " is empty (the process wrote no trace header)");
+  FdCloser closer{fd};
+  detail::LineReader reader(fd);
 
   Trace &trace = result.trace;
   uint64_t records = 0;
   size_t lineNo = 0;
-  for (size_t pos = 0; pos < data.size();) {
+  // A snapshot record whose chunk lines are still to come: it joins
+  // trace.snapshots when the last one has been seen.
+  std::optional<SnapshotRecord> pending;
+  size_t pendingLine = 0;
+  uint32_t chunksSeen = 0;
+
+  detail::LineReader::Line current;
+  for (;;) {
+    detail::LineReader::Status status = reader.next(&current);
+    if (status == detail::LineReader::Status::Error)
+      return fail(TraceError::CannotOpen, "cannot read " + path + ": " +
+                                              std::strerror(reader.error()));
+    if (status == detail::LineReader::Status::End)
+      break;
     ++lineNo;
-    size_t newline = data.find('\n', pos);
-    bool complete = newline != std::string::npos;
-    std::string_view line(data.data() + pos,
-                          (complete ? newline : data.size()) - pos);
-    pos = complete ? newline + 1 : data.size();
+    const std::string &line = current.text;
+    bool complete = current.complete;
     std::string where = path + ":" + std::to_string(lineNo) + ": ";
 
-    const Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    bool parsed = !j.is_discarded();
     // The writer ends every record with its newline in the same write(2): a
     // last line without one that does not parse is a record cut short.
     auto truncated = [&] {
@@ -574,6 +671,32 @@ ReadResult readTrace(const std::string &path) {
                       " is incomplete); the process likely died while "
                       "writing it");
     };
+    // Chunk lines are only counted here; SnapshotStream decodes them.
+    auto chunkLine = [&]() -> std::optional<ReadResult> {
+      if (!pending)
+        return fail(TraceError::Corrupt,
+                    where + "corrupt snapshot_chunk record: no snapshot "
+                            "record announces it");
+      ++records;
+      if (++chunksSeen == pending->chunks) {
+        trace.snapshots.push_back(std::move(*pending));
+        pending.reset();
+      }
+      return std::nullopt;
+    };
+
+    if (current.skipped) {
+      // Data is base64 and the line a flat object: only its own closing
+      // brace can end it, so a line cut short never ends in '}'.
+      if (!complete && current.last != '}')
+        return truncated();
+      if (auto error = chunkLine())
+        return std::move(*error);
+      continue;
+    }
+
+    const Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    bool parsed = !j.is_discarded();
 
     if (lineNo == 1) {
       if (!parsed && !complete &&
@@ -599,6 +722,8 @@ ReadResult readTrace(const std::string &path) {
       if (!error.empty())
         return fail(TraceError::Corrupt, where + "corrupt header: " + error);
       ++records;
+      // Only after the header: a file whose first line is a chunk is foreign.
+      reader.skipLinesStartingWith(detail::kSnapshotChunkStart);
       continue;
     }
 
@@ -617,6 +742,21 @@ ReadResult readTrace(const std::string &path) {
                   where + "corrupt record: field 'type' must be a string");
     const std::string &type = typeIt->get_ref<const std::string &>();
 
+    // A chunk line the writer did not lay out (spaces, another member order).
+    if (type == "snapshot_chunk") {
+      if (auto error = chunkLine())
+        return std::move(*error);
+      continue;
+    }
+    if (pending)
+      return fail(TraceError::Corrupt,
+                  where + "corrupt snapshot: the snapshot record on line " +
+                      std::to_string(pendingLine) + " announces " +
+                      plural(pending->chunks, "snapshot_chunk line",
+                             "snapshot_chunk lines") +
+                      " but only " + std::to_string(chunksSeen) +
+                      " follow it");
+
     std::string error;
     if (type == "module") {
       error = parseInto(j, trace.modules);
@@ -624,6 +764,20 @@ ReadResult readTrace(const std::string &path) {
       error = parseInto(j, trace.launches);
     } else if (type == "oob") {
       error = parseInto(j, trace.oob);
+    } else if (type == "snapshot") {
+      SnapshotRecord snapshot;
+      error = parseRecord(j, snapshot);
+      if (error.empty()) {
+        snapshot.file_offset = current.offset + current.length + 1;
+        snapshot.file_line = lineNo + 1;
+        if (snapshot.chunks == 0) {
+          trace.snapshots.push_back(std::move(snapshot));
+        } else {
+          pending = std::move(snapshot);
+          pendingLine = lineNo;
+          chunksSeen = 0;
+        }
+      }
     } else if (type == "end") {
       TraceEnd end;
       error = parseRecord(j, end);
@@ -642,6 +796,20 @@ ReadResult readTrace(const std::string &path) {
                   where + "corrupt " + type + " record: " + error);
     ++records;
   }
+
+  if (lineNo == 0)
+    return fail(TraceError::Empty,
+                path + " is empty (the process wrote no trace header)");
+  if (pending)
+    return fail(TraceError::Truncated,
+                path + " ends mid-snapshot after " +
+                    plural(records, "complete record", "complete records") +
+                    " (the snapshot record on line " +
+                    std::to_string(pendingLine) + " announces " +
+                    plural(pending->chunks, "snapshot_chunk line",
+                           "snapshot_chunk lines") +
+                    ", " + std::to_string(chunksSeen) +
+                    " follow it); the process likely died while writing it");
   return result;
 }
 

@@ -28,6 +28,11 @@ OrderedJson toJson(const ModuleRecord &module);
 OrderedJson toJson(const LaunchRecord &launch);
 OrderedJson toJson(const OobEvent &event);
 OrderedJson toJson(const TraceEnd &end);
+// The snapshot record's members (not its chunks, not the reader's offsets).
+OrderedJson toJson(const SnapshotRecord &snapshot);
+
+// How every snapshot_chunk line starts: readTrace skips such lines unparsed.
+inline constexpr const char *kSnapshotChunkStart = R"({"type":"snapshot_chunk")";
 
 // Serializes without ever throwing: strings that are not valid UTF-8 (argv,
 // file names) get U+FFFD in place of the bad bytes.

@@ -173,6 +173,7 @@ private:
   PointerType *Ptr;
   FunctionCallee tableFn;
   SiteTable sites;
+  void remarkSummary(Function &F, const KernelSummary &summary);
   DenseMap<Function *, Function *> clones;
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
@@ -977,6 +978,47 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
   });
 }
 
+// -Rpass-analysis=kosan-oob: what snapshot=1 will record for the kernel.
+void OOBSanitizer::remarkSummary(Function &F, const KernelSummary &summary) {
+  static const char *const kDTypes[] = {"?",   "f64", "f32", "f16", "bf16", "f8e4m3",
+                                        "f8e5m2", "i64", "i32", "i16", "i8",  "u64",
+                                        "u32", "u16", "u8",  "bool"};
+  auto describe = [&](unsigned i) {
+    const ParamSummary &p = summary.params[i];
+    std::string text = p.name.empty() ? "arg" + std::to_string(i)
+                                      : p.name + " (arg" + std::to_string(i) + ")";
+    if (p.dtype < std::size(kDTypes))
+      text += std::string(" ") + kDTypes[p.dtype];
+    if (p.flags & KOSAN_PARAM_ESCAPES)
+      text += " escapes";
+    return text;
+  };
+  std::string writes, reads;
+  for (unsigned i = 0; i < summary.params.size(); ++i) {
+    uint32_t f = summary.params[i].flags;
+    if (!(f & KOSAN_PARAM_POINTER))
+      continue;
+    std::string &list = (f & KOSAN_PARAM_WRITTEN) ? writes : reads;
+    if (!(f & (KOSAN_PARAM_WRITTEN | KOSAN_PARAM_READ)))
+      continue;
+    if (!list.empty())
+      list += ", ";
+    list += describe(i);
+    if ((f & KOSAN_PARAM_WRITTEN) && (f & KOSAN_PARAM_READ))
+      list += " (read too)";
+  }
+  OptimizationRemarkEmitter ORE(&F);
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis(DEBUG_TYPE, "Outputs", &F)
+           << "kernel '" << demangle(F.getName()) << "' writes "
+           << (writes.empty() ? std::string("no argument") : writes) << "; reads "
+           << (reads.empty() ? std::string("no other argument") : reads)
+           << ((summary.flags & KOSAN_KERNEL_UNRESOLVED_WRITES)
+                   ? "; stores through pointers of unknown origin (any argument may be written)"
+                   : "");
+  });
+}
+
 bool OOBSanitizer::run() {
   SmallVector<Function *, 8> kernels, deviceFunctions;
   for (Function &F : M) {
@@ -1007,10 +1049,15 @@ bool OOBSanitizer::run() {
     clones[F] = cloneDeviceFunction(*F);
 
   for (Function *F : kernels) {
+    // Summarised before anything is instrumented, on the kernel as written.
+    KernelSummary summary = summarizeKernel(*F, DL);
     Function *clone = clones[F];
     LaunchContext ctx = kernelContext(*clone, F->arg_size());
     redirectCalls(*clone, ctx);
+    uint32_t firstSite = sites.size();
     instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
+    sites.addKernel(F->getName(), summary, firstSite, sites.size() - firstSite);
+    remarkSummary(*F, summary);
     ++NumKernels;
   }
   for (Function *F : deviceFunctions) {

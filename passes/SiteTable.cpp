@@ -94,6 +94,25 @@ uint32_t SiteTable::add(const Instruction &I, kosan_access_kind access,
   return sites.size() - 1;
 }
 
+void SiteTable::addKernel(StringRef mangledName, const KernelSummary &summary,
+                          uint32_t firstSite, uint32_t nsites) {
+  kosan_kernel_entry k{};
+  k.name_str = intern(mangledName);
+  k.flags = summary.flags;
+  k.first_param = params.size();
+  k.nparams = summary.params.size();
+  k.first_site = firstSite;
+  k.nsites = nsites;
+  kernels.push_back(k);
+  for (const ParamSummary &p : summary.params) {
+    kosan_param_entry e{};
+    e.name_str = intern(p.name);
+    e.flags = p.flags;
+    e.dtype = p.dtype;
+    params.push_back(e);
+  }
+}
+
 void SiteTable::emit(Module &M, StringRef fpMode) {
   kosan_site_table_header h{};
   h.magic = KOSAN_SITE_TABLE_MAGIC;
@@ -105,16 +124,25 @@ void SiteTable::emit(Module &M, StringRef fpMode) {
       if (auto *S = dyn_cast<MDString>(Ident->getOperand(0)->getOperand(0)))
         h.compiler_str = intern(S->getString());
   h.fp_str = intern(fpMode);
+  h.nkernels = kernels.size();
+  h.nparams = params.size();
   h.strings_size = strings.size();
 
-  std::string blob(sizeof(h) + sites.size() * sizeof(kosan_site) + strings.size(), '\0');
+  std::string blob(sizeof(h) + sites.size() * sizeof(kosan_site) +
+                       kernels.size() * sizeof(kosan_kernel_entry) +
+                       params.size() * sizeof(kosan_param_entry) + strings.size(),
+                   '\0');
   char *out = blob.data();
-  std::memcpy(out, &h, sizeof(h));
-  out += sizeof(h);
-  if (!sites.empty())
-    std::memcpy(out, sites.data(), sites.size() * sizeof(kosan_site));
-  out += sites.size() * sizeof(kosan_site);
-  std::memcpy(out, strings.data(), strings.size());
+  auto append = [&](const void *data, size_t bytes) {
+    if (bytes)
+      std::memcpy(out, data, bytes);
+    out += bytes;
+  };
+  append(&h, sizeof(h));
+  append(sites.data(), sites.size() * sizeof(kosan_site));
+  append(kernels.data(), kernels.size() * sizeof(kosan_kernel_entry));
+  append(params.data(), params.size() * sizeof(kosan_param_entry));
+  append(strings.data(), strings.size());
 
   Constant *init = ConstantDataArray::getString(M.getContext(), blob,
                                                 /*AddNull=*/false);

@@ -9,6 +9,7 @@
 #ifndef KOSAN_PASSES_SITETABLE_H
 #define KOSAN_PASSES_SITETABLE_H
 
+#include "KernelSummary.h"
 #include "kosan/abi.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -31,6 +32,10 @@ public:
                unsigned space, uint32_t size, llvm::StringRef object,
                int argIndex);
   size_t size() const { return sites.size(); }
+  // Records kernel `mangledName`'s parameter summary and its sites
+  // [firstSite, firstSite + nsites).
+  void addKernel(llvm::StringRef mangledName, const KernelSummary &summary,
+                 uint32_t firstSite, uint32_t nsites);
   const kosan_site &site(uint32_t id) const { return sites[id]; }
   llvm::StringRef str(uint32_t offset) const { return strings.data() + offset; }
   // Emits the table into M as KOSAN_SITE_TABLE_SYMBOL.
@@ -39,6 +44,8 @@ public:
 private:
   uint32_t intern(llvm::StringRef s);
   std::vector<kosan_site> sites;
+  std::vector<kosan_kernel_entry> kernels;
+  std::vector<kosan_param_entry> params;
   std::string strings = std::string(1, '\0');
   llvm::StringMap<uint32_t> interned;
 };

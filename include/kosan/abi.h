@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#define KOSAN_ABI_VERSION 1
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v1"
+#define KOSAN_ABI_VERSION 2
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v2"
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -121,7 +121,8 @@ struct kosan_host_flag {
 };
 
 // Site table blob, one per device module (KOSAN_SITE_TABLE_SYMBOL):
-//   kosan_site_table_header, kosan_site[nsites], char strings[strings_size]
+//   kosan_site_table_header, kosan_site[nsites], kosan_kernel_entry[nkernels],
+//   kosan_param_entry[nparams], char strings[strings_size]
 // All *_str fields are byte offsets into strings (0 = empty string).
 struct kosan_site_table_header {
   uint32_t magic;         // KOSAN_SITE_TABLE_MAGIC
@@ -131,7 +132,54 @@ struct kosan_site_table_header {
   uint32_t module_str;    // source file of the translation unit
   uint32_t compiler_str;  // llvm.ident
   uint32_t fp_str;        // floating-point mode seen in the module
+  uint32_t nkernels;
+  uint32_t nparams;
   uint32_t reserved;
+};
+
+// What a kernel does with its parameters, as far as the compiler can tell:
+// the runtime snapshots the buffers a kernel writes (snapshot=1) and poisons
+// those it writes without reading (poison=1).
+struct kosan_kernel_entry {
+  uint32_t name_str;      // mangled name of the (uninstrumented) kernel
+  uint32_t flags;         // kosan_kernel_flags
+  uint32_t first_param;   // index into the kosan_param_entry array
+  uint32_t nparams;
+  uint32_t first_site;    // sites of the kernel's clone: [first_site, first_site + nsites)
+  uint32_t nsites;
+};
+
+enum kosan_kernel_flags : uint32_t {
+  // A store or atomic whose buffer the compiler could not tell: any pointer
+  // argument may be written.
+  KOSAN_KERNEL_UNRESOLVED_WRITES = 1u << 0,
+};
+
+struct kosan_param_entry {
+  uint32_t name_str;      // the parameter's name, if debug information has it
+  uint32_t flags;         // kosan_param_flags
+  uint32_t dtype;         // kosan_dtype: element type of what is stored through it
+  uint32_t reserved;
+};
+
+enum kosan_param_flags : uint32_t {
+  KOSAN_PARAM_POINTER = 1u << 0,
+  KOSAN_PARAM_READ = 1u << 1,
+  KOSAN_PARAM_WRITTEN = 1u << 2,
+  KOSAN_PARAM_ATOMIC = 1u << 3,
+  // Passed to a call or stored somewhere the compiler cannot follow: it may
+  // be read and written (never poisoned).
+  KOSAN_PARAM_ESCAPES = 1u << 4,
+};
+
+// Element types; the numbering is kosan::DType's (include/kosan/trace.h).
+enum kosan_dtype : uint32_t {
+  KOSAN_DTYPE_UNKNOWN = 0,
+  KOSAN_DTYPE_F64, KOSAN_DTYPE_F32, KOSAN_DTYPE_F16, KOSAN_DTYPE_BF16,
+  KOSAN_DTYPE_F8E4M3, KOSAN_DTYPE_F8E5M2,
+  KOSAN_DTYPE_I64, KOSAN_DTYPE_I32, KOSAN_DTYPE_I16, KOSAN_DTYPE_I8,
+  KOSAN_DTYPE_U64, KOSAN_DTYPE_U32, KOSAN_DTYPE_U16, KOSAN_DTYPE_U8,
+  KOSAN_DTYPE_BOOL,
 };
 
 struct kosan_site {
@@ -152,7 +200,9 @@ static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
 static_assert(sizeof(kosan_launch_info) == 32, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
 static_assert(sizeof(kosan_device_state) == 48, "ABI");
-static_assert(sizeof(kosan_site_table_header) == 32, "ABI");
+static_assert(sizeof(kosan_site_table_header) == 40, "ABI");
+static_assert(sizeof(kosan_kernel_entry) == 24, "ABI");
+static_assert(sizeof(kosan_param_entry) == 16, "ABI");
 static_assert(sizeof(kosan_site) == 40, "ABI");
 static_assert(sizeof(kosan_host_flag) == 8, "ABI");
 static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&

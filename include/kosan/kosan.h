@@ -32,6 +32,13 @@ extern "C" {
  * range overlaps another registered buffer partially. */
 KOSAN_WEAK int kosan_register_buffer(const void *ptr, size_t bytes, const char *name);
 
+/* Like kosan_register_buffer, and says what the buffer holds, for the output
+ * snapshots (KOSAN_OPTIONS=snapshot=1): dtype names the element type ("f32",
+ * "f16", "bf16", "f64", "i32", ..., or torch's "float32", "bfloat16", ...; NULL
+ * if unknown), shape its ndim extents (NULL/0: not given). */
+KOSAN_WEAK int kosan_register_tensor(const void *ptr, size_t bytes, const char *name,
+                                     const char *dtype, int ndim, const long long *shape);
+
 /* Forgets a buffer registered with kosan_register_buffer. Returns 0 on
  * success, -1 if no buffer was registered at ptr. */
 KOSAN_WEAK int kosan_unregister_buffer(const void *ptr);

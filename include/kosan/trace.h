@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kosan {
@@ -87,6 +88,50 @@ struct OobEvent {
   std::string space;              // "global", "shared", "local", "unknown"
 };
 
+// Element type of a snapshot (docs/trace-format.md names them).
+enum class DType : uint8_t {
+  Unknown = 0, // raw bytes: compared bit for bit
+  F64, F32, F16, BF16, F8E4M3, F8E5M2,
+  I64, I32, I16, I8, U64, U32, U16, U8, Bool,
+};
+const char *dtypeName(DType t);                   // "f32", "bf16", "bytes"
+std::optional<DType> parseDType(std::string_view name);  // also accepts torch names: "float32", "half", "bfloat16"
+uint32_t dtypeSize(DType t);                      // bytes per element; 1 for Unknown
+bool dtypeIsFloat(DType t);
+
+// One output buffer of one launch, as it was when the launch ended
+// (KOSAN_OPTIONS=snapshot=1). Its contents follow in `chunks` snapshot_chunk
+// records, in order, each holding up to chunk_elements elements.
+struct SnapshotRecord {
+  uint32_t launch = 0;            // LaunchRecord::id
+  uint32_t arg = 0;               // kernel parameter index
+  std::string name;               // registered name, else the parameter's name, else "arg<N>"
+  DType dtype = DType::Unknown;
+  uint64_t count = 0;             // elements
+  std::vector<int64_t> shape;     // registered shape, if any (product == count)
+  uint64_t address = 0;           // device address of element 0 (the argument's value)
+  bool read = false;              // the kernel also reads it (in/out): it was not poisoned
+  // poison=1: the buffer was filled with `poison` (one element's bits) before
+  // the launch; elements still holding it were not written by the kernel.
+  bool poisoned = false;
+  uint64_t poison = 0;
+  // Content hashes (FNV-1a 64 of the bytes) before and after the launch; 0:
+  // not taken (pre_hash only for buffers the kernel reads and writes).
+  uint64_t pre_hash = 0, post_hash = 0;
+  std::vector<std::string> store_sites;  // "file:line:col" of the kernel's stores to it
+  uint32_t chunks = 0;
+  uint64_t chunk_elements = 0;
+  // Reader only: byte offset in the trace file of the first snapshot_chunk
+  // line, and its line number (for messages).
+  uint64_t file_offset = 0;
+  uint64_t file_line = 0;
+};
+
+// What writeSnapshot puts in one snapshot_chunk line when the record does not
+// say: 4 MiB of raw elements (1 Mi f32), compressed with zstd at this level.
+inline constexpr uint64_t kSnapshotChunkBytes = uint64_t(4) << 20;
+inline constexpr int kSnapshotZstdLevel = 1;
+
 struct TraceEnd {
   uint64_t launches = 0;
   uint64_t errors = 0;            // offending accesses in all
@@ -102,6 +147,7 @@ struct Trace {
   std::vector<ModuleRecord> modules;
   std::vector<LaunchRecord> launches;
   std::vector<OobEvent> oob;
+  std::vector<SnapshotRecord> snapshots;  // contents are read with SnapshotStream
   std::optional<TraceEnd> end;    // absent: the process did not exit normally
   std::vector<std::string> warnings;  // non-fatal reading notes (unknown record types)
 };
@@ -118,11 +164,16 @@ public:
   void write(const LaunchRecord &);
   void write(const OobEvent &);
   void write(const TraceEnd &);
+  // A snapshot: the record, then its contents (count * dtypeSize bytes) as
+  // zstd-compressed, base64-encoded snapshot_chunk lines. Sets
+  // record.chunks and record.chunk_elements if they are 0.
+  void writeSnapshot(SnapshotRecord record, const void *data, size_t bytes);
   const std::string &path() const { return path_; }
 
 private:
   TraceWriter(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
   void writeLine(const std::string &line);
+  void writeLineLocked(const std::string &line); // mutex_ held
   int fd_;
   std::string path_;
   std::mutex mutex_; // one record at a time, so lines never interleave
@@ -144,7 +195,27 @@ struct ReadResult {
   Trace trace;           // everything read before the error (complete records only)
 };
 
+// Reads every record but the snapshot contents, which it skips without
+// decoding (their offsets land in SnapshotRecord::file_offset). Memory use is
+// bounded by the records, not by the snapshots.
 ReadResult readTrace(const std::string &path);
+
+// Streams the contents of one snapshot, chunk by chunk.
+class SnapshotStream {
+public:
+  // record: as readTrace returned it for this path.
+  static std::unique_ptr<SnapshotStream> open(const std::string &path,
+                                              const SnapshotRecord &record,
+                                              std::string *error);
+  virtual ~SnapshotStream() = default;
+  // Next chunk's raw bytes into *bytes and its first element index into
+  // *first. Returns false at the end (error empty) or on a corrupt or
+  // truncated chunk (*error says which line and why).
+  virtual bool next(std::vector<char> *bytes, uint64_t *first, std::string *error) = 0;
+};
+// Whole contents of one snapshot (small snapshots, tests).
+bool readSnapshotData(const std::string &path, const SnapshotRecord &record,
+                      std::vector<char> *bytes, std::string *error);
 
 // ASan-style text of one OOB event (multi-line, ends with the SUMMARY line).
 // pid is printed as ==PID==; pass 0 to print no pid.

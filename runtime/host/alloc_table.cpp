@@ -134,7 +134,8 @@ bool AllocTable::removeAllocation(uint64_t begin) {
 }
 
 bool AllocTable::registerBuffer(uint64_t begin, uint64_t bytes,
-                                std::string name, std::string *error) {
+                                std::string name, std::string *error,
+                                std::string dtype, std::vector<int64_t> shape) {
   auto fail = [&](std::string message) {
     if (error)
       *error = std::move(message);
@@ -180,6 +181,8 @@ bool AllocTable::registerBuffer(uint64_t begin, uint64_t bytes,
   b.begin = begin;
   b.end = end;
   b.name = std::move(name);
+  b.dtype = std::move(dtype);
+  b.shape = std::move(shape);
   b.origin = BufferOrigin::Registered;
   b.id = next_id_++;
   auto added = registered_

@@ -38,6 +38,10 @@ struct Buffer {
   uint64_t pitch = 0, row_bytes = 0; // cudaMallocPitch only
   std::string name;                  // may be empty
   std::string site;                  // "file:line" of the allocation, if known
+  // Registered tensors (kosan_register_tensor): element type name and shape,
+  // recorded with the buffer's snapshots; empty if not given.
+  std::string dtype;
+  std::vector<int64_t> shape;
   BufferOrigin origin = BufferOrigin::Malloc;
   uint64_t id = 0; // set by AllocTable, unique in its life
 };
@@ -64,7 +68,8 @@ public:
   // overlaps a registered buffer partially; also false for a null begin or a
   // range that wraps around.
   bool registerBuffer(uint64_t begin, uint64_t bytes, std::string name,
-                      std::string *error);
+                      std::string *error, std::string dtype = {},
+                      std::vector<int64_t> shape = {});
 
   // kosan_unregister_buffer: removes the most recently registered buffer
   // starting at begin, which is the right one whenever registrations end in

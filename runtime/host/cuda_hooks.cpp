@@ -35,6 +35,7 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <map>
 #include <set>
 #include <string>
@@ -118,11 +119,23 @@ struct DriverApi {
   }
 };
 
+// What the pass found a kernel does with its parameters (abi.h).
+struct ParamInfo {
+  std::string name;
+  uint32_t flags = 0, dtype = KOSAN_DTYPE_UNKNOWN;
+};
+struct KernelSummaryInfo {
+  uint32_t flags = 0;
+  std::vector<ParamInfo> params;
+  uint32_t firstSite = 0, nsites = 0;
+};
+
 struct ModuleInfo {
   uint32_t id = 0;
   CUmodule handle = nullptr;
   bool sitesLoaded = false;
   std::vector<kosan_site> sites;
+  std::unordered_map<std::string, KernelSummaryInfo> summaries; // by mangled name
   std::string strings;
   std::string str(uint32_t off) const {
     return off < strings.size() ? std::string(strings.c_str() + off) : "";
@@ -136,6 +149,15 @@ struct KernelInfo {
   std::vector<size_t> paramSizes; // of the original kernel's parameters
   size_t infoBytes = 0;
   std::string whyPlain;           // set when the instrumented clone is unusable
+  const KernelSummaryInfo *summary = nullptr;
+  bool warnedNoSummary = false;
+};
+
+// A snapshot being taken: the record, filled before the launch (poison,
+// pre-launch hash) and completed after it.
+struct PendingSnapshot {
+  SnapshotRecord record;
+  uint64_t bytes = 0;
 };
 
 struct LaunchState {
@@ -190,7 +212,8 @@ public:
   void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
                      BufferOrigin origin);
   void removeAllocation(void *p);
-  int registerBuffer(const void *p, size_t bytes, const char *name);
+  int registerBuffer(const void *p, size_t bytes, const char *name,
+                     const char *dtype = nullptr, std::vector<int64_t> shape = {});
   int unregisterBuffer(const void *p);
 
   // Sets up the device log outside any stream capture (at the first
@@ -230,6 +253,9 @@ private:
   void syncTable();
   void writeHeaderOnce();
   void handleEvent(const kosan_oob_event &first, uint64_t count);
+  std::vector<PendingSnapshot> prepareSnapshots(KernelInfo *k, void **args,
+                                                uint32_t launchId, cudaStream_t stream);
+  void finishSnapshots(std::vector<PendingSnapshot> &snapshots, cudaStream_t stream);
   void registerExitHandler();
 
   std::mutex mu;
@@ -293,6 +319,14 @@ Runtime::Runtime() {
     if (!trace)
       log("kosan: warning: cannot write the trace: %s\n", err.c_str());
   }
+  if (opts.snapshot && opts.trace.empty())
+    log("kosan: warning: snapshot=1 records into the trace: set trace=FILE too; "
+        "no snapshots are taken\n");
+  if (opts.poison && !opts.snapshot)
+    log("kosan: warning: poison=1 works with snapshot=1 only; nothing is poisoned\n");
+  if (opts.snapshot && !oob())
+    log("kosan: warning: snapshot=1 needs the instrumented kernels (checks=oob); "
+        "no snapshots are taken\n");
 }
 
 void Runtime::writeRaw(const std::string &text) {
@@ -345,11 +379,20 @@ void Runtime::removeAllocation(void *p) {
   table.removeAllocation(reinterpret_cast<uint64_t>(p));
 }
 
-int Runtime::registerBuffer(const void *p, size_t bytes, const char *name) {
+int Runtime::registerBuffer(const void *p, size_t bytes, const char *name,
+                            const char *dtype, std::vector<int64_t> shape) {
   std::lock_guard<std::mutex> lock(mu);
   std::string err;
+  std::string type;
+  if (dtype && *dtype) {
+    if (std::optional<DType> t = parseDType(dtype))
+      type = dtypeName(*t);
+    else
+      log("kosan: warning: kosan_register_tensor: unknown dtype '%s' for '%s'; "
+          "its snapshots will be compared as raw bytes\n", dtype, name ? name : "");
+  }
   if (!table.registerBuffer(reinterpret_cast<uint64_t>(p), bytes,
-                            name ? name : "", &err)) {
+                            name ? name : "", &err, std::move(type), std::move(shape))) {
     log("kosan: warning: kosan_register_buffer: %s\n", err.c_str());
     return -1;
   }
@@ -434,12 +477,32 @@ void Runtime::loadSites(ModuleInfo *m) {
     if (drv.memcpyDtoH(blob.data(), ptr, bytes) == CUDA_SUCCESS) {
       kosan_site_table_header h;
       std::memcpy(&h, blob.data(), sizeof h);
-      size_t need = sizeof h + size_t(h.nsites) * sizeof(kosan_site) + h.strings_size;
+      size_t sitesAt = sizeof h;
+      size_t kernelsAt = sitesAt + size_t(h.nsites) * sizeof(kosan_site);
+      size_t paramsAt = kernelsAt + size_t(h.nkernels) * sizeof(kosan_kernel_entry);
+      size_t stringsAt = paramsAt + size_t(h.nparams) * sizeof(kosan_param_entry);
+      size_t need = stringsAt + h.strings_size;
       if (h.magic == KOSAN_SITE_TABLE_MAGIC && h.abi_version == KOSAN_ABI_VERSION &&
           need <= bytes) {
         m->sites.resize(h.nsites);
-        std::memcpy(m->sites.data(), blob.data() + sizeof h, h.nsites * sizeof(kosan_site));
-        m->strings.assign(blob.data() + sizeof h + h.nsites * sizeof(kosan_site), h.strings_size);
+        std::memcpy(m->sites.data(), blob.data() + sitesAt, h.nsites * sizeof(kosan_site));
+        m->strings.assign(blob.data() + stringsAt, h.strings_size);
+        std::vector<kosan_param_entry> params(h.nparams);
+        std::memcpy(params.data(), blob.data() + paramsAt, params.size() * sizeof(kosan_param_entry));
+        for (uint32_t i = 0; i < h.nkernels; ++i) {
+          kosan_kernel_entry e;
+          std::memcpy(&e, blob.data() + kernelsAt + i * sizeof e, sizeof e);
+          if (size_t(e.first_param) + e.nparams > params.size())
+            continue;
+          KernelSummaryInfo &info = m->summaries[m->str(e.name_str)];
+          info.flags = e.flags;
+          info.firstSite = e.first_site;
+          info.nsites = e.nsites;
+          for (uint32_t j = 0; j < e.nparams; ++j) {
+            const kosan_param_entry &pe = params[e.first_param + j];
+            info.params.push_back({m->str(pe.name_str), pe.flags, pe.dtype});
+          }
+        }
         rec.source = m->str(h.module_str);
         rec.compiler = m->str(h.compiler_str);
         rec.fp_mode = m->str(h.fp_str);
@@ -602,8 +665,11 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   registerExitHandler();
   bool ready = capturing ? deviceReady : ensureDevice();
   KernelInfo *k = ready ? kernelFor(func) : nullptr;
-  if (k && k->module && !capturing)
+  if (k && k->module && !capturing) {
     loadSites(k->module);
+    auto it = k->module->summaries.find(k->mangled);
+    k->summary = it == k->module->summaries.end() ? nullptr : &it->second;
+  }
   int device = -1;
   cudaGetDevice(&device);
   if (k && device != stateDevice) {
@@ -631,6 +697,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
 
   cudaError_t result = cudaSuccess;
   bool instrumented = false;
+  std::vector<PendingSnapshot> snapshots;
   if (k && k->instrumented) {
     if (!capturing)
       syncTable();
@@ -655,6 +722,8 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     CUstream s = reinterpret_cast<CUstream>(stream);
     if (!stream)
       s = perThread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    if (opts.snapshot && trace && !capturing)
+      snapshots = prepareSnapshots(k, args, ls.record.id, stream);
     CUresult r;
     if (ex) {
       CUlaunchConfig config{};
@@ -701,6 +770,8 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     ls.record.kernel = "<unknown kernel>";
   if (trace)
     trace->write(ls.record);
+  if (instrumented && !snapshots.empty())
+    finishSnapshots(snapshots, stream);
   if (opts.verbosity >= 2)
     log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
         ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
@@ -790,6 +861,178 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   }
   ++printed;
   writeRaw(formatOobReport(e, ls ? &ls->record : nullptr, getpid()));
+}
+
+//===----------------------------------------------------------------------===//
+// Output snapshots (snapshot=1, poison=1)
+//===----------------------------------------------------------------------===//
+
+namespace {
+uint64_t fnv1a(const char *data, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= static_cast<unsigned char>(data[i]);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// Signalling NaNs: arithmetic on the GPU only ever produces quiet NaNs, so a
+// kernel that computes a NaN never writes one of these. Integers get a byte
+// pattern; one-byte types are not poisoned (1 in 256 values would collide).
+std::optional<uint64_t> poisonPattern(DType t) {
+  switch (t) {
+  case DType::F64: return 0x7ff4badbadbadbadull;
+  case DType::F32: return 0x7fbadbadull;
+  case DType::F16: return 0x7d5bull;
+  case DType::BF16: return 0x7fa5ull;
+  case DType::I64: case DType::U64: return 0xa5a5a5a5a5a5a5a5ull;
+  case DType::I32: case DType::U32: return 0xa5a5a5a5ull;
+  case DType::I16: case DType::U16: return 0xa5a5ull;
+  default: return std::nullopt;
+  }
+}
+} // namespace
+
+std::vector<PendingSnapshot> Runtime::prepareSnapshots(KernelInfo *k, void **args,
+                                                        uint32_t launchId,
+                                                        cudaStream_t stream) {
+  std::vector<PendingSnapshot> out;
+  const KernelSummaryInfo *summary = k->summary;
+  if (!summary || summary->params.size() != k->paramSizes.size()) {
+    if (!k->warnedNoSummary)
+      log("kosan: warning: no snapshot of kernel '%s': its module carries no "
+          "parameter summary\n", k->name.c_str());
+    k->warnedNoSummary = true;
+    return out;
+  }
+  const bool anyPointer = summary->flags & KOSAN_KERNEL_UNRESOLVED_WRITES;
+  const uint64_t maxBytes = uint64_t(std::max(opts.snapshot_max_mb, 0)) << 20;
+  bool synced = false;
+  for (size_t i = 0; i < summary->params.size(); ++i) {
+    const ParamInfo &p = summary->params[i];
+    if (!(p.flags & KOSAN_PARAM_POINTER) || k->paramSizes[i] != 8)
+      continue;
+    if (!(p.flags & KOSAN_PARAM_WRITTEN) && !anyPointer)
+      continue;
+    uint64_t ptr;
+    std::memcpy(&ptr, args[i], 8);
+    if (!ptr)
+      continue;
+    PendingSnapshot snap;
+    SnapshotRecord &r = snap.record;
+    r.launch = launchId;
+    r.arg = i;
+    r.address = ptr;
+    r.dtype = static_cast<DType>(p.dtype <= uint32_t(DType::Bool) ? p.dtype : 0);
+    uint64_t end = 0;
+    if (const Buffer *buf = table.find(ptr)) {
+      end = buf->end;
+      if (buf->begin == ptr) {
+        r.name = buf->name;
+        if (!buf->dtype.empty())
+          if (std::optional<DType> t = parseDType(buf->dtype))
+            r.dtype = *t;
+        r.shape = buf->shape;
+      }
+    } else {
+      CUdeviceptr base = 0;
+      size_t size = 0;
+      if (drv.memGetAddressRange(&base, &size, ptr) == CUDA_SUCCESS)
+        end = base + size;
+    }
+    if (r.name.empty())
+      r.name = p.name.empty() ? "arg" + std::to_string(i) : p.name;
+    if (end <= ptr) {
+      log("kosan: warning: no snapshot of '%s' (argument %zu of kernel '%s'): "
+          "it points into no buffer kosan knows\n", r.name.c_str(), i, k->name.c_str());
+      continue;
+    }
+    uint32_t elem = dtypeSize(r.dtype);
+    r.count = (end - ptr) / elem;
+    snap.bytes = r.count * elem;
+    if (snap.bytes > maxBytes) {
+      log("kosan: warning: no snapshot of '%s' (argument %zu of kernel '%s'): "
+          "%" PRIu64 " bytes is more than snapshot_max_mb=%d\n", r.name.c_str(), i,
+          k->name.c_str(), snap.bytes, opts.snapshot_max_mb);
+      continue;
+    }
+    uint64_t product = 1;
+    for (int64_t d : r.shape)
+      product *= uint64_t(d);
+    if (!r.shape.empty() && product != r.count)
+      r.shape.clear();
+    r.read = anyPointer || (p.flags & (KOSAN_PARAM_READ | KOSAN_PARAM_ESCAPES));
+    // Where the kernel stores to it, for reports that point at source lines.
+    if (k->module) {
+      const ModuleInfo &m = *k->module;
+      for (uint32_t s = summary->firstSite;
+           s < summary->firstSite + summary->nsites && s < m.sites.size(); ++s) {
+        const kosan_site &site = m.sites[s];
+        if (site.arg_index != int32_t(i) || site.access == KOSAN_ACCESS_LOAD ||
+            site.access == KOSAN_ACCESS_MEMCPY_SRC || !site.file_str)
+          continue;
+        std::string where = m.str(site.file_str) + ":" + std::to_string(site.line) +
+                            ":" + std::to_string(site.column);
+        if (std::find(r.store_sites.begin(), r.store_sites.end(), where) ==
+                r.store_sites.end() &&
+            r.store_sites.size() < 8)
+          r.store_sites.push_back(where);
+      }
+    }
+    std::vector<char> host;
+    if (r.read) {
+      // In/out buffer: remember what it held, to tell whether it changed.
+      if (!synced)
+        cudaStreamSynchronize(stream);
+      synced = true;
+      host.resize(snap.bytes);
+      if (cudaMemcpy(host.data(), reinterpret_cast<void *>(ptr), snap.bytes,
+                     cudaMemcpyDeviceToHost) == cudaSuccess)
+        r.pre_hash = fnv1a(host.data(), host.size());
+      else
+        cudaGetLastError();
+    } else if (opts.poison) {
+      if (std::optional<uint64_t> pattern = poisonPattern(r.dtype)) {
+        host.resize(snap.bytes);
+        for (uint64_t e = 0; e < r.count; ++e)
+          std::memcpy(host.data() + e * elem, &*pattern, elem);
+        if (cudaMemcpy(reinterpret_cast<void *>(ptr), host.data(), snap.bytes,
+                       cudaMemcpyHostToDevice) == cudaSuccess) {
+          r.poisoned = true;
+          r.poison = *pattern;
+        } else {
+          cudaGetLastError();
+        }
+      }
+    }
+    out.push_back(std::move(snap));
+  }
+  return out;
+}
+
+void Runtime::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
+                              cudaStream_t stream) {
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    cudaGetLastError();
+    log("kosan: warning: no snapshots of launch #%u: the kernel failed\n",
+        snapshots.front().record.launch);
+    return;
+  }
+  std::vector<char> host;
+  for (PendingSnapshot &snap : snapshots) {
+    host.resize(snap.bytes);
+    if (snap.bytes &&
+        cudaMemcpy(host.data(), reinterpret_cast<void *>(snap.record.address),
+                   snap.bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      cudaGetLastError();
+      log("kosan: warning: no snapshot of '%s' (launch #%u): cannot copy it\n",
+          snap.record.name.c_str(), snap.record.launch);
+      continue;
+    }
+    snap.record.post_hash = fnv1a(host.data(), host.size());
+    trace->writeSnapshot(std::move(snap.record), host.data(), host.size());
+  }
 }
 
 void Runtime::drain(bool deviceIdle) {
@@ -914,7 +1157,7 @@ using kosan::rt::runtime;
 
 extern "C" {
 
-void __kosan_version_mismatch_check_v1() { runtime(); }
+void __kosan_version_mismatch_check_v2() { runtime(); }
 
 void __kosan_alloc_site(const char *site, const char *name) {
   Runtime::pendingSite = site && *site ? site : nullptr;
@@ -923,6 +1166,14 @@ void __kosan_alloc_site(const char *site, const char *name) {
 
 int kosan_register_buffer(const void *ptr, size_t bytes, const char *name) {
   return runtime().registerBuffer(ptr, bytes, name);
+}
+
+int kosan_register_tensor(const void *ptr, size_t bytes, const char *name,
+                          const char *dtype, int ndim, const long long *shape) {
+  std::vector<int64_t> dims;
+  for (int i = 0; shape && i < ndim; ++i)
+    dims.push_back(shape[i]);
+  return runtime().registerBuffer(ptr, bytes, name, dtype, std::move(dims));
 }
 
 int kosan_unregister_buffer(const void *ptr) { return runtime().unregisterBuffer(ptr); }

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Runs the GPU tests and the examples, built on another machine, where a GPU
-# is. Run from the repository root with build/ and .gpu/ (see
-# make-device-bundle.sh) present. Logs go to $OUT when it is set.
+# is. Run from the repository root with build/ and .gpu/, or with
+# .gpu-carry/bundle.tgz (see make-device-bundle.sh), present. Logs go to $OUT when it is set.
 set -u
 out=${OUT:-/tmp/kosan-gpu-out}
 mkdir -p "$out"
 root=$PWD
+[ -f .gpu-carry/bundle.tgz ] && tar xzf .gpu-carry/bundle.tgz
 # The build tree records the absolute path it was configured in.
 built_in=$(sed -n 's/^config.kosan_obj_root = "\(.*\)\/build"$/\1/p' build/test/gpu/lit.site.cfg.py)
 if [ -n "$built_in" ] && [ "$built_in" != "$root" ] && [ ! -e "$built_in" ]; then
@@ -19,4 +20,7 @@ for ex in saxpy scale neighbor; do
   ./build/examples/$ex >> "$out/examples.log" 2>&1
   echo "exit status $?" >> "$out/examples.log"
 done
+echo "== examples/judge.sh" | tee -a "$out/examples.log"
+JUDGE_OUT=$out/judge examples/judge.sh build >> "$out/examples.log" 2>&1
+echo "exit status $?" >> "$out/examples.log"
 python3 .gpu/lit/lit.py -v build/test/gpu 2>&1 | tee "$out/gpu-tests.log" | tail -40

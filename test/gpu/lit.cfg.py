@@ -37,3 +37,6 @@ if shutil.which("compute-sanitizer"):
 
 config.substitutions.append(("%gpubin", config.gpu_bin))
 config.substitutions.append(("%kosan-report", os.path.join(config.kosan_obj_root, "bin", "kosan-report")))
+config.substitutions.append(("%kosan-diff", os.path.join(config.kosan_obj_root, "bin", "kosan-diff")))
+config.substitutions.append(("%examples", os.path.join(config.kosan_obj_root, "examples")))
+config.substitutions.append(("%srcroot", os.path.dirname(os.path.dirname(config.test_source_root))))

@@ -12,3 +12,11 @@ for lib in $(ldd "$llvm/bin/FileCheck" | awk '/=>/ {print $3}' | grep -E 'libz3'
   cp "$lib" .gpu/lib/
 done
 echo "bundle in .gpu/: $(du -sh .gpu | cut -f1)"
+# Everything a GPU run needs from the build, packed (a copy of the build's
+# binaries is several times larger than the archive): device-run.sh unpacks
+# it when it is there.
+mkdir -p .gpu-carry
+tar czf .gpu-carry/bundle.tgz build/test/gpu/bin build/test/gpu/lit.site.cfg.py \
+  $(find build/examples -maxdepth 1 -type f -perm -u+x) \
+  build/bin/kosan-diff build/bin/kosan-report .gpu
+echo "archive for the GPU machine: .gpu-carry/bundle.tgz ($(du -sh .gpu-carry/bundle.tgz | cut -f1))"

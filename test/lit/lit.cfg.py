@@ -10,8 +10,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kosan_obj_root, "test", "lit")
 
 bindir = os.path.join(config.kosan_obj_root, "bin")
+# Test-only tools (kosan-make-trace): built with the tests, never installed.
+testbindir = os.path.join(config.kosan_obj_root, "test", "bin")
 config.environment["PATH"] = os.pathsep.join(
-    [bindir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+    [bindir, testbindir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 # Keep the driver's CUDA shim cache inside the build tree.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
@@ -23,6 +25,8 @@ config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt"))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-clang++")))
 config.substitutions.append(("%kosan-report", os.path.join(bindir, "kosan-report")))
+config.substitutions.append(("%kosan-diff", os.path.join(bindir, "kosan-diff")))
+config.substitutions.append(("%kosan-make-trace", os.path.join(testbindir, "kosan-make-trace")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))

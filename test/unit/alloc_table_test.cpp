@@ -365,3 +365,29 @@ TEST(AllocTable, GenerationChangesOnEveryModification) {
 }
 
 } // namespace
+
+// kosan_register_tensor: what a tensor holds travels with the buffer into
+// the snapshots (name, dtype, shape), for the innermost registration.
+TEST(AllocTable, RegisteredTensorKeepsDtypeAndShape) {
+  AllocTable table;
+  table.addAllocation(allocation(0x10000, 0x10000, "slab"));
+  std::string error;
+  ASSERT_TRUE(table.registerBuffer(0x10000, 512 * 4, "y", &error, "f32", {16, 32}))
+      << error;
+  ASSERT_TRUE(table.registerBuffer(0x10000 + 512 * 4, 64, "z", &error)) << error;
+  const Buffer *y = table.find(0x10000 + 4);
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(y->name, "y");
+  EXPECT_EQ(y->dtype, "f32");
+  EXPECT_EQ(y->shape, (std::vector<int64_t>{16, 32}));
+  const Buffer *z = table.find(0x10000 + 512 * 4);
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(z->name, "z");
+  EXPECT_TRUE(z->dtype.empty());
+  EXPECT_TRUE(z->shape.empty());
+  // The slab around them has neither.
+  const Buffer *slab = table.find(0x18000);
+  ASSERT_NE(slab, nullptr);
+  EXPECT_EQ(slab->name, "slab");
+  EXPECT_TRUE(slab->dtype.empty());
+}

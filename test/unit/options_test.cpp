@@ -55,6 +55,9 @@ TEST(Options, NullAndEmptyGiveDefaultsSilently) {
     EXPECT_TRUE(o.check_unresolved);
     EXPECT_TRUE(o.print_summary);
     EXPECT_EQ(o.log_capacity, 4096);
+    EXPECT_FALSE(o.snapshot);
+    EXPECT_FALSE(o.poison);
+    EXPECT_EQ(o.snapshot_max_mb, 1024);
     EXPECT_FALSE(o.help);
   }
 }
@@ -63,7 +66,8 @@ TEST(Options, SetsEveryFlag) {
   ParsedOptions parsed = parseOptions(
       "checks=all:halt_on_error=1:log_path=/tmp/kosan:error_exitcode=3:"
       "print_limit=0:trace=/tmp/t.%p.jsonl:verbosity=2:check_unresolved=0:"
-      "print_summary=false:log_capacity=65536:help=yes");
+      "print_summary=false:log_capacity=65536:snapshot=1:poison=yes:"
+      "snapshot_max_mb=64:help=yes");
   // The only warning: checks=all names checks not implemented yet.
   ASSERT_EQ(parsed.warnings.size(), 1u) << joined(parsed.warnings);
   EXPECT_NE(parsed.warnings[0].find("not implemented yet"), std::string::npos);
@@ -78,6 +82,9 @@ TEST(Options, SetsEveryFlag) {
   EXPECT_FALSE(o.check_unresolved);
   EXPECT_FALSE(o.print_summary);
   EXPECT_EQ(o.log_capacity, 65536);
+  EXPECT_TRUE(o.snapshot);
+  EXPECT_TRUE(o.poison);
+  EXPECT_EQ(o.snapshot_max_mb, 64);
   EXPECT_TRUE(o.help);
 }
 

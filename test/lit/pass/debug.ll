@@ -1,6 +1,6 @@
 ; Each instrumented access gets a site in the module's site table
-; (@__kosan_site_table, layout in abi.h: a 32-byte header, 40-byte
-; kosan_site records, then NUL-terminated strings), from which the host names
+; (@__kosan_site_table, layout in abi.h: a 40-byte header, 40-byte
+; kosan_site records, kernel and parameter entries, then NUL-terminated strings), from which the host names
 ; the source line of a bad access. With debug info (line tables are enough)
 ; a site is file:line:column in the program's own code, the function it is
 ; written in (an inlined callee's own name), and where that was inlined; an
@@ -58,9 +58,9 @@ entry:
 !14 = !DILocation(line: 101, column: 3, scope: !13, inlinedAt: !16)
 !16 = distinct !DILocation(line: 14, column: 7, scope: !5)
 
-; Header: "KSIT", ABI 1, 3 sites, 75 bytes of strings, module "<stdin>" at 67,
-; no llvm.ident, no floating point.
-; DBG:      @__kosan_site_table = addrspace(1) constant [227 x i8] c"KSIT\01\00\00\00\03\00\00\00K\00\00\00C\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00
+; Header: "KSIT", ABI 2, 3 sites, 79 bytes of strings, module "<stdin>" at 71,
+; no llvm.ident, no floating point, 1 kernel, 2 parameters.
+; DBG:      @__kosan_site_table = addrspace(1) constant [295 x i8] c"KSIT\02\00\00\00\03\00\00\00O\00\00\00G\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\02\00\00\00\00\00\00\00
 ; Site 0: fn "_Z1kPfl"(17), file "src/kernel.cu"(3), line 12, col 8, store(1),
 ;         global(0), 4 bytes, object "a"(1), argument 0, not inlined.
 ; DBG-SAME: \11\00\00\00\03\00\00\00\0C\00\00\00\08\00\00\00\01\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
@@ -70,7 +70,13 @@ entry:
 ; Site 2: fn "_Z1kPfl", file "src/kernel.cu", line 14, col 7 (the caller of
 ;         the header's atomicAdd), atomic(2), global, 4 bytes, "a", argument 0.
 ; DBG-SAME: \11\00\00\00\03\00\00\00\0E\00\00\00\07\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
-; DBG-SAME: \00a\00src/kernel.cu\00_Z1kPfl\00src/util.cuh\00_Z6helperPf\00src/kernel.cu:13\00<stdin>\00", align 8
+; Kernel "k"(67 'C'): no flags, parameters from 0, 2 of them, sites from 0, 3 of them.
+; DBG-SAME: C\00\00\00\00\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\03\00\00\00
+; Parameter 0 "a": pointer, read, written, atomic (15); the stores store float
+; and i32, so no single dtype (0). Parameter 1 "i"(69 'E'): not a pointer.
+; DBG-SAME: \01\00\00\00\0F\00\00\00\00\00\00\00\00\00\00\00
+; DBG-SAME: E\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00
+; DBG-SAME: \00a\00src/kernel.cu\00_Z1kPfl\00src/util.cuh\00_Z6helperPf\00src/kernel.cu:13\00k\00i\00<stdin>\00", align 8
 ; The clone has a debug subprogram of its own (the verifier runs above).
 ; The check, the redirecting select, the access, the select of its value (the
 ; atomic's, whose result is used) and the inline report of each site (the
@@ -135,11 +141,14 @@ entry:
 ; Without debug info: fn "k"(3), no file, line 0, and the position of the
 ; access in the clone when it is instrumented, as column (9, 112 and 209:
 ; the inline report of each earlier site counts): three distinct sites.
-; NODBG:      @__kosan_site_table = addrspace(1) constant [165 x i8] c"KSIT\01\00\00\00\03\00\00\00\0D\00\00\00\05\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00
+; NODBG:      @__kosan_site_table = addrspace(1) constant [231 x i8] c"KSIT\02\00\00\00\03\00\00\00\0F\00\00\00\07\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\02\00\00\00\00\00\00\00
 ; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\09\00\00\00\01\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
 ; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00p\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
 ; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\D1\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
-; NODBG-SAME: \00a\00k\00<stdin>\00", align 8
+; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\03\00\00\00
+; NODBG-SAME: \01\00\00\00\0F\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \05\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00
+; NODBG-SAME: \00a\00k\00i\00<stdin>\00", align 8
 ; NODBG: store float 0.000000e+00, ptr %kosan.safe, align 4{{$}}
 ; NODBG:         kosan.record.write{{[0-9]*}}:
 ; NODBG:         store i64 %kosan.addr, ptr {{%.*}}, align 8

@@ -1,0 +1,181 @@
+"""kosan.open_trace: records as dicts, snapshot contents, reading errors."""
+
+import array
+import struct
+
+import pytest
+
+import kosan
+from conftest import HEADER
+
+
+def test_records_of_a_runtime_trace_are_dicts(scale_trace):
+    trace = kosan.open_trace(scale_trace)
+    assert trace.header["format"] == "kosan-trace"
+    assert trace.header["gpu_name"] == "NVIDIA H200"
+    assert trace.header["argv"] == ["./scale", "1000"]
+    assert [launch["id"] for launch in trace.launches] == [1, 2]
+    assert trace.launches[0]["kernel"] == "scale(float*, float const*, int)"
+    assert trace.launches[0]["grid"] == [4, 1, 1]
+    assert len(trace.oob) == 1
+    event = trace.oob[0]
+    assert event["kind"] == "global-buffer-overflow"
+    assert event["site"]["line"] == 12
+    assert event["buffer_name"] == "y"
+    assert event["address"] == "0x7f0000000fa8"
+    assert trace.snapshots == []
+    assert trace.truncated is None
+
+
+def test_to_dict_is_the_whole_trace(scale_trace):
+    whole = kosan.open_trace(scale_trace).to_dict()
+    assert whole["header"]["pid"] == HEADER["pid"]
+    assert whole["modules"][0]["source"] == "examples/scale.cu"
+    assert len(whole["launches"]) == 2
+    assert whole["oob"][0]["count"] == 32
+    assert whole["end"]["errors"] == 32
+
+
+def test_reference_trace_has_one_launch_and_its_snapshots(reference):
+    path = reference({"out": array.array("f", [1.0, 2.0, 3.0]),
+                      "flags": (bytes([1, 0]), "bool")}, kernel="torch_reference")
+    trace = kosan.open_trace(path)
+    assert [launch["kernel"] for launch in trace.launches] == ["torch_reference"]
+    assert [s["name"] for s in trace.snapshots] == ["out", "flags"]
+    out = trace.snapshots[0]
+    assert out["launch"] == 1
+    assert out["dtype"] == "f32"
+    assert out["count"] == 3
+    assert trace.snapshots[1]["dtype"] == "bool"
+    assert trace.to_dict()["snapshots"] == trace.snapshots
+
+
+@pytest.mark.parametrize("fmt,dtype,values", [
+    ("f", "f32", [1.5, -2.25, 3.0e-8]),
+    ("d", "f64", [1.0 / 3, -1e300]),
+    ("i", "i32", [-7, 2**31 - 1]),
+    ("H", "u16", [0, 65535]),
+    ("q", "i64", [-(2**63), 2**62]),
+])
+def test_snapshot_bytes_round_trip(reference, fmt, dtype, values):
+    data = struct.pack(f"<{len(values)}{fmt}", *values)
+    trace = kosan.open_trace(reference({"x": (data, dtype)}))
+    assert trace.snapshots[0]["dtype"] == dtype
+    assert trace.snapshot_bytes(0) == data
+    assert trace.snapshot_bytes("x") == data
+
+
+def test_large_snapshot_round_trips_through_several_chunks(reference):
+    # Large enough for the writer to split it into several chunks.
+    values = array.array("i", range(3_000_000))
+    trace = kosan.open_trace(reference({"big": values}))
+    assert trace.snapshots[0]["count"] == len(values)
+    assert trace.snapshot_bytes(0) == values.tobytes()
+
+
+def test_empty_output_round_trips(reference):
+    trace = kosan.open_trace(reference({"none": (b"", "f32")}))
+    assert trace.snapshots[0]["count"] == 0
+    assert trace.snapshot_bytes(0) == b""
+
+
+def test_snapshot_array_with_numpy(reference):
+    np = pytest.importorskip("numpy", reason="numpy is not installed")
+    outputs = {
+        "f32": np.linspace(-1, 1, 7, dtype=np.float32),
+        "f16": np.array([0.5, -2, 65504], dtype=np.float16),
+        "i8": np.array([-128, 0, 127], dtype=np.int8),
+        "bool": np.array([True, False, True]),
+        "matrix": np.arange(12, dtype=np.float64).reshape(3, 4),
+        "bf16": (np.array([0x3F80, 0xC000], dtype=np.uint16).tobytes(), "bfloat16"),
+    }
+    trace = kosan.open_trace(reference(outputs))
+    for name in ("f32", "f16", "i8", "bool"):
+        got = trace.snapshot_array(name)
+        assert got.dtype == outputs[name].dtype, name
+        np.testing.assert_array_equal(got, outputs[name])
+    # No shape is recorded for a reference: the contents come back flat.
+    np.testing.assert_array_equal(trace.snapshot_array("matrix"), np.arange(12.0))
+    bf16 = trace.snapshot_array("bf16")
+    assert bf16.dtype == np.uint16  # raw bits: numpy has no bfloat16
+    assert bf16.tolist() == [0x3F80, 0xC000]
+
+
+def test_snapshot_array_shape_from_the_record(reference):
+    np = pytest.importorskip("numpy", reason="numpy is not installed")
+    trace = kosan.open_trace(reference({"m": np.arange(6, dtype=np.int32)}))
+    trace.snapshots[0]["shape"] = [2, 3]  # as a registered shape would be
+    assert trace.snapshot_array(0).shape == (2, 3)
+
+
+def test_bad_snapshot_index_and_name(reference):
+    trace = kosan.open_trace(reference({"x": (bytes(4), "f32")}))
+    assert trace.snapshot_bytes(-1) == bytes(4)
+    with pytest.raises(IndexError, match="out of range"):
+        trace.snapshot_bytes(1)
+    with pytest.raises(KeyError, match="no snapshot named 'y'"):
+        trace.snapshot_array("y")
+
+
+def test_missing_file_raises_trace_error(tmp_path):
+    with pytest.raises(kosan.TraceError, match="cannot open .*missing.kosan"):
+        kosan.open_trace(tmp_path / "missing.kosan")
+
+
+def test_foreign_file_raises_trace_error(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello\n")
+    with pytest.raises(kosan.TraceError, match="not a kosan trace"):
+        kosan.open_trace(path)
+
+
+def test_truncated_trace_raises_unless_allowed(scale_trace):
+    text = scale_trace.read_text()
+    scale_trace.write_text(text[: len(text) - 20])  # the end record cut mid-line
+    with pytest.raises(kosan.TraceError, match="ends mid-record"):
+        kosan.open_trace(scale_trace)
+    trace = kosan.open_trace(scale_trace, allow_truncated=True)
+    assert "ends mid-record" in trace.truncated
+    assert len(trace.launches) == 2 and len(trace.oob) == 1
+
+
+def test_corrupt_snapshot_contents_raise_trace_error(reference):
+    path = reference({"x": array.array("f", [1.0] * 1000)})
+    lines = path.read_bytes().split(b"\n")
+    chunk = next(i for i, line in enumerate(lines) if b'"snapshot_chunk"' in line)
+    # Damage the compressed data inside the chunk, keeping the line's JSON valid.
+    line = lines[chunk]
+    start = line.index(b'"data":"') + len(b'"data":"')
+    lines[chunk] = line[:start] + b"AAAA" + line[start + 4:]
+    path.write_bytes(b"\n".join(lines))
+    trace = kosan.open_trace(path)
+    with pytest.raises(kosan.TraceError, match=r":4: corrupt snapshot_chunk record"):
+        trace.snapshot_bytes(0)
+
+
+def test_closed_trace(reference):
+    with kosan.open_trace(reference({"x": (bytes(4), "f32")})) as trace:
+        assert trace.snapshot_bytes(0) == bytes(4)
+    with pytest.raises(kosan.TraceError, match="closed"):
+        trace.snapshot_bytes(0)
+
+
+def test_write_reference_errors(tmp_path):
+    with pytest.raises(kosan.TraceError, match="unknown dtype 'complex64'"):
+        kosan.write_reference(tmp_path / "a.kosan", {"x": (bytes(8), "complex64")})
+    with pytest.raises(kosan.TraceError, match="not a multiple"):
+        kosan.write_reference(tmp_path / "b.kosan", {"x": (bytes(6), "f32")})
+    with pytest.raises(kosan.TraceError, match="cannot create"):
+        kosan.write_reference(tmp_path / "no" / "such" / "dir.kosan", {"x": (bytes(4), "f32")})
+    with pytest.raises(TypeError, match="numpy array, a torch tensor"):
+        kosan.write_reference(tmp_path / "c.kosan", {"x": [1.0, 2.0]})
+    # Nothing half-written is left behind by a refused call.
+    assert not (tmp_path / "a.kosan").exists()
+
+
+def test_write_reference_from_torch(reference):
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    t = torch.arange(6, dtype=torch.bfloat16).reshape(2, 3).t()  # not contiguous
+    trace = kosan.open_trace(reference({"t": t}))
+    assert trace.snapshots[0]["dtype"] == "bf16"
+    assert trace.snapshot_bytes(0) == t.contiguous().view(torch.int16).numpy().tobytes()

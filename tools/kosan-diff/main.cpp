@@ -1,0 +1,219 @@
+//===- kosan-diff - Compare a candidate run against a reference ------------===//
+//
+// kosan-diff [options] REF CAND: both traces written with
+// KOSAN_OPTIONS=snapshot=1. Exit status: 0 equivalent within tolerance,
+// 1 different, 2 trouble (a trace that cannot be read, launches that cannot
+// be matched, wrong flags). The rules are in docs/diff.md.
+//
+//===----------------------------------------------------------------------===//
+#include "kosan/diff.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <unistd.h>
+
+namespace {
+
+constexpr int kExitTrouble = 2;
+// Comparisons smaller than this finish before progress would be worth it.
+constexpr uint64_t kProgressThreshold = 10'000'000;
+
+void printError(const std::string &message) {
+  std::fprintf(stderr, "kosan-diff: error: %s\n", message.c_str());
+}
+
+bool writeOutput(const std::string &path, const std::string &text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0;
+  }
+  std::FILE *f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    printError("cannot write " + path + ": " + std::strerror(errno));
+    return false;
+  }
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok)
+    printError("cannot write " + path + ": " + std::strerror(errno));
+  return ok;
+}
+
+std::optional<double> parseNonNegative(std::string_view s) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < 0)
+    return std::nullopt;
+  return v;
+}
+
+std::optional<uint32_t> parseLaunchId(std::string_view s) {
+  uint32_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty())
+    return std::nullopt;
+  return v;
+}
+
+// DTYPE=ATOL[,RTOL]; RTOL left out keeps the dtype's default.
+bool parseTolerance(const std::string &spec, kosan::DiffOptions &options,
+                    std::string *error) {
+  size_t eq = spec.find('=');
+  std::optional<kosan::DType> dtype =
+      eq == std::string::npos ? std::nullopt : kosan::parseDType(spec.substr(0, eq));
+  if (!dtype) {
+    *error = "--tolerance " + spec +
+             ": expected DTYPE=ATOL[,RTOL] with a dtype such as f32, f16, bf16, "
+             "f64, i32";
+    return false;
+  }
+  std::string values = spec.substr(eq + 1);
+  size_t comma = values.find(',');
+  std::optional<double> atol = parseNonNegative(values.substr(0, comma));
+  std::optional<double> rtol =
+      comma == std::string::npos
+          ? std::optional(kosan::defaultTolerance(*dtype).rtol)
+          : parseNonNegative(std::string_view(values).substr(comma + 1));
+  if (!atol || !rtol) {
+    *error = "--tolerance " + spec +
+             ": ATOL and RTOL must be non-negative numbers such as 1e-3";
+    return false;
+  }
+  options.per_dtype[*dtype] = {*atol, *rtol};
+  return true;
+}
+
+// REF_ID[:CAND_ID]; CAND_ID left out is REF_ID.
+bool parseLaunchPair(const std::string &spec, kosan::DiffOptions &options,
+                     std::string *error) {
+  size_t colon = spec.find(':');
+  std::optional<uint32_t> ref = parseLaunchId(std::string_view(spec).substr(0, colon));
+  std::optional<uint32_t> cand =
+      colon == std::string::npos ? ref
+                                 : parseLaunchId(std::string_view(spec).substr(colon + 1));
+  if (!ref || !cand) {
+    *error = "--launch " + spec +
+             ": expected REF_ID[:CAND_ID], launch ids as kosan-report lists them";
+    return false;
+  }
+  options.launches.push_back({*ref, *cand});
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"Compares the output snapshots of a candidate run (CAND) with "
+               "those of a reference run (REF). Exit status: 0 equivalent, "
+               "1 different, 2 trouble.",
+               "kosan-diff"};
+  app.set_version_flag("--version", "kosan-diff " KOSAN_VERSION_STRING);
+  app.failure_message([](const CLI::App *, const CLI::Error &e) {
+    return std::string("kosan-diff: error: ") + e.what() +
+           "\nRun with --help for more information.\n";
+  });
+
+  std::string format = "text";
+  std::string output;
+  std::string refPath, candPath;
+  std::string atol, rtol;
+  std::vector<std::string> tolerances, launches;
+  bool quiet = false;
+  app.add_option("--format", format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
+      ->capture_default_str();
+  app.add_option("-o,--output", output, "Write to FILE instead of stdout")
+      ->option_text("FILE");
+  app.add_option("--atol", atol, "Absolute tolerance for every dtype")
+      ->option_text("X");
+  app.add_option("--rtol", rtol, "Relative tolerance for every dtype")
+      ->option_text("X");
+  app.add_option("--tolerance", tolerances,
+                 "Tolerance of one dtype, e.g. f16=1e-3,1e-3 (repeatable)")
+      ->option_text("DTYPE=ATOL[,RTOL]")
+      ->take_all()
+      ->allow_extra_args(false);
+  app.add_option("--launch", launches,
+                 "Compare REF launch REF_ID with CAND launch CAND_ID "
+                 "(repeatable; default: by kernel name and order)")
+      ->option_text("REF_ID[:CAND_ID]")
+      ->allow_extra_args(false);
+  app.add_flag("-q,--quiet", quiet, "Print only the verdict line (text format)");
+  app.add_option("REF", refPath, "Trace of the reference run")->required();
+  app.add_option("CAND", candPath, "Trace of the candidate run")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // --help and --version exit 0; every usage error exits like any other
+    // trouble, so scripts need to check a single status.
+    return app.exit(e) == 0 ? 0 : kExitTrouble;
+  }
+
+  kosan::DiffOptions options;
+  for (auto [flag, text, value] : {std::tuple{"--atol", &atol, &options.atol},
+                                   std::tuple{"--rtol", &rtol, &options.rtol}}) {
+    if (text->empty())
+      continue;
+    *value = parseNonNegative(*text);
+    if (!*value) {
+      printError(std::string(flag) + " " + *text +
+                 ": expected a non-negative number such as 1e-3");
+      return kExitTrouble;
+    }
+  }
+  std::string error;
+  for (const std::string &spec : tolerances)
+    if (!parseTolerance(spec, options, &error)) {
+      printError(error);
+      return kExitTrouble;
+    }
+  for (const std::string &spec : launches)
+    if (!parseLaunchPair(spec, options, &error)) {
+      printError(error);
+      return kExitTrouble;
+    }
+
+  bool showProgress = isatty(STDERR_FILENO);
+  if (showProgress)
+    options.progress = [](uint64_t done, uint64_t total) {
+      if (total < kProgressThreshold)
+        return;
+      std::fprintf(stderr, "\rkosan-diff: compared %3d%% (%llu of %llu elements)",
+                   int(done * 100 / total), (unsigned long long)done,
+                   (unsigned long long)total);
+      if (done == total)
+        std::fputs("\r\033[K", stderr);
+      std::fflush(stderr);
+    };
+
+  kosan::DiffResult result = kosan::diffTraces(refPath, candPath, options);
+
+  std::string text;
+  if (format == "json")
+    text = kosan::formatDiffJson(result);
+  else if (format == "sarif")
+    text = kosan::formatDiffSarif(result);
+  else if (format == "junit")
+    text = kosan::formatDiffJunit(result);
+  else if (result.verdict != kosan::Verdict::Trouble)
+    text = quiet ? kosan::formatDiffVerdict(result) + "\n"
+                 : kosan::formatDiffText(result);
+
+  // Trouble is on stderr in every format; the documents still say it, so
+  // that CI sees an error rather than a missing file.
+  if (!text.empty() && !writeOutput(output, text))
+    return kExitTrouble;
+  if (result.verdict == kosan::Verdict::Trouble) {
+    printError(result.error);
+    return kExitTrouble;
+  }
+  return static_cast<int>(result.verdict);
+}

@@ -14,8 +14,7 @@
 #include "trace_json.h"
 
 #include <nlohmann/json.hpp>
-#include <zstd.h>
-#include <zstd_errors.h>
+#include "zstd_api.h"
 
 #include <algorithm>
 #include <array>
@@ -225,9 +224,9 @@ bool scanChunkLine(std::string_view line, ChunkFields &f) {
 
 std::string chunkLine(const SnapshotRecord &record, uint64_t index,
                       uint64_t first, uint64_t count, uint64_t bytes,
-                      const uint8_t *compressed, size_t compressedBytes) {
+                      const uint8_t *data, size_t dataBytes, bool compressed) {
   std::string line;
-  line.reserve(200 + (compressedBytes + 2) / 3 * 4);
+  line.reserve(200 + (dataBytes + 2) / 3 * 4);
   line += detail::kSnapshotChunkStart;
   line += ",\"launch\":" + std::to_string(record.launch);
   line += ",\"arg\":" + std::to_string(record.arg);
@@ -235,8 +234,9 @@ std::string chunkLine(const SnapshotRecord &record, uint64_t index,
   line += ",\"first\":" + std::to_string(first);
   line += ",\"count\":" + std::to_string(count);
   line += ",\"bytes\":" + std::to_string(bytes);
-  line += ",\"encoding\":\"zstd+base64\",\"data\":\"";
-  base64Encode(compressed, compressedBytes, line);
+  line += compressed ? ",\"encoding\":\"zstd+base64\",\"data\":\""
+                    : ",\"encoding\":\"base64\",\"data\":\"";
+  base64Encode(data, dataBytes, line);
   line += "\"}\n";
   return line;
 }
@@ -264,8 +264,7 @@ void TraceWriter::writeSnapshot(SnapshotRecord record, const void *data,
   record.chunks = static_cast<uint32_t>(chunks);
 
   const uint8_t *in = static_cast<const uint8_t *>(data);
-  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx *)> context(
-      ZSTD_createCCtx(), ZSTD_freeCCtx);
+  const detail::ZstdApi *zstd = detail::zstdApi();
   std::vector<uint8_t> compressed;
 
   // The chunks follow their record with nothing in between: the lock is
@@ -283,16 +282,21 @@ void TraceWriter::writeSnapshot(SnapshotRecord record, const void *data,
     uint64_t count = std::min(record.chunk_elements, record.count - first);
     const uint8_t *src = in + first * size;
     size_t srcBytes = count * size;
-    compressed.resize(ZSTD_compressBound(srcBytes));
-    size_t n = ZSTD_compressCCtx(context.get(), compressed.data(),
-                                 compressed.size(), src, srcBytes,
-                                 kSnapshotZstdLevel);
+    if (!zstd) {
+      // No zstd where this runs (the runtime loads it): stored as it is.
+      writeLineLocked(chunkLine(record, index, first, count, srcBytes, src,
+                                srcBytes, /*compressed=*/false));
+      continue;
+    }
+    compressed.resize(zstd->compressBound(srcBytes));
+    size_t n = zstd->compress(compressed.data(), compressed.size(), src,
+                              srcBytes, kSnapshotZstdLevel);
     // Cannot fail with a bound-sized buffer; should it, the chunk is
     // left out and the reader reports the snapshot as corrupt.
-    if (ZSTD_isError(n))
+    if (zstd->isError(n))
       return;
     writeLineLocked(chunkLine(record, index, first, count, srcBytes,
-                              compressed.data(), n));
+                              compressed.data(), n, /*compressed=*/true));
   }
 }
 
@@ -308,13 +312,9 @@ public:
       : path_(std::move(path)), record_(record), fd_(fd),
         reader_(fd, record.file_offset, size_t(8) << 20),
         lineNo_(record.file_line ? record.file_line - 1 : 0),
-        elementSize_(dtypeSize(record.dtype)),
-        context_(ZSTD_createDCtx()) {}
+        elementSize_(dtypeSize(record.dtype)) {}
 
-  ~ChunkStream() override {
-    ZSTD_freeDCtx(context_);
-    ::close(fd_);
-  }
+  ~ChunkStream() override { ::close(fd_); }
 
   bool next(std::vector<char> *bytes, uint64_t *first,
             std::string *error) override;
@@ -344,7 +344,6 @@ private:
   detail::LineReader::Line line_;
   uint64_t lineNo_;
   uint32_t elementSize_;
-  ZSTD_DCtx *context_;
   std::vector<uint8_t> compressed_;
   // String members of a line read by the JSON library.
   std::string fallbackType_, fallbackEncoding_, fallbackData_;
@@ -474,26 +473,31 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
                              std::to_string(f.bytes));
     bytes->assign(compressed_.begin(), compressed_.end());
   } else {
+    const detail::ZstdApi *zstd = detail::zstdApi();
+    if (!zstd)
+      return fail(error, corrupt + "it is zstd-compressed and zstd is not "
+                                   "available here (libzstd.so.1)");
     unsigned long long frameSize =
-        ZSTD_getFrameContentSize(compressed_.data(), compressed_.size());
-    if (frameSize == ZSTD_CONTENTSIZE_ERROR)
+        zstd->getFrameContentSize(compressed_.data(), compressed_.size());
+    if (frameSize == detail::kZstdContentSizeError)
       return fail(error, corrupt + "field 'data' is not a zstd frame");
-    if (frameSize != ZSTD_CONTENTSIZE_UNKNOWN && frameSize != f.bytes)
+    if (frameSize != detail::kZstdContentSizeUnknown && frameSize != f.bytes)
       return fail(error, corrupt + "field 'data' decompresses to " +
                              std::to_string(frameSize) +
                              " bytes, field 'bytes' says " +
                              std::to_string(f.bytes));
     bytes->resize(f.bytes);
-    size_t n = ZSTD_decompressDCtx(context_, bytes->data(), bytes->size(),
-                                   compressed_.data(), compressed_.size());
-    if (ZSTD_isError(n)) {
-      if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall)
+    size_t n = zstd->decompress(bytes->data(), bytes->size(),
+                                compressed_.data(), compressed_.size());
+    if (zstd->isError(n)) {
+      if (std::string_view(zstd->getErrorName(n)).find("too small") !=
+          std::string_view::npos)
         return fail(error, corrupt + "field 'data' decompresses to more "
                                      "than the " +
                                std::to_string(f.bytes) +
                                " bytes field 'bytes' says");
       return fail(error, corrupt + "field 'data' does not decompress: " +
-                             ZSTD_getErrorName(n));
+                             zstd->getErrorName(n));
     }
     if (n != f.bytes)
       return fail(error, corrupt + "field 'data' decompresses to " +

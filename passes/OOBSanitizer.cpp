@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "KosanPasses.h"
 #include "Provenance.h"
+#include "PrecisionSanitizer.h"
 #include "SiteTable.h"
 
 #include "kosan/abi.h"
@@ -174,6 +175,8 @@ private:
   FunctionCallee tableFn;
   SiteTable sites;
   void remarkSummary(Function &F, const KernelSummary &summary);
+  void remarkPrecision(Function &clone, const Function &original, bool kernel,
+                       const PrecisionCounts &counts);
   DenseMap<Function *, Function *> clones;
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
@@ -1019,6 +1022,22 @@ void OOBSanitizer::remarkSummary(Function &F, const KernelSummary &summary) {
   });
 }
 
+// -Rpass=kosan-precision: what the shadow covers in each function.
+void OOBSanitizer::remarkPrecision(Function &clone, const Function &original, bool kernel,
+                                   const PrecisionCounts &c) {
+  OptimizationRemarkEmitter ORE(&clone);
+  ORE.emit([&] {
+    return OptimizationRemark("kosan-precision", "Shadowed", &clone)
+           << (kernel ? "kernel '" : "device function '")
+           << ore::NV("Function", demangle(original.getName())) << "': "
+           << ore::NV("Shadowed", c.shadowed) << " operations shadowed in fp64 ("
+           << ore::NV("Asm", c.asmOps) << " half/bf16 inline-asm operations), "
+           << ore::NV("Sinks", c.sinks) << " stores and atomics and "
+           << ore::NV("Narrowings", c.narrowings) << " narrowing conversions recorded, "
+           << ore::NV("Seeded", c.seeded) << " shadows seeded from loads, parameters or calls";
+  });
+}
+
 bool OOBSanitizer::run() {
   SmallVector<Function *, 8> kernels, deviceFunctions;
   for (Function &F : M) {
@@ -1055,7 +1074,10 @@ bool OOBSanitizer::run() {
     LaunchContext ctx = kernelContext(*clone, F->arg_size());
     redirectCalls(*clone, ctx);
     uint32_t firstSite = sites.size();
-    instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
+    if (opts.checks & KOSAN_CHECK_PRECISION)
+      remarkPrecision(*clone, *F, true, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
+    if (opts.checks & KOSAN_CHECK_OOB)
+      instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
     sites.addKernel(F->getName(), summary, firstSite, sites.size() - firstSite);
     remarkSummary(*F, summary);
     ++NumKernels;
@@ -1069,7 +1091,10 @@ bool OOBSanitizer::run() {
     ctx.flags = clone->getArg(n + 2);
     ctx.dynSmem = clone->getArg(n + 3);
     redirectCalls(*clone, ctx);
-    instrumentFunction(*clone, *F, /*kernel=*/false, ctx);
+    if (opts.checks & KOSAN_CHECK_PRECISION)
+      remarkPrecision(*clone, *F, false, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
+    if (opts.checks & KOSAN_CHECK_OOB)
+      instrumentFunction(*clone, *F, /*kernel=*/false, ctx);
     ++NumDeviceFunctions;
   }
   sites.emit(M, mode);
@@ -1082,7 +1107,7 @@ bool OOBSanitizer::run() {
 } // namespace
 
 PreservedAnalyses OOBSanitizerPass::run(Module &M, ModuleAnalysisManager &) {
-  if (!isDeviceModule(M) || !(opts.checks & KOSAN_CHECK_OOB))
+  if (!isDeviceModule(M) || !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION)))
     return PreservedAnalyses::all();
   if (Triple(M.getTargetTriple()).isAMDGPU()) {
     // Device code for AMD GPUs is left alone until the runtime supports it.

@@ -1,6 +1,7 @@
 //===- plugin/Plugin.cpp - kosan's one plugin, loaded every way clang allows ===//
 //
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
+//   opt -load-pass-plugin=libkosan.so -passes=kosan-precision
 //   clang -fpass-plugin=libkosan.so                        (default options: clang 19
 //                                                           parses -mllvm before it loads
 //                                                           the plugin, so -kosan-* need
@@ -43,6 +44,12 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
         }
         if (name == "kosan-oob") {
           o.checks |= KOSAN_CHECK_OOB;
+          MPM.addPass(kosan::OOBSanitizerPass(o));
+          return true;
+        }
+        if (name == "kosan-precision") {
+          // The precision shadow alone (no bounds checks), for tests.
+          o.checks = KOSAN_CHECK_PRECISION;
           MPM.addPass(kosan::OOBSanitizerPass(o));
           return true;
         }

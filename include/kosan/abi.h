@@ -81,7 +81,52 @@ enum kosan_access_kind : uint32_t {
   KOSAN_ACCESS_ATOMIC = 2,
   KOSAN_ACCESS_MEMCPY_SRC = 3,
   KOSAN_ACCESS_MEMCPY_DST = 4,
+  // Precision sites (checks=precision). For these, kosan_site::size holds the
+  // kosan_dtype of the real value, arg_index the kosan_dtype converted from
+  // (narrowing) or -1, object_str the operation ("fadd", "fma.rn.f16",
+  // "cvt.rn.bf16.f32", "ex2.approx.f32", ...).
+  KOSAN_ACCESS_PREC_STORE = 5,      // a value stored to global memory
+  KOSAN_ACCESS_PREC_ATOMIC = 6,     // a value added (or min/max'ed) atomically
+  KOSAN_ACCESS_PREC_NARROW = 7,     // a conversion to a narrower float type
+  KOSAN_ACCESS_PREC_NONFINITE = 8,  // an operation that may turn finite operands into NaN/Inf
 };
+
+// One precision site's totals, in device memory (kosan_precision_state::
+// slots, indexed by the module's slot base + site id). Updated once per warp
+// and site where the warp's lanes agree (warp intrinsics), zeroed by the host
+// after it harvested them. The arithmetic is include/kosan/precision.h:
+//   relative error  |real - shadow| / |shadow|  (shadow 0: 0 if real is 0, else +inf)
+//   error in ULPs   |real - shadow| / ulp(real) in the real type
+//   bits lost       log2 of the error in ULPs, 0 below 1 ULP
+struct kosan_prec_slot {
+  uint64_t count;             // values recorded
+  double sum_rel_err;         // for the mean; finite errors only
+  uint64_t max_rel_err_bits;  // bit pattern of the largest relative error (a double >= 0)
+  uint64_t max_ulp_err_bits;  // bit pattern of the largest error in ULPs (a double >= 0)
+  uint64_t hist[8];           // bits lost: [0,1) [1,2) [2,4) [4,8) [8,12) [12,16) [16,24) [24,inf]
+  uint64_t overflows;         // NARROW: finite in, infinite out
+  uint64_t underflows;        // NARROW: nonzero in, zero or subnormal out
+  uint64_t nans;              // NARROW: NaN out of a non-NaN; NONFINITE: NaN/Inf born here
+  // The value with the largest error in ULPs (NONFINITE: one birth), written
+  // by the lane that raised max_ulp_err_bits.
+  double worst_real, worst_shadow;
+  uint32_t worst_block[3], worst_thread[3];
+  uint32_t worst_launch;
+  uint32_t reserved;
+};
+
+// The precision check's device state: one per process, its address in
+// kosan_device_state::precision, which every instrumented function reaches.
+// Each module's sites own the slots [slot base, slot base + nsites); the
+// host assigns the base when it loads the module and writes it to the
+// module's KOSAN_PREC_BASE_SYMBOL global (uint32_t), which instrumented code
+// adds to its site ids.
+struct kosan_precision_state {
+  uint64_t slots;             // device address of kosan_prec_slot[capacity]
+  uint32_t capacity;
+  uint32_t dirty;             // set by the device when any slot changed
+};
+#define KOSAN_PREC_BASE_SYMBOL "__kosan_prec_base"
 
 // One out-of-bounds access, as the offending thread wrote it. Instrumented
 // code writes events inline (a call would make every instrumented kernel pay
@@ -110,7 +155,7 @@ struct kosan_device_state {
   uint32_t table_len;
   uint32_t event_count;     // events claimed (atomic); past capacity they are dropped
   uint64_t host_flag;       // device view of mapped host memory (kosan_host_flag)
-  uint64_t reserved;
+  uint64_t precision;       // device address of kosan_precision_state; 0: precision off
 };
 
 // Mapped host memory the device writes (never atomically) so the host can
@@ -205,9 +250,12 @@ static_assert(sizeof(kosan_kernel_entry) == 24, "ABI");
 static_assert(sizeof(kosan_param_entry) == 16, "ABI");
 static_assert(sizeof(kosan_site) == 40, "ABI");
 static_assert(sizeof(kosan_host_flag) == 8, "ABI");
+static_assert(sizeof(kosan_prec_slot) == 168, "ABI");
+static_assert(sizeof(kosan_precision_state) == 16, "ABI");
 static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
                   __builtin_offsetof(kosan_device_state, event_count) == 28 &&
-                  __builtin_offsetof(kosan_device_state, host_flag) == 32,
+                  __builtin_offsetof(kosan_device_state, host_flag) == 32 &&
+                  __builtin_offsetof(kosan_device_state, precision) == 40,
               "the pass emits these offsets");
 #endif
 
@@ -216,7 +264,27 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 // else is checked and recorded inline).
 //   KOSAN_DEVICE_ENTRY(name-constant, symbol)
 #define KOSAN_DEVICE_ENTRIES(X)                                               \
-  X(OobCheckTable, "__kosan_oob_check_table")
+  X(OobCheckTable, "__kosan_oob_check_table")                                 \
+  X(PrecValue, "__kosan_prec_value")                                          \
+  X(PrecNarrow, "__kosan_prec_narrow")                                        \
+  X(PrecNonfinite, "__kosan_prec_nonfinite")                                  \
+  X(ShadowExp2, "__kosan_shadow_exp2")                                        \
+  X(ShadowLog2, "__kosan_shadow_log2")                                        \
+  X(ShadowSin, "__kosan_shadow_sin")                                          \
+  X(ShadowCos, "__kosan_shadow_cos")                                          \
+  X(ShadowTanh, "__kosan_shadow_tanh")
+
+// Signatures of the precision entry points (slot = module base + site id;
+// real and shadow as doubles; dtype = kosan_dtype of the real value):
+//   void __kosan_prec_value(uint64_t state, uint32_t launch, uint32_t slot,
+//                           double real, double shadow, uint32_t dtype);
+//   void __kosan_prec_narrow(uint64_t state, uint32_t launch, uint32_t slot,
+//                            double in, double out, uint32_t dtype);
+//   void __kosan_prec_nonfinite(uint64_t state, uint32_t launch, uint32_t slot,
+//                               double real, double shadow);
+//   double __kosan_shadow_{exp2,log2,sin,cos,tanh}(double);   // exact fp64
+// state is the kosan_device_state address; a 0 precision pointer in it
+// (checks=precision off at run time) makes them return at once.
 
 // Host-side replacements: instrumented host code calls these instead of the
 // CUDA runtime functions of the same signature (the pass rewrites the call).

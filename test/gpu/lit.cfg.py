@@ -6,7 +6,8 @@ import lit.formats
 
 config.name = "kosan-gpu"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".cu"]
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kosan_obj_root, "test", "gpu")
 
@@ -32,6 +33,12 @@ def have_gpu():
 
 if have_gpu():
     config.available_features.add("gpu")
+try:
+    if subprocess.run(["python3", "-c", "import torch"], capture_output=True,
+                      timeout=120).returncode == 0:
+        config.available_features.add("torch")
+except Exception:
+    pass
 if shutil.which("compute-sanitizer"):
     config.available_features.add("compute-sanitizer")
 
@@ -40,3 +47,4 @@ config.substitutions.append(("%kosan-report", os.path.join(config.kosan_obj_root
 config.substitutions.append(("%kosan-diff", os.path.join(config.kosan_obj_root, "bin", "kosan-diff")))
 config.substitutions.append(("%examples", os.path.join(config.kosan_obj_root, "examples")))
 config.substitutions.append(("%srcroot", os.path.dirname(os.path.dirname(config.test_source_root))))
+config.substitutions.append(("%kosan_build", config.kosan_obj_root))

@@ -1,0 +1,38 @@
+//===- zstd_api.h - The zstd functions the trace uses (internal) ----------===//
+//
+// Snapshots are compressed with zstd. Tools and libkosan_host link libzstd
+// (zstd_linked.cpp); the runtime, which is linked into user programs and
+// their shared libraries, loads it at run time instead
+// (runtime/host/zstd_dlopen.cpp): Debian's libzstd.a is not position
+// independent, and a program must not need a library it did not ask for.
+// Without zstd the runtime writes snapshots uncompressed ("base64").
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_LIB_ZSTD_API_H
+#define KOSAN_LIB_ZSTD_API_H
+
+#include <cstddef>
+
+namespace kosan::detail {
+
+struct ZstdApi {
+  size_t (*compressBound)(size_t srcSize);
+  size_t (*compress)(void *dst, size_t dstCapacity, const void *src,
+                     size_t srcSize, int level);
+  unsigned long long (*getFrameContentSize)(const void *src, size_t srcSize);
+  size_t (*decompress)(void *dst, size_t dstCapacity, const void *src,
+                       size_t compressedSize);
+  unsigned (*isError)(size_t code);
+  const char *(*getErrorName)(size_t code);
+};
+
+// The functions, or nullptr where zstd is not available.
+const ZstdApi *zstdApi();
+
+// ZSTD_getFrameContentSize's special values.
+inline constexpr unsigned long long kZstdContentSizeUnknown = 0ULL - 1;
+inline constexpr unsigned long long kZstdContentSizeError = 0ULL - 2;
+
+} // namespace kosan::detail
+
+#endif

@@ -1,0 +1,906 @@
+//===- passes/PrecisionSanitizer.cpp - fp64 shadow execution ---------------===//
+//
+// See PrecisionSanitizer.h. One function at a time, in reverse post-order:
+// every floating-point instruction gets its shadow right after it, phis get
+// shadow phis (filled in at the end), sinks call the device runtime
+// (runtime/device/precision.cpp), which aggregates per warp and site.
+//
+//===----------------------------------------------------------------------===//
+#include "PrecisionSanitizer.h"
+
+#include "kosan/abi.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace kosan {
+
+//===----------------------------------------------------------------------===//
+// PTX templates of cuda_fp16.h / cuda_bf16.h
+//===----------------------------------------------------------------------===//
+
+static uint32_t ptxType(StringRef t, unsigned &lanes) {
+  lanes = 1;
+  if (t.consume_back("x2"))
+    lanes = 2;
+  if (t == "f16")
+    return KOSAN_DTYPE_F16;
+  if (t == "bf16")
+    return KOSAN_DTYPE_BF16;
+  if (t == "f32")
+    return KOSAN_DTYPE_F32;
+  if (t == "f64")
+    return KOSAN_DTYPE_F64;
+  return KOSAN_DTYPE_UNKNOWN;
+}
+
+PtxHalfOp parsePtxHalfOp(StringRef text) {
+  PtxHalfOp out;
+  // The instructions, without braces, register declarations and blanks.
+  SmallVector<std::string, 4> insts;
+  SmallVector<StringRef, 8> parts;
+  text.split(parts, ';');
+  for (StringRef p : parts) {
+    std::string clean;
+    for (char c : p)
+      if (c != '{' && c != '}')
+        clean.push_back(c == '\n' || c == '\t' ? ' ' : c);
+    StringRef s = StringRef(clean).trim();
+    if (s.empty() || s.starts_with(".reg"))
+      continue;
+    insts.push_back(s.str());
+  }
+  if (insts.empty())
+    return out;
+  if (insts.size() > 1) {
+    // hexp/hexp2: scale (or not) by log2(e), ex2.approx, round back.
+    if (text.contains("ex2.approx") && text.contains("cvt.f32.f16")) {
+      out.kind = text.contains("0x3fb8aa3b") ? PtxHalfOp::Exp
+                 : text.contains("0x40549a78") ? PtxHalfOp::None // hexp10
+                                               : PtxHalfOp::Exp2;
+      out.op = out.kind == PtxHalfOp::Exp ? "hexp" : "hexp2";
+      out.dtype = KOSAN_DTYPE_F16;
+      if (out.kind == PtxHalfOp::None)
+        out.op.clear();
+    }
+    return out;
+  }
+  StringRef inst = insts.front();
+  auto [mnemonic, operands] = inst.split(' ');
+  operands = operands.trim();
+  SmallVector<StringRef, 5> m;
+  mnemonic.split(m, '.');
+  StringRef base = m.front();
+  if (base == "mov" && mnemonic == "mov.b32") {
+    std::string ops;
+    for (char c : operands)
+      if (c != ' ')
+        ops.push_back(c);
+    if (ops == "$0,{$1,$2}") {
+      out.kind = PtxHalfOp::Pack;
+      out.op = "pack";
+      out.lanes = 2;
+    } else if (ops == "{$0,$1},$2") {
+      out.kind = PtxHalfOp::Unpack;
+      out.op = "unpack";
+      out.lanes = 2;
+    }
+    return out; // the dtype comes from the values moved
+  }
+  if (base == "cvt" && m.size() >= 3) {
+    unsigned dstLanes, srcLanes;
+    uint32_t dst = ptxType(m[m.size() - 2], dstLanes);
+    uint32_t src = ptxType(m.back(), srcLanes);
+    bool half = dst == KOSAN_DTYPE_F16 || dst == KOSAN_DTYPE_BF16 ||
+                src == KOSAN_DTYPE_F16 || src == KOSAN_DTYPE_BF16;
+    // Rounding modes other than to-nearest are not what the shadow does.
+    bool nearest = mnemonic.contains(".rn") || src == KOSAN_DTYPE_F16 ||
+                   src == KOSAN_DTYPE_BF16;
+    if (dst && src && half && nearest && !mnemonic.contains(".sat") &&
+        !mnemonic.contains(".relu")) {
+      out.kind = PtxHalfOp::Convert;
+      out.op = mnemonic.str();
+      out.dtype = dst;
+      out.fromDtype = src;
+      out.lanes = dstLanes;
+    }
+    return out;
+  }
+  static const char *const kArith[] = {"add", "sub", "mul", "fma", "neg",
+                                       "abs", "min", "max"};
+  if (!is_contained(kArith, base) || mnemonic.contains(".sat") ||
+      mnemonic.contains(".relu") || mnemonic.contains(".rm") ||
+      mnemonic.contains(".rp") || mnemonic.contains(".rz"))
+    return out;
+  unsigned lanes;
+  uint32_t t = ptxType(m.back(), lanes);
+  if (t != KOSAN_DTYPE_F16 && t != KOSAN_DTYPE_BF16)
+    return out;
+  out.kind = PtxHalfOp::Arith;
+  out.op = base.str();
+  out.dtype = t;
+  out.lanes = lanes;
+  return out;
+}
+
+namespace {
+
+constexpr unsigned kSharedAS = 3, kLocalAS = 5;
+
+uint32_t dtypeOfScalar(Type *T) {
+  if (T->isDoubleTy())
+    return KOSAN_DTYPE_F64;
+  if (T->isFloatTy())
+    return KOSAN_DTYPE_F32;
+  if (T->isHalfTy())
+    return KOSAN_DTYPE_F16;
+  if (T->isBFloatTy())
+    return KOSAN_DTYPE_BF16;
+  return KOSAN_DTYPE_UNKNOWN;
+}
+
+const char *dtypeText(uint32_t t) {
+  switch (t) {
+  case KOSAN_DTYPE_F64: return "f64";
+  case KOSAN_DTYPE_F32: return "f32";
+  case KOSAN_DTYPE_F16: return "f16";
+  case KOSAN_DTYPE_BF16: return "bf16";
+  default: return "?";
+  }
+}
+
+// What a value holds, for the shadow: its element type and lane count.
+struct Kind {
+  uint32_t dtype = KOSAN_DTYPE_UNKNOWN;
+  unsigned lanes = 1;
+  explicit operator bool() const { return dtype != KOSAN_DTYPE_UNKNOWN; }
+};
+
+Kind fpKind(Type *T) {
+  Kind k;
+  if (auto *V = dyn_cast<FixedVectorType>(T)) {
+    k.dtype = dtypeOfScalar(V->getElementType());
+    k.lanes = V->getNumElements();
+  } else {
+    k.dtype = dtypeOfScalar(T);
+  }
+  return k;
+}
+
+// Where a check on I goes: after I's shadow S when S is a new instruction
+// following I, else right after I.
+Instruction *afterOf(Value *S, Instruction *I) {
+  auto *SI = dyn_cast<Instruction>(S);
+  return SI && SI->getParent() == I->getParent() && I->comesBefore(SI) ? SI : I;
+}
+
+class Instrumenter {
+public:
+  Instrumenter(Function &F, Value *state, Value *launchId, SiteTable &sites)
+      : F(F), M(*F.getParent()), Ctx(F.getContext()), state(state),
+        launchId(launchId), sites(sites), F64(Type::getDoubleTy(Ctx)),
+        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
+  PrecisionCounts run();
+
+private:
+  Type *shadowType(Kind k) {
+    return k.lanes == 1 ? F64 : FixedVectorType::get(F64, k.lanes);
+  }
+  Kind kindOf(Value *V) {
+    if (Kind k = fpKind(V->getType()))
+      return k;
+    auto it = halfRegs.find(V);
+    return it == halfRegs.end() ? Kind{} : it->second;
+  }
+  BasicBlock::iterator entryPoint();
+  BasicBlock::iterator after(Value *V);
+  Value *toDouble(IRBuilder<> &B, Value *V, Kind k);
+  Value *shadow(Value *V);
+  void setShadow(Value *V, Value *S) { shadows[V] = S; }
+  Value *slot(IRBuilder<> &B, uint32_t site) {
+    return B.CreateAdd(base, ConstantInt::get(I32, site));
+  }
+  Value *finite(IRBuilder<> &B, Value *V, Kind k);
+  Value *unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k);
+  void checkNonfinite(Instruction *I, Instruction *after, Value *result,
+                      ArrayRef<Value *> operands, StringRef op);
+  void recordValue(Instruction *before, Value *V, kosan_access_kind access,
+                   StringRef op);
+  void recordNarrow(Instruction *I, Instruction *after, Value *in, Value *out,
+                    Kind from, Kind to, StringRef op);
+  void markHalfRegisters(ArrayRef<Instruction *> order);
+  bool handleIntrinsic(CallInst *CI, IRBuilder<> &B);
+  bool handleAsm(CallInst *CI, IRBuilder<> &B);
+  bool isGlobalPointer(Value *ptr);
+  AllocaInst *shadowSlotFor(Value *ptr);
+  FunctionCallee entry(StringRef name, Type *ret, ArrayRef<Type *> params) {
+    FunctionCallee c = M.getOrInsertFunction(name, FunctionType::get(ret, params, false));
+    if (auto *Fn = dyn_cast<Function>(c.getCallee()))
+      Fn->addFnAttr(Attribute::NoUnwind);
+    return c;
+  }
+
+  Function &F;
+  Module &M;
+  LLVMContext &Ctx;
+  Value *state, *launchId;
+  SiteTable &sites;
+  Type *F64, *I32, *I64;
+  Value *base = nullptr;
+  DenseMap<Value *, Value *> shadows;
+  DenseMap<Value *, Kind> halfRegs; // i16/i32 registers holding f16/bf16
+  DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
+  PrecisionCounts counts;
+};
+
+BasicBlock::iterator Instrumenter::entryPoint() {
+  // After the allocas and after the launch context is loaded.
+  if (auto *I = dyn_cast<Instruction>(launchId))
+    return std::next(I->getIterator());
+  if (auto *I = dyn_cast<Instruction>(state))
+    return std::next(I->getIterator());
+  BasicBlock::iterator at = F.getEntryBlock().getFirstInsertionPt();
+  while (isa<AllocaInst>(*at))
+    ++at;
+  return at;
+}
+
+BasicBlock::iterator Instrumenter::after(Value *V) {
+  if (auto *I = dyn_cast<Instruction>(V)) {
+    if (isa<PHINode>(I))
+      return I->getParent()->getFirstInsertionPt();
+    return std::next(I->getIterator());
+  }
+  return entryPoint();
+}
+
+Value *Instrumenter::toDouble(IRBuilder<> &B, Value *V, Kind k) {
+  Type *T = V->getType();
+  if (T->isFPOrFPVectorTy())
+    return T->getScalarType()->isDoubleTy() ? V : B.CreateFPExt(V, shadowType(k));
+  Type *H = k.dtype == KOSAN_DTYPE_BF16 ? Type::getBFloatTy(Ctx) : Type::getHalfTy(Ctx);
+  if (k.lanes > 1)
+    H = FixedVectorType::get(H, k.lanes);
+  return B.CreateFPExt(B.CreateBitCast(V, H), shadowType(k));
+}
+
+// The shadow of V: computed already, a constant, or seeded from V itself
+// right where V is defined (so it dominates every use of V).
+Value *Instrumenter::shadow(Value *V) {
+  if (Value *S = shadows.lookup(V))
+    return S;
+  Kind k = kindOf(V);
+  if (!k)
+    return nullptr;
+  Value *S;
+  if (isa<Constant>(V)) {
+    IRBuilder<> B(&*entryPoint());
+    S = toDouble(B, V, k);
+  } else {
+    IRBuilder<> B(&*after(V));
+    S = toDouble(B, V, k);
+    ++counts.seeded;
+  }
+  shadows[V] = S;
+  return S;
+}
+
+Value *Instrumenter::finite(IRBuilder<> &B, Value *V, Kind k) {
+  Value *x = V->getType()->isFloatingPointTy() ? V : toDouble(B, V, k);
+  Value *a = B.CreateUnaryIntrinsic(Intrinsic::fabs, x);
+  return B.CreateFCmpOLT(a, ConstantFP::getInfinity(x->getType()));
+}
+
+// Shadows by name: the fp64 operation the real one approximates.
+Value *Instrumenter::unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k) {
+  auto call = [&](const char *name) -> Value * {
+    if (k.lanes != 1)
+      return nullptr;
+    return B.CreateCall(entry(name, F64, {F64}), {s});
+  };
+  if (op == "exp2")
+    return call("__kosan_shadow_exp2");
+  if (op == "exp")
+    return k.lanes == 1 ? B.CreateCall(entry("__kosan_shadow_exp2", F64, {F64}),
+                                       {B.CreateFMul(s, ConstantFP::get(F64, M_LOG2E))})
+                        : nullptr;
+  if (op == "log2")
+    return call("__kosan_shadow_log2");
+  if (op == "log")
+    return k.lanes == 1 ? B.CreateFMul(call("__kosan_shadow_log2"), ConstantFP::get(F64, M_LN2))
+                        : nullptr;
+  if (op == "log10")
+    return k.lanes == 1 ? B.CreateFMul(call("__kosan_shadow_log2"),
+                                       ConstantFP::get(F64, 0.30102999566398119521))
+                        : nullptr;
+  if (op == "sin")
+    return call("__kosan_shadow_sin");
+  if (op == "cos")
+    return call("__kosan_shadow_cos");
+  if (op == "tanh")
+    return call("__kosan_shadow_tanh");
+  if (op == "sqrt")
+    return B.CreateUnaryIntrinsic(Intrinsic::sqrt, s);
+  if (op == "rsqrt")
+    return B.CreateFDiv(ConstantFP::get(s->getType(), 1.0),
+                        B.CreateUnaryIntrinsic(Intrinsic::sqrt, s));
+  if (op == "rcp")
+    return B.CreateFDiv(ConstantFP::get(s->getType(), 1.0), s);
+  if (op == "fabs")
+    return B.CreateUnaryIntrinsic(Intrinsic::fabs, s);
+  if (op == "neg")
+    return B.CreateFNeg(s);
+  return nullptr;
+}
+
+// An operation whose result is NaN or Inf while its operands are finite:
+// report where it happened (the first birth, not every propagation).
+void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *result,
+                                  ArrayRef<Value *> operands, StringRef op) {
+  Kind k = kindOf(result);
+  if (!k || k.lanes != 1)
+    return;
+  uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NONFINITE, 0, k.dtype, op, -1);
+  IRBuilder<> B(afterI->getNextNode());
+  B.SetCurrentDebugLocation(I->getDebugLoc());
+  Value *bad = B.CreateNot(finite(B, result, k));
+  MDNode *unlikely = MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
+  Instruction *cold = SplitBlockAndInsertIfThen(bad, &*B.GetInsertPoint(), false, unlikely);
+  IRBuilder<> C(cold);
+  C.SetCurrentDebugLocation(I->getDebugLoc());
+  Value *allFinite = ConstantInt::getTrue(Ctx);
+  for (Value *o : operands) {
+    // A finite constant needs no test.
+    if (auto *CF = dyn_cast<ConstantFP>(o); CF && CF->getValueAPF().isFinite())
+      continue;
+    if (Kind ok = kindOf(o); ok && ok.lanes == 1)
+      allFinite = C.CreateAnd(allFinite, finite(C, o, ok));
+  }
+  Instruction *born = SplitBlockAndInsertIfThen(allFinite, cold, false);
+  IRBuilder<> R(born);
+  R.SetCurrentDebugLocation(I->getDebugLoc());
+  Value *s = shadow(result);
+  R.CreateCall(entry("__kosan_prec_nonfinite", Type::getVoidTy(Ctx), {I64, I32, I32, F64, F64}),
+               {state, launchId, slot(R, site), toDouble(R, result, k), s});
+}
+
+void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind access,
+                               StringRef op) {
+  Kind k = kindOf(V);
+  Value *s = shadow(V);
+  if (!k || !s)
+    return;
+  uint32_t site = sites.add(*before, access, 0, k.dtype, op, -1);
+  IRBuilder<> B(before);
+  B.SetCurrentDebugLocation(before->getDebugLoc());
+  Value *real = toDouble(B, V, k);
+  FunctionCallee fn = entry("__kosan_prec_value", Type::getVoidTy(Ctx),
+                            {I64, I32, I32, F64, F64, I32});
+  for (unsigned lane = 0; lane < std::min(k.lanes, 8u); ++lane) {
+    Value *r = k.lanes == 1 ? real : B.CreateExtractElement(real, lane);
+    Value *sh = k.lanes == 1 ? s : B.CreateExtractElement(s, lane);
+    B.CreateCall(fn, {state, launchId, slot(B, site), r, sh, ConstantInt::get(I32, k.dtype)});
+  }
+  ++counts.sinks;
+}
+
+void Instrumenter::recordNarrow(Instruction *I, Instruction *afterI, Value *in, Value *out,
+                                Kind from, Kind to, StringRef op) {
+  uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NARROW, 0, to.dtype, op, int(from.dtype));
+  IRBuilder<> B(afterI->getNextNode());
+  B.SetCurrentDebugLocation(I->getDebugLoc());
+  Value *dIn = toDouble(B, in, from), *dOut = toDouble(B, out, to);
+  FunctionCallee fn = entry("__kosan_prec_narrow", Type::getVoidTy(Ctx),
+                            {I64, I32, I32, F64, F64, I32});
+  for (unsigned lane = 0; lane < std::min(to.lanes, 8u); ++lane) {
+    Value *a = to.lanes == 1 ? dIn : B.CreateExtractElement(dIn, lane);
+    Value *b = to.lanes == 1 ? dOut : B.CreateExtractElement(dOut, lane);
+    B.CreateCall(fn, {state, launchId, slot(B, site), a, b, ConstantInt::get(I32, to.dtype)});
+  }
+  ++counts.narrowings;
+}
+
+bool Instrumenter::isGlobalPointer(Value *ptr) {
+  unsigned as = ptr->getType()->getPointerAddressSpace();
+  if (as == kSharedAS || as == kLocalAS)
+    return false;
+  const Value *obj = getUnderlyingObject(ptr, 12);
+  if (isa<AllocaInst>(obj))
+    return false;
+  if (auto *GV = dyn_cast<GlobalVariable>(obj))
+    return GV->getAddressSpace() != kSharedAS;
+  if (auto *ASC = dyn_cast<AddrSpaceCastOperator>(obj))
+    return ASC->getSrcAddressSpace() != kSharedAS && ASC->getSrcAddressSpace() != kLocalAS;
+  return true;
+}
+
+// -O0 keeps every variable in a stack slot: a floating-point slot whose
+// address goes nowhere else gets a shadow slot next to it.
+AllocaInst *Instrumenter::shadowSlotFor(Value *ptr) {
+  auto *AI = dyn_cast<AllocaInst>(ptr->stripPointerCasts());
+  if (!AI || !AI->isStaticAlloca() || !fpKind(AI->getAllocatedType()) ||
+      AI->getAllocatedType()->isVectorTy())
+    return nullptr;
+  auto it = shadowSlots.find(AI);
+  if (it != shadowSlots.end())
+    return it->second;
+  AllocaInst *slotAI = nullptr;
+  bool privateSlot = true;
+  for (User *U : AI->users()) {
+    Value *user = U;
+    if (auto *C = dyn_cast<AddrSpaceCastInst>(U)) {
+      for (User *CU : C->users())
+        if (!isa<LoadInst>(CU) &&
+            !(isa<StoreInst>(CU) && cast<StoreInst>(CU)->getPointerOperand() == C))
+          privateSlot = false;
+      continue;
+    }
+    if (!isa<LoadInst>(user) &&
+        !(isa<StoreInst>(user) && cast<StoreInst>(user)->getPointerOperand() == AI))
+      privateSlot = false;
+  }
+  if (privateSlot) {
+    IRBuilder<> B(AI->getNextNode());
+    slotAI = B.CreateAlloca(F64, AI->getAddressSpace(), nullptr, AI->getName() + ".shadow");
+    B.SetInsertPoint(&*entryPoint());
+    B.CreateStore(ConstantFP::get(F64, 0.0), slotAI)
+        ->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(Ctx, {}));
+  }
+  shadowSlots[AI] = slotAI;
+  return slotAI;
+}
+
+// i16/i32 registers that hold f16/bf16 values: results and operands of the
+// half/bf16 templates, and the phis and selects that carry them.
+void Instrumenter::markHalfRegisters(ArrayRef<Instruction *> order) {
+  for (Instruction *I : order) {
+    auto *CI = dyn_cast<CallInst>(I);
+    if (!CI || !CI->isInlineAsm())
+      continue;
+    auto *IA = cast<InlineAsm>(CI->getCalledOperand());
+    PtxHalfOp op = parsePtxHalfOp(IA->getAsmString());
+    Kind half{op.dtype, op.lanes};
+    switch (op.kind) {
+    case PtxHalfOp::Arith:
+    case PtxHalfOp::Exp:
+    case PtxHalfOp::Exp2:
+      if (!CI->getType()->isIntegerTy())
+        break;
+      halfRegs[CI] = half;
+      for (Value *A : CI->args())
+        if (A->getType() == CI->getType())
+          halfRegs[A] = half;
+      break;
+    case PtxHalfOp::Convert:
+      if (CI->getType()->isIntegerTy())
+        halfRegs[CI] = half;
+      for (Value *A : CI->args())
+        if (A->getType()->isIntegerTy())
+          halfRegs[A] = Kind{op.fromDtype, 1};
+      break;
+    default:
+      break;
+    }
+  }
+  // Through phis and selects, both ways, until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Instruction *I : order) {
+      if (!isa<PHINode>(I) && !isa<SelectInst>(I))
+        continue;
+      if (!I->getType()->isIntegerTy(16) && !I->getType()->isIntegerTy(32))
+        continue;
+      SmallVector<Value *, 4> vals;
+      if (auto *P = dyn_cast<PHINode>(I))
+        vals.append(P->incoming_values().begin(), P->incoming_values().end());
+      else
+        vals = {cast<SelectInst>(I)->getTrueValue(), cast<SelectInst>(I)->getFalseValue()};
+      Kind k = kindOf(I);
+      for (Value *v : vals)
+        if (!k)
+          k = halfRegs.lookup(v);
+      if (!k)
+        continue;
+      if (!halfRegs.count(I)) {
+        halfRegs[I] = k;
+        changed = true;
+      }
+      for (Value *v : vals)
+        if (!halfRegs.count(v) && !isa<UndefValue>(v)) {
+          halfRegs[v] = k;
+          changed = true;
+        }
+    }
+  }
+  // Pack/unpack move halves between registers: mark what they move.
+  for (Instruction *I : order) {
+    auto *CI = dyn_cast<CallInst>(I);
+    if (!CI || !CI->isInlineAsm())
+      continue;
+    PtxHalfOp op = parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString());
+    if (op.kind == PtxHalfOp::Pack && CI->arg_size() == 2) {
+      Kind k = halfRegs.lookup(CI->getArgOperand(0));
+      if (!k)
+        k = halfRegs.lookup(CI->getArgOperand(1));
+      if (k) {
+        halfRegs[CI] = Kind{k.dtype, 2};
+        for (Value *A : CI->args())
+          halfRegs.try_emplace(A, Kind{k.dtype, 1});
+      }
+    }
+  }
+}
+
+bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
+  Kind k = fpKind(CI->getType());
+  if (!k)
+    return false;
+  Function *callee = CI->getCalledFunction();
+  StringRef name = callee->getName();
+  Intrinsic::ID id = callee->getIntrinsicID();
+  SmallVector<Value *, 3> s;
+  for (Value *A : CI->args())
+    if (fpKind(A->getType()))
+      s.push_back(shadow(A));
+  auto same = [&](Intrinsic::ID id) -> Value * {
+    return B.CreateIntrinsic(id, {shadowType(k)}, s);
+  };
+  Value *S = nullptr;
+  std::string op;
+  switch (id) {
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    S = B.CreateIntrinsic(Intrinsic::fma, {shadowType(k)}, s);
+    op = "fma";
+    break;
+  case Intrinsic::sqrt: case Intrinsic::fabs: case Intrinsic::floor:
+  case Intrinsic::ceil: case Intrinsic::trunc: case Intrinsic::rint:
+  case Intrinsic::nearbyint: case Intrinsic::round: case Intrinsic::roundeven:
+  case Intrinsic::minnum: case Intrinsic::maxnum: case Intrinsic::minimum:
+  case Intrinsic::maximum: case Intrinsic::copysign:
+    S = same(id);
+    op = Intrinsic::getBaseName(id).drop_front(5).str();
+    break;
+  case Intrinsic::exp: op = "exp"; break;
+  case Intrinsic::exp2: op = "exp2"; break;
+  case Intrinsic::log: op = "log"; break;
+  case Intrinsic::log2: op = "log2"; break;
+  case Intrinsic::log10: op = "log10"; break;
+  case Intrinsic::sin: op = "sin"; break;
+  case Intrinsic::cos: op = "cos"; break;
+  default: {
+    // NVVM's: the fast approximations and explicitly rounded operations.
+    static const struct {
+      const char *prefix, *op;
+    } kNvvm[] = {
+        {"llvm.nvvm.ex2.approx", "exp2"}, {"llvm.nvvm.lg2.approx", "log2"},
+        {"llvm.nvvm.sin.approx", "sin"},  {"llvm.nvvm.cos.approx", "cos"},
+        {"llvm.nvvm.tanh.approx", "tanh"}, {"llvm.nvvm.rsqrt.approx", "rsqrt"},
+        {"llvm.nvvm.sqrt.", "sqrt"},      {"llvm.nvvm.rcp.", "rcp"},
+        {"llvm.nvvm.div.", "div"},        {"llvm.nvvm.fma.", "fma"},
+        {"llvm.nvvm.add.", "add"},        {"llvm.nvvm.mul.", "mul"},
+        {"llvm.nvvm.fmin.", "fmin"},      {"llvm.nvvm.fmax.", "fmax"},
+        {"llvm.nvvm.fabs", "fabs"},       {"llvm.nvvm.saturate", "saturate"},
+    };
+    for (const auto &n : kNvvm)
+      if (name.starts_with(n.prefix)) {
+        op = n.op;
+        break;
+      }
+    if (op.empty())
+      return false;
+    if (op == "div" && s.size() == 2)
+      S = B.CreateFDiv(s[0], s[1]);
+    else if (op == "add" && s.size() == 2)
+      S = B.CreateFAdd(s[0], s[1]);
+    else if (op == "mul" && s.size() == 2)
+      S = B.CreateFMul(s[0], s[1]);
+    else if (op == "fma" && s.size() == 3)
+      S = B.CreateIntrinsic(Intrinsic::fma, {shadowType(k)}, s);
+    else if (op == "fmin" && s.size() == 2)
+      S = B.CreateBinaryIntrinsic(Intrinsic::minnum, s[0], s[1]);
+    else if (op == "fmax" && s.size() == 2)
+      S = B.CreateBinaryIntrinsic(Intrinsic::maxnum, s[0], s[1]);
+    else if (op == "saturate" && s.size() == 1)
+      S = B.CreateBinaryIntrinsic(
+          Intrinsic::minnum,
+          B.CreateBinaryIntrinsic(Intrinsic::maxnum, s[0], ConstantFP::get(F64, 0.0)),
+          ConstantFP::get(F64, 1.0));
+    break;
+  }
+  }
+  if (!S && s.size() == 1 && !op.empty())
+    S = unaryShadow(B, op, s[0], k);
+  if (!S)
+    return false;
+  setShadow(CI, S);
+  ++counts.shadowed;
+  SmallVector<Value *, 3> operands(CI->args());
+  checkNonfinite(CI, afterOf(S, CI), CI, operands, op.empty() ? "call" : op);
+  return true;
+}
+
+bool Instrumenter::handleAsm(CallInst *CI, IRBuilder<> &B) {
+  auto *IA = cast<InlineAsm>(CI->getCalledOperand());
+  PtxHalfOp op = parsePtxHalfOp(IA->getAsmString());
+  if (op.kind == PtxHalfOp::None)
+    return false;
+  SmallVector<Value *, 3> args(CI->args());
+  Value *S = nullptr;
+  switch (op.kind) {
+  case PtxHalfOp::Convert: {
+    if (args.size() < 1)
+      return false;
+    Kind to{op.dtype, op.lanes};
+    if (op.lanes == 2) {
+      // cvt.rn.f16x2.f32 $0, $hi, $lo: the template names the operands.
+      if (args.size() != 2 || !CI->getType()->isIntegerTy(32))
+        return false;
+      bool swapped = IA->getAsmString().find("$2, $1") != std::string::npos ||
+                     IA->getAsmString().find("$2,$1") != std::string::npos;
+      Value *lo = swapped ? args[0] : args[1], *hi = swapped ? args[1] : args[0];
+      Value *sv = PoisonValue::get(shadowType(to));
+      sv = B.CreateInsertElement(sv, shadow(lo), uint64_t(0));
+      sv = B.CreateInsertElement(sv, shadow(hi), uint64_t(1));
+      S = sv;
+      setShadow(CI, S);
+      halfRegs[CI] = to;
+      Value *in = PoisonValue::get(FixedVectorType::get(Type::getFloatTy(Ctx), 2));
+      in = B.CreateInsertElement(in, lo, uint64_t(0));
+      in = B.CreateInsertElement(in, hi, uint64_t(1));
+      recordNarrow(CI, cast<Instruction>(S), in, CI, Kind{op.fromDtype, 2}, to, op.op);
+      ++counts.asmOps;
+      return true;
+    }
+    Value *src = args[0];
+    Kind from{op.fromDtype, 1};
+    if (!kindOf(src))
+      halfRegs[src] = from;
+    S = shadow(src);
+    if (!S)
+      return false;
+    setShadow(CI, S);
+    if (CI->getType()->isIntegerTy())
+      halfRegs[CI] = to;
+    ++counts.asmOps;
+    // Narrowing (f32 -> f16/bf16, f16 -> bf16 and the like) is logged.
+    bool narrowing = (to.dtype == KOSAN_DTYPE_F16 || to.dtype == KOSAN_DTYPE_BF16) &&
+                     from.dtype != to.dtype;
+    // Constants are rounded the same way on every run: nothing to log.
+    if (narrowing && !isa<Constant>(src))
+      recordNarrow(CI, CI, src, CI, from, to, op.op);
+    return true;
+  }
+  case PtxHalfOp::Arith: {
+    Kind k{op.dtype, op.lanes};
+    SmallVector<Value *, 3> s;
+    for (Value *A : args) {
+      if (!kindOf(A))
+        halfRegs[A] = k;
+      s.push_back(shadow(A));
+    }
+    if (op.op == "add" && s.size() == 2)
+      S = B.CreateFAdd(s[0], s[1]);
+    else if (op.op == "sub" && s.size() == 2)
+      S = B.CreateFSub(s[0], s[1]);
+    else if (op.op == "mul" && s.size() == 2)
+      S = B.CreateFMul(s[0], s[1]);
+    else if (op.op == "fma" && s.size() == 3)
+      S = B.CreateIntrinsic(Intrinsic::fma, {shadowType(k)}, s);
+    else if (op.op == "neg" && s.size() == 1)
+      S = B.CreateFNeg(s[0]);
+    else if (op.op == "abs" && s.size() == 1)
+      S = B.CreateUnaryIntrinsic(Intrinsic::fabs, s[0]);
+    else if (op.op == "min" && s.size() == 2)
+      S = B.CreateBinaryIntrinsic(Intrinsic::minnum, s[0], s[1]);
+    else if (op.op == "max" && s.size() == 2)
+      S = B.CreateBinaryIntrinsic(Intrinsic::maxnum, s[0], s[1]);
+    if (!S)
+      return false;
+    halfRegs[CI] = k;
+    setShadow(CI, S);
+    ++counts.asmOps;
+    ++counts.shadowed;
+    checkNonfinite(CI, afterOf(S, CI), CI, args,
+                   (op.op + "." + dtypeText(op.dtype) + (op.lanes == 2 ? "x2" : "")));
+    return true;
+  }
+  case PtxHalfOp::Exp:
+  case PtxHalfOp::Exp2: {
+    if (args.size() != 1 || !CI->getType()->isIntegerTy(16))
+      return false;
+    Kind k{op.dtype, 1};
+    if (!kindOf(args[0]))
+      halfRegs[args[0]] = k;
+    S = unaryShadow(B, op.kind == PtxHalfOp::Exp ? "exp" : "exp2", shadow(args[0]), k);
+    if (!S)
+      return false;
+    halfRegs[CI] = k;
+    setShadow(CI, S);
+    ++counts.asmOps;
+    ++counts.shadowed;
+    checkNonfinite(CI, afterOf(S, CI), CI, args, op.op);
+    return true;
+  }
+  case PtxHalfOp::Pack: {
+    Kind k = halfRegs.lookup(CI);
+    if (!k || args.size() != 2)
+      return false;
+    Kind lane{k.dtype, 1};
+    for (Value *A : args)
+      if (!kindOf(A))
+        halfRegs[A] = lane;
+    Value *sv = PoisonValue::get(shadowType(k));
+    sv = B.CreateInsertElement(sv, shadow(args[0]), uint64_t(0));
+    sv = B.CreateInsertElement(sv, shadow(args[1]), uint64_t(1));
+    setShadow(CI, sv);
+    ++counts.asmOps;
+    return true;
+  }
+  case PtxHalfOp::Unpack: {
+    // {i16, i16} from an i32: the extractvalues take the lanes' shadows.
+    if (args.size() != 1 || !kindOf(args[0]))
+      return false;
+    Kind k = kindOf(args[0]);
+    Value *s = shadow(args[0]);
+    for (User *U : CI->users())
+      if (auto *EV = dyn_cast<ExtractValueInst>(U))
+        if (EV->getNumIndices() == 1 && EV->getIndices()[0] < 2) {
+          IRBuilder<> EB(EV->getNextNode());
+          halfRegs[EV] = Kind{k.dtype, 1};
+          setShadow(EV, EB.CreateExtractElement(s, uint64_t(EV->getIndices()[0])));
+        }
+    ++counts.asmOps;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+PrecisionCounts Instrumenter::run() {
+  // The module's slot base (KOSAN_PREC_BASE_SYMBOL), written by the host.
+  GlobalVariable *baseVar = M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL);
+  if (!baseVar) {
+    baseVar = new GlobalVariable(M, I32, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+                                 ConstantInt::get(I32, 0), KOSAN_PREC_BASE_SYMBOL, nullptr,
+                                 GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
+                                 /*isExternallyInitialized=*/true);
+    baseVar->setAlignment(Align(4));
+    appendToUsed(M, {baseVar});
+  }
+  {
+    IRBuilder<> B(&*entryPoint());
+    LoadInst *L = B.CreateAlignedLoad(I32, baseVar, Align(4), "kosan.prec_base");
+    L->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(Ctx, {}));
+    base = L;
+  }
+
+  SmallVector<Instruction *, 128> order;
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : *BB)
+      if (&I != base)
+        order.push_back(&I);
+  markHalfRegisters(order);
+
+  for (Instruction *I : order) {
+    if (I->hasMetadata(LLVMContext::MD_nosanitize) || I->isTerminator())
+      continue;
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      Kind k = kindOf(P);
+      if (!k)
+        continue;
+      PHINode *SP = PHINode::Create(shadowType(k), P->getNumIncomingValues(),
+                                    P->getName() + ".shadow");
+      SP->insertAfter(P);
+      setShadow(P, SP);
+      phis.push_back({P, SP});
+      continue;
+    }
+    IRBuilder<> B(I->getNextNode());
+    B.SetCurrentDebugLocation(I->getDebugLoc());
+    if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+      Kind k = fpKind(BO->getType());
+      if (!k)
+        continue;
+      Value *a = shadow(BO->getOperand(0)), *b = shadow(BO->getOperand(1));
+      Value *S = B.CreateBinOp(BO->getOpcode(), a, b);
+      setShadow(BO, S);
+      ++counts.shadowed;
+      checkNonfinite(BO, afterOf(S, BO), BO, {BO->getOperand(0), BO->getOperand(1)},
+                     BO->getOpcodeName());
+    } else if (auto *UO = dyn_cast<UnaryOperator>(I)) {
+      if (UO->getOpcode() == Instruction::FNeg && fpKind(UO->getType()))
+        setShadow(UO, B.CreateFNeg(shadow(UO->getOperand(0))));
+    } else if (auto *FE = dyn_cast<FPExtInst>(I)) {
+      setShadow(FE, shadow(FE->getOperand(0)));
+    } else if (auto *FT = dyn_cast<FPTruncInst>(I)) {
+      Value *S = shadow(FT->getOperand(0));
+      setShadow(FT, S);
+      if (!isa<Constant>(FT->getOperand(0)))
+        recordNarrow(FT, FT, FT->getOperand(0), FT, fpKind(FT->getOperand(0)->getType()),
+                   fpKind(FT->getType()), "fptrunc");
+    } else if (isa<SIToFPInst>(I) || isa<UIToFPInst>(I)) {
+      Kind k = fpKind(I->getType());
+      setShadow(I, isa<SIToFPInst>(I) ? B.CreateSIToFP(I->getOperand(0), shadowType(k))
+                                      : B.CreateUIToFP(I->getOperand(0), shadowType(k)));
+    } else if (auto *SI = dyn_cast<SelectInst>(I)) {
+      if (!kindOf(SI) || SI->getCondition()->getType()->isVectorTy())
+        continue;
+      setShadow(SI, B.CreateSelect(SI->getCondition(), shadow(SI->getTrueValue()),
+                                   shadow(SI->getFalseValue())));
+    } else if (auto *EE = dyn_cast<ExtractElementInst>(I)) {
+      if (fpKind(EE->getType()))
+        setShadow(EE, B.CreateExtractElement(shadow(EE->getVectorOperand()),
+                                             EE->getIndexOperand()));
+    } else if (auto *IE = dyn_cast<InsertElementInst>(I)) {
+      if (fpKind(IE->getType()))
+        setShadow(IE, B.CreateInsertElement(shadow(IE->getOperand(0)),
+                                            shadow(IE->getOperand(1)), IE->getOperand(2)));
+    } else if (auto *SV = dyn_cast<ShuffleVectorInst>(I)) {
+      if (fpKind(SV->getType()))
+        setShadow(SV, B.CreateShuffleVector(shadow(SV->getOperand(0)),
+                                            shadow(SV->getOperand(1)),
+                                            SV->getShuffleMask()));
+    } else if (auto *CI = dyn_cast<CallInst>(I)) {
+      if (CI->isInlineAsm())
+        handleAsm(CI, B);
+      else if (CI->getCalledFunction() && CI->getCalledFunction()->isIntrinsic())
+        handleIntrinsic(CI, B);
+    } else if (auto *LI = dyn_cast<LoadInst>(I)) {
+      if (AllocaInst *slotAI = shadowSlotFor(LI->getPointerOperand()); slotAI && fpKind(LI->getType()))
+        setShadow(LI, B.CreateAlignedLoad(F64, slotAI, Align(8)));
+    } else if (auto *ST = dyn_cast<StoreInst>(I)) {
+      Value *V = ST->getValueOperand();
+      if (!kindOf(V))
+        continue;
+      if (AllocaInst *slotAI = shadowSlotFor(ST->getPointerOperand())) {
+        IRBuilder<> SB(ST);
+        SB.CreateAlignedStore(shadow(V), slotAI, Align(8));
+      } else if (isGlobalPointer(ST->getPointerOperand())) {
+        recordValue(ST, V, KOSAN_ACCESS_PREC_STORE, "store");
+      }
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+      if (RMW->isFloatingPointOperation() && isGlobalPointer(RMW->getPointerOperand()))
+        recordValue(RMW, RMW->getValOperand(), KOSAN_ACCESS_PREC_ATOMIC,
+                    AtomicRMWInst::getOperationName(RMW->getOperation()));
+    }
+  }
+
+  // Shadow phis: the shadows of the incoming values, at the end of the
+  // incoming blocks (the blocks as they are now, after any splitting).
+  for (auto [P, SP] : phis)
+    for (unsigned i = 0; i < P->getNumIncomingValues(); ++i) {
+      Value *in = P->getIncomingValue(i);
+      Value *s = shadow(in);
+      if (!s)
+        s = PoisonValue::get(SP->getType());
+      SP->addIncoming(s, P->getIncomingBlock(i));
+    }
+  return counts;
+}
+
+} // namespace
+
+PrecisionCounts instrumentPrecision(Function &F, Value *state, Value *launchId,
+                                    SiteTable &sites) {
+  return Instrumenter(F, state, launchId, sites).run();
+}
+
+} // namespace kosan

@@ -282,7 +282,7 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 //                            double in, double out, uint32_t dtype);
 //   void __kosan_prec_nonfinite(uint64_t state, uint32_t launch, uint32_t slot,
 //                               double real, double shadow);
-//   double __kosan_shadow_{exp2,log2,sin,cos,tanh}(double);   // exact fp64
+//   double __kosan_shadow_{exp2,log2,sin,cos,tanh}(double);   // fp64 (libdevice, within 2 ulps)
 // state is the kosan_device_state address; a 0 precision pointer in it
 // (checks=precision off at run time) makes them return at once.
 

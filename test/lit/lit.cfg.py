@@ -21,6 +21,9 @@ for var in ("KOSAN_OPTIONS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUD
     config.environment.pop(var, None)
 
 config.substitutions.append(("%kosan_plugin", config.plugin))
+# The device runtime as built, before the plugin embeds it.
+config.substitutions.append(("%kosan_device_rt", os.path.join(
+    config.kosan_obj_root, "runtime", "device", "kosan_device_nvptx.bc")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-clang++")))

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds bench/kernels.cu four ways into .bench-bin/precision/: plain, OOB
+# (the default), precision, and OOB + precision; and records registers,
+# spills and stack per kernel from ptxas -v for each (the cost of the fp64
+# shadow is register pressure above all). Run from the repository root after
+# building kosan.
+set -euo pipefail
+out=${1:-.bench-bin/precision}
+cuda=${CUDA_PATH:-/usr/local/cuda}
+arch=${KOSAN_CUDA_ARCH:-sm_90}
+mkdir -p "$out"
+drv=build/bin/kosan-clang++
+"$drv" --kosan-plain -O3 --cuda-gpu-arch="$arch" bench/kernels.cu -o "$out/kernels.plain"
+for v in oob precision oob,precision; do
+  name=${v/,/+}
+  "$drv" --kosan-checks=$v -O3 --cuda-gpu-arch="$arch" bench/kernels.cu -o "$out/kernels.$name"
+  "$drv" --kosan-checks=$v -O3 --cuda-gpu-arch="$arch" --cuda-device-only -S bench/kernels.cu \
+    -o "$out/kernels.$name.ptx"
+  "$cuda/bin/ptxas" -arch="$arch" -v "$out/kernels.$name.ptx" -o /dev/null 2> "$out/ptxas.$name.txt"
+done
+python3 - "$out" > "$out/registers.md" <<'PY'
+import re, sys, subprocess
+out = sys.argv[1]
+def parse(path):
+    entries, cur = {}, None
+    for line in open(path):
+        m = re.search(r"Compiling entry function '(\S+)'", line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and cur:
+            entries.setdefault(cur, {}).update(stack=int(m.group(1)), spill=int(m.group(2)) + int(m.group(3)))
+        m = re.search(r"Used (\d+) registers", line)
+        if m and cur:
+            entries.setdefault(cur, {})["regs"] = int(m.group(1))
+    return entries
+variants = {v: parse(f"{out}/ptxas.{v}.txt") for v in ("oob", "precision", "oob+precision")}
+def demangle(n):
+    try:
+        return subprocess.run(["c++filt", n], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return n
+plain = variants["oob"]  # the originals are in every module, uninstrumented
+print("| kernel | registers plain | oob | precision | oob+precision | spill bytes plain / oob / precision / both | stack bytes plain / oob / precision / both |")
+print("|---|---:|---:|---:|---:|---|---|")
+for name, e in sorted(plain.items()):
+    if name.endswith("__kosan"):
+        continue
+    k = {v: variants[v].get(name + "__kosan", {}) for v in variants}
+    regs = [str(e.get("regs", "?"))] + [str(k[v].get("regs", "?")) for v in variants]
+    spill = [str(e.get("spill", "?"))] + [str(k[v].get("spill", "?")) for v in variants]
+    stack = [str(e.get("stack", "?"))] + [str(k[v].get("stack", "?")) for v in variants]
+    print(f"| {demangle(name)} | " + " | ".join(regs) + " | " + " / ".join(spill) + " | " + " / ".join(stack) + " |")
+PY
+cat "$out/registers.md"

@@ -1,0 +1,428 @@
+//===- kosan/precision.h - Error arithmetic of the precision check ---------===//
+//
+// How far a value strayed from its fp64 shadow, and how the samples of one
+// site add up into a kosan_prec_slot (abi.h). One header for the host (the
+// report, the unit tests) and the device runtime (runtime/device/
+// precision.cpp, compiled for nvptx64 with -ffreestanding -nogpulib: no libm,
+// no standard library), so both compute bit for bit the same numbers.
+//
+// Everything that classifies a double reads its bits: NaN and infinity tests
+// compare integers, so that a module compiled with -ffast-math (whose
+// backend may fold `x != x` to false) cannot change the answers, and
+// exponents come from the exponent field, never from a logarithm.
+//
+// Units:
+//   relative error  |real - shadow| / |shadow|
+//   error in ULPs   |real - shadow| / ulpOf(real, dtype)
+//   bits lost       log2 of the error in ULPs, 0 below 1 ULP; the histogram
+//                   of a slot counts values by bits lost
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_PRECISION_H
+#define KOSAN_PRECISION_H
+
+#include "kosan/abi.h"
+
+#include <stdint.h>
+
+// bitsLost needs libm: it is left out of freestanding device builds (the
+// device runtime), kept for host code (CUDA's device pass parses that too).
+#if (!defined(__NVPTX__) && !defined(__AMDGPU__)) || defined(__CUDA__) || defined(__HIP__)
+#define KOSAN_PREC_HOST_ONLY 1
+#include <cmath>
+#endif
+
+// Callable from host code and, in a CUDA translation unit, from device code.
+#if defined(__CUDA__)
+#define KOSAN_PREC_FN __attribute__((host, device)) constexpr inline
+#else
+#define KOSAN_PREC_FN constexpr inline
+#endif
+
+namespace kosan::prec {
+
+inline constexpr int kHistBins = 8;
+inline constexpr uint64_t kSignBit = 0x8000000000000000ull;
+inline constexpr uint64_t kInfBits = 0x7ff0000000000000ull;
+inline constexpr uint64_t kQuietNaNBits = 0x7ff8000000000000ull;
+
+//===-- Bits of a double ---------------------------------------------------===//
+
+KOSAN_PREC_FN uint64_t bitsOf(double x) { return __builtin_bit_cast(uint64_t, x); }
+KOSAN_PREC_FN double fromBits(uint64_t b) { return __builtin_bit_cast(double, b); }
+KOSAN_PREC_FN double infinity() { return fromBits(kInfBits); }
+KOSAN_PREC_FN double quietNaN() { return fromBits(kQuietNaNBits); }
+KOSAN_PREC_FN bool isNaN(double x) { return (bitsOf(x) & ~kSignBit) > kInfBits; }
+KOSAN_PREC_FN bool isInf(double x) { return (bitsOf(x) & ~kSignBit) == kInfBits; }
+KOSAN_PREC_FN bool isFinite(double x) { return (bitsOf(x) & ~kSignBit) < kInfBits; }
+KOSAN_PREC_FN bool isZero(double x) { return (bitsOf(x) & ~kSignBit) == 0; }
+KOSAN_PREC_FN double absOf(double x) { return fromBits(bitsOf(x) & ~kSignBit); }
+
+// floor(log2 |x|) of a finite nonzero x, subnormals included.
+KOSAN_PREC_FN int exponentOf(double x) {
+  uint64_t b = bitsOf(x) & ~kSignBit;
+  int biased = (int)(b >> 52);
+  if (biased != 0)
+    return biased - 1023;
+  return -1074 + (63 - __builtin_clzll(b));  // subnormal: the leading 1 of the fraction
+}
+
+// 2^k exactly: 0 below the smallest subnormal, +inf above the largest finite.
+KOSAN_PREC_FN double exp2i(int k) {
+  if (k > 1023)
+    return infinity();
+  if (k >= -1022)
+    return fromBits((uint64_t)(k + 1023) << 52);
+  if (k >= -1074)
+    return fromBits(1ull << (k + 1074));
+  return 0.0;
+}
+
+//===-- The formats --------------------------------------------------------===//
+
+// Bits of the significand, the implicit bit included; 0 for a type that is
+// not floating point.
+KOSAN_PREC_FN int significandBits(uint32_t dtype) {
+  switch (dtype) {
+  case KOSAN_DTYPE_F64: return 53;
+  case KOSAN_DTYPE_F32: return 24;
+  case KOSAN_DTYPE_F16: return 11;
+  case KOSAN_DTYPE_BF16: return 8;
+  case KOSAN_DTYPE_F8E4M3: return 4;
+  case KOSAN_DTYPE_F8E5M2: return 3;
+  default: return 0;
+  }
+}
+
+// Exponent of the smallest normal number; 0 for a type that is not floating
+// point.
+KOSAN_PREC_FN int minExponent(uint32_t dtype) {
+  switch (dtype) {
+  case KOSAN_DTYPE_F64: return -1022;
+  case KOSAN_DTYPE_F32: return -126;
+  case KOSAN_DTYPE_F16: return -14;
+  case KOSAN_DTYPE_BF16: return -126;
+  case KOSAN_DTYPE_F8E4M3: return -6;
+  case KOSAN_DTYPE_F8E5M2: return -14;
+  default: return 0;
+  }
+}
+
+// The largest finite value; 0 for a type that is not floating point.
+// (e4m3 is the "fn" variant CUDA's __nv_fp8_e4m3 implements: no infinities,
+// 448 the largest.)
+KOSAN_PREC_FN double maxFinite(uint32_t dtype) {
+  switch (dtype) {
+  case KOSAN_DTYPE_F64: return fromBits(0x7fefffffffffffffull);
+  case KOSAN_DTYPE_F32: return (2.0 - exp2i(-23)) * exp2i(127);
+  case KOSAN_DTYPE_F16: return 65504.0;
+  case KOSAN_DTYPE_BF16: return (2.0 - exp2i(-7)) * exp2i(127);
+  case KOSAN_DTYPE_F8E4M3: return 448.0;
+  case KOSAN_DTYPE_F8E5M2: return 57344.0;
+  default: return 0.0;
+  }
+}
+
+// Spacing of dtype's values at |real|: 2^(e - p + 1) with e = floor(log2
+// |real|), and the subnormal spacing 2^(minExponent - p + 1) below the normal
+// range and at 0. NaN for NaN or infinite real, or a dtype that is not
+// floating point.
+KOSAN_PREC_FN double ulpOf(double real, uint32_t dtype) {
+  int p = significandBits(dtype);
+  if (p == 0 || !isFinite(real))
+    return quietNaN();
+  int emin = minExponent(dtype);
+  if (isZero(real))
+    return exp2i(emin - p + 1);
+  int e = exponentOf(real);
+  return exp2i((e < emin ? emin : e) - p + 1);
+}
+
+//===-- Errors -------------------------------------------------------------===//
+
+// |real - shadow| / |shadow|. Special cases, in this order:
+//   shadow is NaN                          0
+//   real is NaN, shadow is not             +inf
+//   either is infinite                     0 when both are the same infinity, else +inf
+//   shadow is 0                            0 when real is 0 (of either sign), else +inf
+KOSAN_PREC_FN double relError(double real, double shadow) {
+  // A NaN the shadow has too was born elsewhere (and reported there); a NaN
+  // shadow says nothing about the real value; a NaN real value with a
+  // number for a shadow is all precision lost.
+  if (isNaN(shadow))
+    return 0.0;
+  if (isNaN(real))
+    return infinity();
+  if (isInf(real) || isInf(shadow))
+    return bitsOf(real) == bitsOf(shadow) ? 0.0 : infinity();
+  if (isZero(shadow))
+    return isZero(real) ? 0.0 : infinity();
+  return absOf(real - shadow) / absOf(shadow);
+}
+
+// |real - shadow| / ulpOf(real, dtype). Special cases, in this order:
+//   shadow is NaN                          0 (NaN on both sides: born and reported elsewhere)
+//   real is NaN, shadow is not             +inf
+//   either is infinite                     0 when both are the same infinity, else +inf
+//   real == shadow (0 == -0 too)           0
+// A dtype that is not floating point gives NaN for unequal values.
+KOSAN_PREC_FN double ulpError(double real, double shadow, uint32_t dtype) {
+  if (isNaN(shadow))
+    return 0.0;
+  if (isNaN(real))
+    return infinity();
+  if (isInf(real) || isInf(shadow))
+    return bitsOf(real) == bitsOf(shadow) ? 0.0 : infinity();
+  if (real == shadow)
+    return 0.0;
+  return absOf(real - shadow) / ulpOf(real, dtype);
+}
+
+// Histogram bin of an error in ULPs, by bits lost b = log2(ulpErr):
+//   bin   0      1      2      3      4       5        6        7
+//   b     [0,1)  [1,2)  [2,4)  [4,8)  [8,12)  [12,16)  [16,24)  [24,inf]
+// so errors below 2 ULPs land in bin 0, and NaN and infinity in bin 7. The
+// bin is floor(log2) from the exponent field: exact at every edge.
+KOSAN_PREC_FN int histBin(double ulpErr) {
+  uint64_t b = bitsOf(ulpErr) & ~kSignBit;
+  if (b >= kInfBits)
+    return 7;
+  int e = (int)(b >> 52) - 1023;  // floor(log2) for normal numbers; below 2 does not matter
+  if (e < 1) return 0;
+  if (e < 2) return 1;
+  if (e < 4) return 2;
+  if (e < 8) return 3;
+  if (e < 12) return 4;
+  if (e < 16) return 5;
+  if (e < 24) return 6;
+  return 7;
+}
+
+// Lower edge of a bin in bits lost (upper edge: the next bin's; bin 7 has none).
+KOSAN_PREC_FN int histBinLowBits(int bin) {
+  constexpr int low[kHistBins] = {0, 1, 2, 4, 8, 12, 16, 24};
+  return bin < 0 ? 0 : bin >= kHistBins ? 24 : low[bin];
+}
+
+#ifdef KOSAN_PREC_HOST_ONLY
+// max(0, log2(ulpErr)); NaN stays NaN, infinity stays infinity.
+inline double bitsLost(double ulpErr) {
+  if (isNaN(ulpErr))
+    return ulpErr;
+  if (!(ulpErr > 1.0))
+    return 0.0;
+  return std::log2(ulpErr);
+}
+#endif
+
+//===-- Aggregation --------------------------------------------------------===//
+//
+// One call of an entry point by one lane is a LaneSample. The device runtime
+// reduces the samples of the lanes of a warp that called for the same slot
+// (a group) in registers, and its lowest lane (the leader) adds the result to
+// the slot with one atomic per nonzero field. The functions below are the
+// rules, shared by the device and the tests; reduceGroup and applyToSlot are
+// the host's reference of what the device's shuffles and atomics compute.
+//
+// Rules:
+//  - every sample counts in count;
+//  - a relative error goes into sum_rel_err only when finite (NaN and +inf
+//    do not: the mean stays finite, and max_rel_err says they happened);
+//  - the maxima are taken on the bit patterns of non-negative doubles, which
+//    order like the values; a NaN error counts as +inf there, so the slot's
+//    maxima are never NaN;
+//  - each VALUE or NARROW sample lands in one histogram bin (histBin of its
+//    error in ULPs; a NaN error in bin 7); NONFINITE samples in none;
+//  - the worst sample of a group is the one with the largest error in ULPs,
+//    the lowest lane on ties; it is written to the slot's worst_* when the
+//    group raised max_ulp_err_bits (strictly). For NONFINITE, the worst is
+//    the group's lowest lane, written when the slot's nans was 0 before the
+//    group added to it: the first birth only.
+
+enum class Sink : uint32_t {
+  Value,      // __kosan_prec_value: a stored or atomically combined value
+  Narrow,     // __kosan_prec_narrow: a conversion to a narrower type
+  Nonfinite,  // __kosan_prec_nonfinite: a NaN or infinity born from finite operands
+};
+
+enum LaneFlags : uint32_t {
+  kLaneOverflow = 1u << 0,   // NARROW: finite in, infinite out
+  kLaneUnderflow = 1u << 1,  // NARROW: nonzero in, zero or subnormal out
+  kLaneNaN = 1u << 2,        // NARROW: NaN out of a non-NaN; NONFINITE: always
+};
+
+inline constexpr uint32_t kNoBin = kHistBins;
+
+// What one lane contributes to its slot.
+struct LaneSample {
+  double sumRelErr = 0;        // the relative error when finite, else 0
+  uint64_t relErrBits = 0;     // the relative error for the maximum (NaN as +inf)
+  uint64_t ulpErrBits = 0;     // the error in ULPs for the maximum (NaN as +inf)
+  uint32_t bin = kNoBin;       // histogram bin, kNoBin for none
+  uint32_t flags = 0;          // LaneFlags
+  double real = 0, shadow = 0; // what worst_real/worst_shadow get
+};
+
+KOSAN_PREC_FN uint64_t maxBitsOf(double err) {
+  return isNaN(err) ? kInfBits : (bitsOf(err) & ~kSignBit);
+}
+
+KOSAN_PREC_FN LaneSample errorSample(double real, double shadow, uint32_t dtype) {
+  LaneSample s;
+  double rel = relError(real, shadow);
+  double ulp = ulpError(real, shadow, dtype);
+  s.sumRelErr = isFinite(rel) ? rel : 0.0;
+  s.relErrBits = maxBitsOf(rel);
+  s.ulpErrBits = maxBitsOf(ulp);
+  s.bin = (uint32_t)histBin(ulp);
+  s.real = real;
+  s.shadow = shadow;
+  return s;
+}
+
+// A value the kernel computed (real, in dtype) and its shadow.
+KOSAN_PREC_FN LaneSample valueSample(double real, double shadow, uint32_t dtype) {
+  return errorSample(real, shadow, dtype);
+}
+
+// A conversion of `in` to dtype that produced `out`: the input is the exact
+// value, the output the real one.
+KOSAN_PREC_FN LaneSample narrowSample(double in, double out, uint32_t dtype) {
+  LaneSample s = errorSample(out, in, dtype);
+  if (isFinite(in) && isInf(out))
+    s.flags |= kLaneOverflow;
+  if (!isNaN(in) && !isZero(in) && isFinite(out) &&
+      (isZero(out) || exponentOf(out) < minExponent(dtype)))
+    s.flags |= kLaneUnderflow;
+  if (isNaN(out) && !isNaN(in))
+    s.flags |= kLaneNaN;
+  return s;
+}
+
+// An operation whose finite operands gave a NaN or an infinity (real), with
+// the shadow of its result; every call is a birth.
+KOSAN_PREC_FN LaneSample nonfiniteSample(double real, double shadow) {
+  LaneSample s;
+  s.flags = kLaneNaN;
+  s.real = real;
+  s.shadow = shadow;
+  return s;
+}
+
+// Samples of one or more lanes, added up.
+struct Partial {
+  uint64_t count = 0;
+  double sumRelErr = 0;
+  uint64_t maxRelErrBits = 0;
+  uint64_t maxUlpErrBits = 0;
+  uint64_t hist[kHistBins] = {};
+  uint64_t overflows = 0, underflows = 0, nans = 0;
+  uint32_t worstLane = 0;      // of the sample with the largest error in ULPs
+  double worstReal = 0, worstShadow = 0;
+};
+
+KOSAN_PREC_FN Partial fromLane(const LaneSample &s, uint32_t lane) {
+  Partial p;
+  p.count = 1;
+  p.sumRelErr = s.sumRelErr;
+  p.maxRelErrBits = s.relErrBits;
+  p.maxUlpErrBits = s.ulpErrBits;
+  if (s.bin < kNoBin)
+    p.hist[s.bin] = 1;
+  p.overflows = (s.flags & kLaneOverflow) ? 1 : 0;
+  p.underflows = (s.flags & kLaneUnderflow) ? 1 : 0;
+  p.nans = (s.flags & kLaneNaN) ? 1 : 0;
+  p.worstLane = lane;
+  p.worstReal = s.real;
+  p.worstShadow = s.shadow;
+  return p;
+}
+
+// Adds `later` (samples of higher lanes than those of `into`) into `into`.
+KOSAN_PREC_FN void merge(Partial &into, const Partial &later) {
+  if (later.count == 0)
+    return;
+  if (into.count == 0) {
+    into = later;
+    return;
+  }
+  into.count += later.count;
+  into.sumRelErr = into.sumRelErr + later.sumRelErr;
+  if (later.maxRelErrBits > into.maxRelErrBits)
+    into.maxRelErrBits = later.maxRelErrBits;
+  if (later.maxUlpErrBits > into.maxUlpErrBits) {  // ties keep the lower lane
+    into.maxUlpErrBits = later.maxUlpErrBits;
+    into.worstLane = later.worstLane;
+    into.worstReal = later.worstReal;
+    into.worstShadow = later.worstShadow;
+  }
+  for (int i = 0; i < kHistBins; ++i)
+    into.hist[i] += later.hist[i];
+  into.overflows += later.overflows;
+  into.underflows += later.underflows;
+  into.nans += later.nans;
+}
+
+// The lanes of a group in rank order (rank r = the r-th lowest lane of mask)
+// are added in the device's order: for d = 1, 2, 4, 8, 16, rank r takes rank
+// r + d for every r that is a multiple of 2d. The sum of relative errors is
+// rounded in this order on the device too, so it is reproduced exactly.
+inline Partial reduceGroup(const LaneSample lanes[32], uint32_t mask) {
+  Partial ranks[32];
+  int n = 0;
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    if (mask & (1u << lane))
+      ranks[n++] = fromLane(lanes[lane], lane);
+  for (int d = 1; d < n; d *= 2)
+    for (int r = 0; r + d < n; r += 2 * d)
+      merge(ranks[r], ranks[r + d]);
+  return n ? ranks[0] : Partial();
+}
+
+// Where the worst sample came from.
+struct Origin {
+  uint32_t block[3] = {0, 0, 0};
+  uint32_t thread[3] = {0, 0, 0};
+  uint32_t launch = 0;
+};
+
+// What the device's atomics do to a slot with one group's Partial (one
+// group at a time; the device's are concurrent, see precision.cpp). Returns
+// whether the worst sample was written.
+inline bool applyToSlot(kosan_prec_slot &slot, const Partial &p, Sink sink,
+                        const Origin &worst) {
+  if (p.count == 0)
+    return false;
+  slot.count += p.count;
+  if (p.sumRelErr != 0)
+    slot.sum_rel_err += p.sumRelErr;
+  if (p.maxRelErrBits > slot.max_rel_err_bits)
+    slot.max_rel_err_bits = p.maxRelErrBits;
+  uint64_t oldMaxUlp = slot.max_ulp_err_bits;
+  if (p.maxUlpErrBits > oldMaxUlp)
+    slot.max_ulp_err_bits = p.maxUlpErrBits;
+  for (int i = 0; i < kHistBins; ++i)
+    slot.hist[i] += p.hist[i];
+  uint64_t oldNans = slot.nans;
+  slot.overflows += p.overflows;
+  slot.underflows += p.underflows;
+  slot.nans += p.nans;
+  bool writeWorst = sink == Sink::Nonfinite ? (oldNans == 0 && p.nans != 0)
+                                            : p.maxUlpErrBits > oldMaxUlp;
+  if (writeWorst) {
+    slot.worst_real = p.worstReal;
+    slot.worst_shadow = p.worstShadow;
+    for (int i = 0; i < 3; ++i) {
+      slot.worst_block[i] = worst.block[i];
+      slot.worst_thread[i] = worst.thread[i];
+    }
+    slot.worst_launch = worst.launch;
+  }
+  return writeWorst;
+}
+
+} // namespace kosan::prec
+
+#undef KOSAN_PREC_FN
+#undef KOSAN_PREC_HOST_ONLY
+#endif // KOSAN_PRECISION_H

@@ -1,0 +1,246 @@
+//===- runtime/device/precision.cpp - Device runtime of the precision check ===//
+//
+// Compiled to nvptx64 bitcode like oob.cpp (no CUDA headers: clang's NVVM
+// builtins only) and linked into instrumented device modules after
+// instrumentation, so it is never instrumented itself.
+//
+// Instrumented code calls in here at the precision sinks (global stores,
+// atomics, narrowing conversions, the birth of a NaN or infinity) with the
+// real value and its fp64 shadow. Per call, each lane computes its own
+// errors (include/kosan/precision.h); the lanes of the warp that called for
+// the same slot then reduce their samples in registers, and the lowest of
+// them adds the result to the slot: one atomic per nonzero field, per warp
+// and slot, not per thread. The rules are precision.h's (LaneSample,
+// reduceGroup, applyToSlot are the host's reference of this file):
+//   - count: every call;
+//   - sum_rel_err: finite relative errors only; a NaN or +inf relative error
+//     (real or shadow NaN, shadow 0 and real not, an infinity on one side
+//     only) is left out of the sum;
+//   - max_rel_err_bits / max_ulp_err_bits: bit patterns of non-negative
+//     doubles, which order like the values, combined with integer maxima; a
+//     NaN error counts as +inf, so the maxima are never NaN;
+//   - hist: one bin per VALUE or NARROW call, by bits lost; NaN errors in
+//     bin 7; NONFINITE calls in no bin;
+//   - overflows, underflows, nans: NARROW's conditions, NONFINITE's births;
+//   - worst_*: the sample with the largest error in ULPs (the lowest lane on
+//     ties), written by its own lane when the group raised max_ulp_err_bits
+//     (the atomic maximum's old value was smaller). For NONFINITE, the first
+//     birth only: written by the group's lowest lane when nans was 0 before.
+//
+// The worst_* fields are plain stores after the atomic maximum: two warps
+// that raise the same slot's maximum at the same time may interleave their
+// fields. A record is consistent when ulpError(worst_real, worst_shadow,
+// dtype) reproduces max_ulp_err_bits, which the host can check.
+//
+// Warp-level matching (match.any.sync) needs sm_70 or newer.
+//
+//===----------------------------------------------------------------------===//
+#include "kosan/abi.h"
+#include "kosan/precision.h"
+
+// Called once per sink; never inlined, so that instrumented code pays a call,
+// not this body, at every site.
+#define KOSAN_DEVICE extern "C" __attribute__((noinline))
+
+// NVIDIA libdevice, linked into this bitcode at build time (internalized, and
+// its __nvvm_reflect queries resolved), so modules need no libdevice of
+// their own for the shadows.
+extern "C" double __nv_exp2(double);
+extern "C" double __nv_log2(double);
+extern "C" double __nv_sin(double);
+extern "C" double __nv_cos(double);
+extern "C" double __nv_tanh(double);
+
+namespace {
+
+using namespace kosan::prec;
+
+struct Target {
+  kosan_precision_state *state;
+  kosan_prec_slot *slot;
+};
+
+// The slot a call records into; null when precision is off at run time or
+// the slot lies outside what the host allocated.
+Target targetOf(uint64_t state, uint32_t slot) {
+  if (!state)
+    return {nullptr, nullptr};
+  uint64_t precision = ((const kosan_device_state *)state)->precision;
+  if (!precision)
+    return {nullptr, nullptr};
+  kosan_precision_state *ps = (kosan_precision_state *)precision;
+  if (slot >= ps->capacity)
+    return {nullptr, nullptr};
+  return {ps, (kosan_prec_slot *)ps->slots + slot};
+}
+
+uint32_t shfl32(uint32_t mask, uint32_t v, uint32_t srcLane) {
+  return (uint32_t)__nvvm_shfl_sync_idx_i32(mask, (int)v, (int)srcLane, 0x1f);
+}
+
+uint64_t shfl64(uint32_t mask, uint64_t v, uint32_t srcLane) {
+  uint32_t lo = shfl32(mask, (uint32_t)v, srcLane);
+  uint32_t hi = shfl32(mask, (uint32_t)(v >> 32), srcLane);
+  return (uint64_t)hi << 32 | lo;
+}
+
+uint32_t ballot(uint32_t mask, bool p) { return __nvvm_vote_ballot_sync(mask, p); }
+
+uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+
+void addU64(uint64_t *p, uint64_t v) {
+  if (v)
+    __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+uint64_t readU64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
+
+void markDirty(kosan_precision_state *ps) {
+  volatile uint32_t *dirty = &ps->dirty;
+  if (!*dirty)
+    *dirty = 1;
+}
+
+void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
+  slot->worst_real = s.real;
+  slot->worst_shadow = s.shadow;
+  slot->worst_block[0] = __nvvm_read_ptx_sreg_ctaid_x();
+  slot->worst_block[1] = __nvvm_read_ptx_sreg_ctaid_y();
+  slot->worst_block[2] = __nvvm_read_ptx_sreg_ctaid_z();
+  slot->worst_thread[0] = __nvvm_read_ptx_sreg_tid_x();
+  slot->worst_thread[1] = __nvvm_read_ptx_sreg_tid_y();
+  slot->worst_thread[2] = __nvvm_read_ptx_sreg_tid_z();
+  slot->worst_launch = launch;
+}
+
+// The lanes of the warp that are here now and called for the same slot.
+uint32_t groupOf(uint32_t slotIndex) {
+  return __nvvm_match_any_sync_i32(__nvvm_activemask(), slotIndex);
+}
+
+// A VALUE or NARROW sample: reduce over the group, then the leader (lowest
+// lane) adds to the slot and the worst lane writes worst_* if the group
+// raised the maximum. Only NARROW samples carry flags.
+template <Sink sink>
+void recordError(Target t, uint32_t launch, uint32_t slotIndex,
+                 const LaneSample &s) {
+  uint32_t lane = __nvvm_read_ptx_sreg_laneid();
+  uint32_t group = groupOf(slotIndex);
+  uint32_t leader = (uint32_t)__builtin_ctz(group);
+  uint32_t n = popc(group);
+
+  // Rank r (the r-th lowest lane of the group) takes rank r + d, for d = 1,
+  // 2, 4, 8, 16: the order reduceGroup reproduces. fns finds the lane of
+  // rank r + d: the (d+1)-th set bit of the group from this lane up.
+  double sum = s.sumRelErr;
+  uint64_t maxRel = s.relErrBits, maxUlp = s.ulpErrBits;
+  for (uint32_t d = 1; d < n; d <<= 1) {
+    uint32_t src = __nvvm_fns(group, lane, (int)d + 1);
+    bool has = src < 32;
+    uint32_t from = has ? src : lane;
+    double otherSum = fromBits(shfl64(group, bitsOf(sum), from));
+    uint64_t otherRel = shfl64(group, maxRel, from);
+    uint64_t otherUlp = shfl64(group, maxUlp, from);
+    if (has) {
+      sum = sum + otherSum;
+      maxRel = otherRel > maxRel ? otherRel : maxRel;
+      maxUlp = otherUlp > maxUlp ? otherUlp : maxUlp;
+    }
+  }
+  // Bins by their three bits, flags by ballot.
+  uint32_t bin0 = ballot(group, s.bin & 1), bin1 = ballot(group, s.bin & 2),
+           bin2 = ballot(group, s.bin & 4);
+  uint32_t overflows = 0, underflows = 0, nans = 0;
+  if constexpr (sink == Sink::Narrow) {
+    overflows = ballot(group, s.flags & kLaneOverflow);
+    underflows = ballot(group, s.flags & kLaneUnderflow);
+    nans = ballot(group, s.flags & kLaneNaN);
+  }
+
+  uint32_t raised = 0;
+  if (lane == leader) {
+    kosan_prec_slot *slot = t.slot;
+    addU64(&slot->count, n);
+    if (sum != 0)
+      __nvvm_atom_add_gen_d(&slot->sum_rel_err, sum);
+    // Read first: once a slot's maxima settle, most groups raise nothing, and
+    // a stale read can only be lower than the truth (maxima only grow while
+    // kernels run).
+    if (maxRel > readU64(&slot->max_rel_err_bits))
+      __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
+    if (maxUlp > readU64(&slot->max_ulp_err_bits))
+      raised = __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp,
+                                  __ATOMIC_RELAXED) < maxUlp;
+    for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b) {
+      uint32_t inBin = group & ((b & 1) ? bin0 : ~bin0) &
+                       ((b & 2) ? bin1 : ~bin1) & ((b & 4) ? bin2 : ~bin2);
+      addU64(&slot->hist[b], popc(inBin));
+    }
+    addU64(&slot->overflows, popc(overflows));
+    addU64(&slot->underflows, popc(underflows));
+    addU64(&slot->nans, popc(nans));
+    markDirty(t.state);
+  }
+  if (n > 1)
+    raised = shfl32(group, raised, leader);
+  if (raised) {
+    if (n > 1)
+      maxUlp = shfl64(group, maxUlp, leader);
+    uint32_t worstLane = (uint32_t)__builtin_ctz(ballot(group, s.ulpErrBits == maxUlp));
+    if (lane == worstLane)
+      writeWorst(t.slot, s, launch);
+  }
+}
+
+} // namespace
+
+// A value stored to global memory or combined atomically (real, in dtype) and
+// its fp64 shadow.
+KOSAN_DEVICE void __kosan_prec_value(uint64_t state, uint32_t launch,
+                                     uint32_t slot, double real, double shadow,
+                                     uint32_t dtype) {
+  Target t = targetOf(state, slot);
+  if (!t.slot)
+    return;
+  recordError<Sink::Value>(t, launch, slot, valueSample(real, shadow, dtype));
+}
+
+// A conversion of `in` to dtype that produced `out`: its rounding error, and
+// overflow, underflow and NaN counts.
+KOSAN_DEVICE void __kosan_prec_narrow(uint64_t state, uint32_t launch,
+                                      uint32_t slot, double in, double out,
+                                      uint32_t dtype) {
+  Target t = targetOf(state, slot);
+  if (!t.slot)
+    return;
+  recordError<Sink::Narrow>(t, launch, slot, narrowSample(in, out, dtype));
+}
+
+// An operation whose finite operands gave a NaN or an infinity (the caller
+// decides; every call is counted as a birth). The first birth in a slot is
+// kept in worst_*.
+KOSAN_DEVICE void __kosan_prec_nonfinite(uint64_t state, uint32_t launch,
+                                         uint32_t slot, double real,
+                                         double shadow) {
+  Target t = targetOf(state, slot);
+  if (!t.slot)
+    return;
+  uint32_t lane = __nvvm_read_ptx_sreg_laneid();
+  uint32_t group = groupOf(slot);
+  if (lane != (uint32_t)__builtin_ctz(group))
+    return;
+  uint32_t n = popc(group);
+  addU64(&t.slot->count, n);
+  if (__atomic_fetch_add(&t.slot->nans, (uint64_t)n, __ATOMIC_RELAXED) == 0)
+    writeWorst(t.slot, nonfiniteSample(real, shadow), launch);
+  markDirty(t.state);
+}
+
+// Shadows of the approximate fp32 functions (ex2.approx, lg2.approx,
+// sin.approx, cos.approx, tanh.approx): libdevice's fp64 functions, accurate
+// to an ulp or two of fp64, far below the error of what they shadow.
+KOSAN_DEVICE double __kosan_shadow_exp2(double x) { return __nv_exp2(x); }
+KOSAN_DEVICE double __kosan_shadow_log2(double x) { return __nv_log2(x); }
+KOSAN_DEVICE double __kosan_shadow_sin(double x) { return __nv_sin(x); }
+KOSAN_DEVICE double __kosan_shadow_cos(double x) { return __nv_cos(x); }
+KOSAN_DEVICE double __kosan_shadow_tanh(double x) { return __nv_tanh(x); }

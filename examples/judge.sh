@@ -12,7 +12,7 @@ mkdir -p "$out"
 [[ -x $judge && -x $diff ]] || { echo "judge.sh: build kosan first (./run)" >&2; exit 2; }
 
 run() { # mode
-  KOSAN_OPTIONS="snapshot=1:poison=1:print_summary=0:trace=$out/$1.kosan" "$judge" "$1" 2> "$out/$1.stderr"
+  KOSAN_OPTIONS="checks=oob,precision:snapshot=1:poison=1:print_summary=0:trace=$out/$1.kosan" "$judge" "$1" 2> "$out/$1.stderr"
 }
 run reference > "$out/reference.stdout" || { cat "$out/reference.stderr"; exit 2; }
 printf '%-10s | %-44s | %s\n' candidate "allclose (KernelBench tolerances)" "kosan-diff"

@@ -824,6 +824,17 @@ std::vector<OutputPair> matchOutputs(const LaunchRecord &refLaunch,
   return pairs;
 }
 
+// The precision records of a launch: those whose span of launches holds it,
+// of the launch's module (where both are known), merged per site.
+std::vector<PrecisionRecord> precisionOf(const Trace &trace, const LaunchRecord &launch) {
+  std::vector<PrecisionRecord> records;
+  for (const PrecisionRecord &p : trace.precision)
+    if (p.launch_first <= launch.id && launch.id <= p.launch_last &&
+        (p.module == 0 || launch.module == 0 || p.module == launch.module))
+      records.push_back(p);
+  return precisionBySite(records);
+}
+
 std::string outputLabel(const SnapshotRecord &s) {
   return "'" + s.name + "' (argument " + std::to_string(s.arg) + ")";
 }
@@ -923,6 +934,8 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
     for (const OobEvent &e : cand.trace.oob)
       if (e.launch == c)
         diff.cand_oob.push_back(e);
+    diff.ref_precision = precisionOf(ref.trace, diff.ref);
+    diff.cand_precision = precisionOf(cand.trace, diff.cand);
     result.launches.push_back(std::move(diff));
   }
   for (const OobEvent &e : ref.trace.oob)

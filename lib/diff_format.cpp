@@ -8,6 +8,7 @@
 #include "kosan/diff.h"
 #include "trace_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -166,6 +167,26 @@ Counts countFindings(const DiffResult &r) {
   return c;
 }
 
+// CAND's worst precision sites of a pair whose outputs differ: the likely
+// explanation of a numeric difference. None when the outputs match.
+std::vector<const PrecisionRecord *> precisionToExplain(const LaunchDiff &d) {
+  std::vector<const PrecisionRecord *> out;
+  bool differs = std::any_of(d.outputs.begin(), d.outputs.end(),
+                             [](const OutputDiff &o) { return !o.equivalent; });
+  if (!differs)
+    return out;
+  for (const PrecisionRecord &p : d.cand_precision) {
+    if (out.size() == kDiffPrecisionSites)
+      break;
+    out.push_back(&p);
+  }
+  return out;
+}
+
+std::string precisionLine(const PrecisionRecord &p) {
+  return "CAND precision: " + formatPrecisionLine(p);
+}
+
 std::string oobLine(const OobEvent &e, const char *role) {
   return formatOobSummary(e) + " (" + role + " launch #" +
          std::to_string(e.launch) + ", " + e.access + " of size " +
@@ -210,6 +231,8 @@ std::string formatDiffText(const DiffResult &r) {
         out += "  " + oobLine(e, "CAND") + "\n";
       for (const OobEvent &e : d.ref_oob)
         out += "  " + oobLine(e, "REF") + "\n";
+      for (const PrecisionRecord *p : precisionToExplain(d))
+        out += "  " + precisionLine(*p) + "\n";
     }
     if (!r.other_cand_oob.empty()) {
       out += "CAND launches not compared:\n";
@@ -275,6 +298,13 @@ OrderedJson oobArray(const std::vector<OobEvent> &events) {
   return a;
 }
 
+OrderedJson precisionArray(const std::vector<PrecisionRecord> &sites) {
+  OrderedJson a = OrderedJson::array();
+  for (const PrecisionRecord &p : sites)
+    a.push_back(detail::toJson(p));
+  return a;
+}
+
 } // namespace
 
 std::string formatDiffJson(const DiffResult &r) {
@@ -317,6 +347,8 @@ std::string formatDiffJson(const DiffResult &r) {
                                       {"store_sites", m.store_sites}});
     l["ref_oob"] = oobArray(d.ref_oob);
     l["cand_oob"] = oobArray(d.cand_oob);
+    l["precision"] = {{"ref", precisionArray(d.ref_precision)},
+                      {"cand", precisionArray(d.cand_precision)}};
     doc["launches"].push_back(std::move(l));
   }
   doc["other_ref_oob"] = oobArray(r.other_ref_oob);
@@ -346,7 +378,14 @@ constexpr Rule kRules[] = {
     {"KOSAN-OOB", "OutOfBounds",
      "A kernel accessed memory outside the buffer its pointer was derived "
      "from."},
+    {"KOSAN-PRECISION", "PrecisionLoss",
+     "A site of the candidate computes values that stray from the same "
+     "computation in fp64, or turns finite values into NaN or Inf, in a "
+     "launch whose outputs differ from the reference's."},
 };
+
+// Bits lost from which a precision site is a warning rather than a note.
+constexpr double kPrecisionWarningBits = 8;
 
 OrderedJson physicalLocation(const std::string &file, uint64_t line,
                              uint64_t column) {
@@ -464,6 +503,16 @@ std::string formatDiffSarif(const DiffResult &r) {
       results.push_back(oobResult(e, "CAND", "error"));
     for (const OobEvent &e : d.ref_oob)
       results.push_back(oobResult(e, "REF", "note"));
+    for (const PrecisionRecord *p : precisionToExplain(d)) {
+      OrderedJson res = sarifResult(
+          "KOSAN-PRECISION",
+          precisionSeverity(*p) >= kPrecisionWarningBits ? "warning" : "note",
+          where + formatPrecisionLine(*p), {});
+      if (!p->site.file.empty() && p->site.line > 0)
+        res["locations"] = OrderedJson::array(
+            {physicalLocation(p->site.file, p->site.line, p->site.column)});
+      results.push_back(std::move(res));
+    }
   }
   for (const OobEvent &e : r.other_cand_oob)
     results.push_back(oobResult(e, "CAND", "error"));
@@ -532,10 +581,14 @@ std::string formatDiffJunit(const DiffResult &r) {
   std::vector<TestCase> cases;
   for (const LaunchDiff &d : r.launches) {
     std::string classname = pairName(d);
+    std::string precision;
+    for (const PrecisionRecord *p : precisionToExplain(d))
+      precision += "\n" + precisionLine(*p);
     for (const OutputDiff &o : d.outputs)
       cases.push_back({classname, "output " + o.name,
                        o.equivalent ? "" : outputFindings(o),
-                       outputHeading(o) + ": " + outputFindings(o)});
+                       outputHeading(o) + ": " + outputFindings(o) +
+                           (o.equivalent ? "" : precision)});
     for (const ModifiedInput &m : d.modified_inputs)
       cases.push_back({classname, "input " + m.name + " not written",
                        inputFindings(m), inputFindings(m)});

@@ -10,8 +10,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <map>
 #include <string_view>
+#include <tuple>
 
 namespace kosan {
 
@@ -145,6 +151,300 @@ std::string formatTable(const std::vector<std::vector<std::string>> &rows,
   return out;
 }
 
+//===----------------------------------------------------------------------===//
+// Precision
+//===----------------------------------------------------------------------===//
+
+// Two significant digits, exponents without padding: 1.1e-3, 0.25, 3.9e+10.
+std::string shortNumber(double v) {
+  if (v == 0)
+    return "0";
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", v);
+  std::string out = buf;
+  size_t e = out.find('e');
+  if (e != std::string::npos && e + 2 < out.size() && out[e + 2] == '0')
+    out.erase(e + 2, out.find_first_not_of('0', e + 2) - (e + 2));
+  return out;
+}
+
+std::string nonFinite(double v) {
+  return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+}
+
+// A value the kernel computed: the shortest text that reads back to it in
+// its own type.
+std::string realText(double v, DType t) {
+  if (!std::isfinite(v))
+    return nonFinite(v);
+  char buf[64];
+  std::to_chars_result r = t == DType::F32
+                               ? std::to_chars(buf, buf + sizeof buf, float(v))
+                               : std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// Significant digits of a number's text ("1843" 4, "0.0125" 3, "1.5e-07" 2).
+int significantDigits(const std::string &text) {
+  int digits = 0;
+  bool leading = true;
+  for (char c : text) {
+    if (c == 'e' || c == 'E')
+      break;
+    if (c < '0' || c > '9')
+      continue;
+    if (leading && c == '0')
+      continue;
+    leading = false;
+    ++digits;
+  }
+  return digits;
+}
+
+// A value the kernel computed and its fp64 shadow, with the same number of
+// significant digits: the fewest (5 at least, and no fewer than the
+// shortest text of the real value has) at which the two differ where the
+// values do, so that where they part shows: "1843 vs 1841.2", and for 0.1f
+// (0.10000000149) against 0.1000000001 "0.100000001 vs 0.1".
+std::pair<std::string, std::string> realVsShadow(double real, double shadow, DType t) {
+  std::string shortest = realText(real, t);
+  int from = std::max(5, significantDigits(shortest));
+  auto text = [](double v, int digits) {
+    if (!std::isfinite(v))
+      return nonFinite(v);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return std::string(buf);
+  };
+  if (!std::isfinite(real) || !std::isfinite(shadow) || real == shadow)
+    return {shortest, text(shadow, from)};
+  for (int digits = from; digits <= 17; ++digits) {
+    std::string r = text(real, digits), s = text(shadow, digits);
+    if (r != s)
+      return {digits == from && std::strtod(shortest.c_str(), nullptr) ==
+                                    std::strtod(r.c_str(), nullptr)
+                  ? shortest
+                  : r,
+              s};
+  }
+  return {shortest, text(shadow, 17)};
+}
+
+std::string bitsText(double bits) {
+  if (std::isinf(bits))
+    return "all its bits";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f bits", bits);
+  return buf;
+}
+
+// "3" for (3,0,0), else "(3,1,0)".
+std::string compactDim(const Dim3 &d) {
+  if (d.y == 0 && d.z == 0)
+    return std::to_string(d.x);
+  return dim(d);
+}
+
+std::string precisionLocation(const SourceLoc &s, bool withColumn) {
+  if (!s.file.empty()) {
+    SourceLoc l = s;
+    if (!withColumn)
+      l.column = 0;
+    return fileLocation(l);
+  }
+  if (!s.function.empty())
+    return s.function + " (no line information)";
+  return "an unknown location";
+}
+
+std::string worstAt(const PrecisionRecord &r) {
+  std::string out;
+  if (r.launch_first != r.launch_last && r.worst.launch != 0)
+    out += "in launch #" + std::to_string(r.worst.launch) + " ";
+  return out + "at block " + compactDim(r.worst.block) + " thread " +
+         compactDim(r.worst.thread);
+}
+
+bool narrowingFailed(const PrecisionRecord &r) {
+  return r.kind == "narrow" && (r.overflows > 0 || r.nans > 0);
+}
+
+// 0: NaN/Inf births; 1: narrowings that overflowed or made a NaN; 2: the rest.
+int precisionRank(const PrecisionRecord &r) {
+  if (r.kind == "nonfinite")
+    return 0;
+  return narrowingFailed(r) ? 1 : 2;
+}
+
+} // namespace
+
+void mergePrecision(PrecisionRecord &into, const PrecisionRecord &from) {
+  uint64_t count = into.count + from.count;
+  double sum = into.mean_rel_err * double(into.count) +
+               from.mean_rel_err * double(from.count);
+  into.mean_rel_err = count ? sum / double(count) : 0;
+  into.count = count;
+  if (from.launch_first != 0 &&
+      (into.launch_first == 0 || from.launch_first < into.launch_first))
+    into.launch_first = from.launch_first;
+  into.launch_last = std::max(into.launch_last, from.launch_last);
+  into.max_rel_err = std::max(into.max_rel_err, from.max_rel_err);
+  // The first of equal maxima is kept: for NaN/Inf births, whose errors are
+  // all infinite, that is the earliest one collected.
+  if (from.max_ulp_err > into.max_ulp_err) {
+    into.max_ulp_err = from.max_ulp_err;
+    into.worst = from.worst;
+  }
+  // bits lost grows with the error in ULPs: the larger of the two is the
+  // bits lost of the larger error.
+  into.bits_lost = std::max(into.bits_lost, from.bits_lost);
+  for (size_t i = 0; i < into.hist.size(); ++i)
+    into.hist[i] += from.hist[i];
+  into.overflows += from.overflows;
+  into.underflows += from.underflows;
+  into.nans += from.nans;
+}
+
+double precisionSeverity(const PrecisionRecord &r) {
+  if (precisionRank(r) < 2)
+    return std::numeric_limits<double>::infinity();
+  return r.bits_lost;
+}
+
+bool precisionWorseThan(const PrecisionRecord &a, const PrecisionRecord &b) {
+  int ra = precisionRank(a), rb = precisionRank(b);
+  if (ra != rb)
+    return ra < rb;
+  auto key = [](const PrecisionRecord &r) {
+    uint64_t failures = r.kind == "nonfinite" ? r.nans : r.overflows + r.nans;
+    return std::make_tuple(failures, r.bits_lost, r.max_rel_err, r.count);
+  };
+  if (key(a) != key(b))
+    return key(a) > key(b);
+  return std::tie(a.site.file, a.site.line, a.site.column, a.module, a.site_id) <
+         std::tie(b.site.file, b.site.line, b.site.column, b.module, b.site_id);
+}
+
+std::vector<PrecisionRecord>
+precisionBySite(const std::vector<PrecisionRecord> &records) {
+  // A site is a place in the source: the copies an unrolled loop or an
+  // inlined function makes of one operation are one site. Without a source
+  // location, the module's site id tells sites apart.
+  using Key = std::tuple<uint32_t, uint32_t, std::string, std::string, DType, DType,
+                         std::string, uint32_t, uint32_t, std::string, std::string>;
+  std::map<Key, size_t> index;
+  std::vector<PrecisionRecord> sites;
+  for (const PrecisionRecord &r : records) {
+    bool located = !r.site.file.empty() && r.site.line != 0;
+    Key key{located ? 0 : r.module, located ? 0 : r.site_id, r.kind, r.op, r.dtype,
+            r.from_dtype, r.site.file, r.site.line, r.site.column, r.site.function,
+            r.site.inlined_at};
+    auto [it, inserted] = index.try_emplace(key, sites.size());
+    if (inserted)
+      sites.push_back(r);
+    else
+      mergePrecision(sites[it->second], r);
+  }
+  std::stable_sort(sites.begin(), sites.end(), precisionWorseThan);
+  return sites;
+}
+
+std::string formatPrecisionLine(const PrecisionRecord &r) {
+  std::string out = precisionLocation(r.site, true) + ": ";
+  if (r.kind == "nonfinite") {
+    uint64_t births = r.nans ? r.nans : r.count;
+    out += "NaN/Inf born in " + (r.op.empty() ? std::string("an operation") : r.op) +
+           " (" + dtypeName(r.dtype) + ") " + plural(births, "time", "times") +
+           " from finite operands; first " + worstAt(r) + ": " +
+           realText(r.worst.real, r.dtype) + " (fp64 shadow " +
+           realVsShadow(r.worst.real, r.worst.shadow, r.dtype).second + ")";
+    return out;
+  }
+  if (r.kind == "narrow") {
+    // Rounding to the narrower type loses its bits by design; what tells is
+    // how far values moved, and what did not fit.
+    DType from = r.from_dtype;
+    out += std::string(from == DType::Unknown ? "?" : dtypeName(from)) + "->" +
+           dtypeName(r.dtype) + " narrowing: max rel err " +
+           shortNumber(r.max_rel_err) + " over " + plural(r.count, "value", "values");
+    if (r.count > 0)
+      out += "; worst " + worstAt(r) + ": " +
+             realText(r.worst.shadow, from == DType::Unknown ? DType::F64 : from) +
+             " -> " + realText(r.worst.real, r.dtype);
+    out += "; " + plural(r.overflows, "overflow", "overflows") + " to inf, " +
+           std::to_string(r.underflows) + " flushed to zero/subnormal, " +
+           plural(r.nans, "NaN", "NaNs");
+    return out;
+  }
+  std::string what;
+  if (r.kind == "atomic")
+    what = std::string(dtypeName(r.dtype)) + " atomic" + (r.op.empty() ? "" : " " + r.op);
+  else
+    what = std::string(dtypeName(r.dtype)) + " " + r.kind;
+  out += what + " loses " + bitsText(r.bits_lost) + " (max rel err " +
+         shortNumber(r.max_rel_err) + " over " + plural(r.count, "value", "values");
+  if (r.count > 0) {
+    auto [real, shadow] = realVsShadow(r.worst.real, r.worst.shadow, r.dtype);
+    out += "; worst " + worstAt(r) + ": " + real + " vs " + shadow;
+  }
+  return out + ")";
+}
+
+std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites) {
+  if (sites.empty())
+    return "kosan: precision: no values recorded";
+  uint64_t values = 0;
+  for (const PrecisionRecord &r : sites)
+    if (r.kind != "nonfinite")
+      values += r.count;
+  const PrecisionRecord &worst = sites.front();
+  std::string out = "kosan: precision: " + plural(sites.size(), "site", "sites") +
+                    ", " + plural(values, "value", "values") + "; worst " +
+                    precisionLocation(worst.site, false);
+  if (worst.kind == "nonfinite")
+    return out + ": NaN/Inf born " +
+           plural(worst.nans ? worst.nans : worst.count, "time", "times");
+  if (narrowingFailed(worst))
+    return out + ": " + plural(worst.overflows, "overflow", "overflows") +
+           " to inf and " + plural(worst.nans, "NaN", "NaNs") + " in narrowing";
+  return out + " loses " + bitsText(worst.bits_lost);
+}
+
+namespace {
+
+// The precision part of kosan-report's text: one line per site, worst
+// first, then the summary.
+std::string precisionSection(const Trace &trace, const ReportOptions &options) {
+  auto checks = trace.header.options.find("checks");
+  bool enabled = checks != trace.header.options.end() &&
+                 checks->second.find("precision") != std::string::npos;
+  if (trace.precision.empty() && !enabled)
+    return "";
+  std::vector<PrecisionRecord> sites = precisionBySite(trace.precision);
+  std::string out;
+  size_t hidden = 0;
+  for (const PrecisionRecord &r : sites) {
+    if (precisionSeverity(r) < options.min_bits) {
+      ++hidden;
+      continue;
+    }
+    out += formatPrecisionLine(r) + "\n";
+  }
+  out += formatPrecisionSummary(sites) + "\n";
+  if (hidden > 0) {
+    char bits[32];
+    std::snprintf(bits, sizeof bits, "%g", options.min_bits);
+    out += "note: " + plural(hidden, "precision site loses", "precision sites lose") +
+           " fewer than " + bits + " bits and " + (hidden == 1 ? "is" : "are") +
+           " not listed (--min-bits)\n";
+  }
+  return out;
+}
+
 } // namespace
 
 std::string formatOobSummary(const OobEvent &e) {
@@ -194,7 +494,7 @@ std::string formatOobReport(const OobEvent &e, const LaunchRecord *launch,
   return out;
 }
 
-std::string formatTraceText(const Trace &trace) {
+std::string formatTraceText(const Trace &trace, const ReportOptions &report) {
   const TraceHeader &h = trace.header;
   std::string out;
 
@@ -274,6 +574,7 @@ std::string formatTraceText(const Trace &trace) {
   out += "kosan: " + plural(errors, "error", "errors") + " (" +
          plural(trace.oob.size(), "report", "reports") + ") in " +
          plural(trace.launches.size(), "launch", "launches") + "\n";
+  out += precisionSection(trace, report);
   size_t unchecked = std::count_if(
       trace.launches.begin(), trace.launches.end(),
       [](const LaunchRecord &l) { return !l.instrumented; });
@@ -302,7 +603,7 @@ std::string formatTraceText(const Trace &trace) {
   return out;
 }
 
-std::string formatTraceJson(const Trace &trace) {
+std::string formatTraceJson(const Trace &trace, const ReportOptions &options) {
   detail::OrderedJson doc = detail::OrderedJson::object();
   doc["header"] = detail::toJson(trace.header);
   doc["modules"] = detail::OrderedJson::array();
@@ -314,6 +615,14 @@ std::string formatTraceJson(const Trace &trace) {
   doc["oob"] = detail::OrderedJson::array();
   for (const OobEvent &e : trace.oob)
     doc["oob"].push_back(detail::toJson(e));
+  doc["precision"] = detail::OrderedJson::array();
+  for (const PrecisionRecord &p : trace.precision)
+    doc["precision"].push_back(detail::toJson(p));
+  // Merged per site, worst first, as the text lists them.
+  doc["precision_sites"] = detail::OrderedJson::array();
+  for (const PrecisionRecord &p : precisionBySite(trace.precision))
+    if (precisionSeverity(p) >= options.min_bits)
+      doc["precision_sites"].push_back(detail::toJson(p));
   doc["snapshots"] = detail::OrderedJson::array();
   for (const SnapshotRecord &s : trace.snapshots)
     doc["snapshots"].push_back(detail::toJson(s));

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -127,6 +128,44 @@ OrderedJson detail::toJson(const OobEvent &e) {
   return j;
 }
 
+OrderedJson detail::doubleJson(double v) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+OrderedJson detail::toJson(const PrecisionRecord &p) {
+  OrderedJson j = OrderedJson::object();
+  j["launch_first"] = p.launch_first;
+  j["launch_last"] = p.launch_last;
+  j["kind"] = p.kind;
+  j["op"] = p.op;
+  j["dtype"] = dtypeName(p.dtype);
+  j["from_dtype"] = p.from_dtype == DType::Unknown ? "" : dtypeName(p.from_dtype);
+  j["site"] = siteJson(p.site);
+  j["site_id"] = p.site_id;
+  j["module"] = p.module;
+  j["count"] = p.count;
+  j["mean_rel_err"] = doubleJson(p.mean_rel_err);
+  j["max_rel_err"] = doubleJson(p.max_rel_err);
+  j["max_ulp_err"] = doubleJson(p.max_ulp_err);
+  j["bits_lost"] = doubleJson(p.bits_lost);
+  j["hist"] = p.hist;
+  j["overflows"] = p.overflows;
+  j["underflows"] = p.underflows;
+  j["nans"] = p.nans;
+  OrderedJson worst = OrderedJson::object();
+  worst["real"] = doubleJson(p.worst.real);
+  worst["shadow"] = doubleJson(p.worst.shadow);
+  worst["block"] = dimJson(p.worst.block);
+  worst["thread"] = dimJson(p.worst.thread);
+  worst["launch"] = p.worst.launch;
+  j["worst"] = std::move(worst);
+  return j;
+}
+
 OrderedJson detail::toJson(const SnapshotRecord &s) {
   OrderedJson j = OrderedJson::object();
   j["launch"] = s.launch;
@@ -188,6 +227,9 @@ void TraceWriter::write(const LaunchRecord &l) {
 }
 void TraceWriter::write(const OobEvent &e) {
   writeLine(recordLine("oob", detail::toJson(e)));
+}
+void TraceWriter::write(const PrecisionRecord &p) {
+  writeLine(recordLine("precision", detail::toJson(p)));
 }
 void TraceWriter::write(const TraceEnd &e) {
   writeLine(recordLine("end", detail::toJson(e)));
@@ -277,6 +319,64 @@ public:
   void read(const char *key, int64_t &out) {
     readSigned(key, out, std::numeric_limits<int64_t>::min(),
                std::numeric_limits<int64_t>::max(), "a 64-bit integer");
+  }
+
+  // A number, or one of the strings "inf", "-inf" and "nan" that the writer
+  // puts where JSON has no number.
+  void read(const char *key, double &out) {
+    const Json *v = find(key);
+    if (!v)
+      return;
+    if (v->is_number()) {
+      out = v->get<double>();
+      return;
+    }
+    if (v->is_string()) {
+      const std::string &s = v->get_ref<const std::string &>();
+      if (s == "inf" || s == "-inf" || s == "nan") {
+        out = s == "nan"   ? std::numeric_limits<double>::quiet_NaN()
+              : s == "inf" ? std::numeric_limits<double>::infinity()
+                           : -std::numeric_limits<double>::infinity();
+        return;
+      }
+    }
+    fail(key, "a number or one of \"inf\", \"-inf\", \"nan\"");
+  }
+
+  template <size_t N> void read(const char *key, std::array<uint64_t, N> &out) {
+    const Json *v = find(key);
+    if (!v)
+      return;
+    static const std::string expected =
+        "an array of " + std::to_string(N) + " unsigned 64-bit integers";
+    if (!v->is_array() || v->size() != N) {
+      fail(key, expected.c_str());
+      return;
+    }
+    for (size_t i = 0; i < N; ++i) {
+      const Json &item = (*v)[i];
+      if (!item.is_number_unsigned()) {
+        fail(key, expected.c_str());
+        return;
+      }
+      out[i] = item.get<uint64_t>();
+    }
+  }
+
+  // A nested object, read by `body` with a reader of its own; its problem
+  // is reported as "in 'key': ...".
+  template <typename Body> void readObject(const char *key, Body body) {
+    const Json *v = find(key);
+    if (!v)
+      return;
+    if (!v->is_object()) {
+      fail(key, "an object");
+      return;
+    }
+    FieldReader inner(*v);
+    body(inner);
+    if (!inner.ok())
+      error_ = std::string("in '") + key + "': " + inner.error();
   }
 
   void read(const char *key, Dim3 &out) {
@@ -531,6 +631,65 @@ std::string parseRecord(const Json &j, OobEvent &e) {
   return r.error();
 }
 
+std::string parseRecord(const Json &j, PrecisionRecord &p) {
+  FieldReader r(j);
+  r.read("launch_first", p.launch_first);
+  r.read("launch_last", p.launch_last);
+  r.read("kind", p.kind);
+  if (r.ok() && p.kind != "store" && p.kind != "atomic" && p.kind != "narrow" &&
+      p.kind != "nonfinite")
+    r.invalid("kind", "must be \"store\", \"atomic\", \"narrow\" or "
+                      "\"nonfinite\", not \"" + p.kind + "\"");
+  r.read("op", p.op);
+  std::string dtype, fromDtype;
+  r.read("dtype", dtype);
+  if (r.ok()) {
+    if (std::optional<DType> t = parseDType(dtype))
+      p.dtype = *t;
+    else
+      r.invalid("dtype", "must be an element type such as \"f32\" (docs/trace-format.md), not \"" + dtype + "\"");
+  }
+  r.read("from_dtype", fromDtype);
+  if (r.ok() && !fromDtype.empty()) {
+    if (std::optional<DType> t = parseDType(fromDtype))
+      p.from_dtype = *t;
+    else
+      r.invalid("from_dtype", "must be \"\" or an element type such as \"f32\", not \"" + fromDtype + "\"");
+  }
+  r.read("site", p.site);
+  r.read("site_id", p.site_id);
+  r.read("module", p.module);
+  r.read("count", p.count);
+  r.read("mean_rel_err", p.mean_rel_err);
+  r.read("max_rel_err", p.max_rel_err);
+  r.read("max_ulp_err", p.max_ulp_err);
+  r.read("bits_lost", p.bits_lost);
+  r.read("hist", p.hist);
+  r.read("overflows", p.overflows);
+  r.read("underflows", p.underflows);
+  r.read("nans", p.nans);
+  r.readObject("worst", [&](FieldReader &w) {
+    w.read("real", p.worst.real);
+    w.read("shadow", p.worst.shadow);
+    w.read("block", p.worst.block);
+    w.read("thread", p.worst.thread);
+    w.read("launch", p.worst.launch);
+  });
+  if (!r.ok())
+    return r.error();
+  if (p.launch_first > p.launch_last)
+    return "field 'launch_first' (" + std::to_string(p.launch_first) +
+           ") must not be greater than 'launch_last' (" +
+           std::to_string(p.launch_last) + ")";
+  for (auto [key, value] : {std::pair{"mean_rel_err", p.mean_rel_err},
+                            std::pair{"max_rel_err", p.max_rel_err},
+                            std::pair{"max_ulp_err", p.max_ulp_err},
+                            std::pair{"bits_lost", p.bits_lost}})
+    if (value < 0)
+      return std::string("field '") + key + "' must not be negative";
+  return "";
+}
+
 std::string parseRecord(const Json &j, TraceEnd &e) {
   FieldReader r(j);
   r.read("launches", e.launches);
@@ -764,6 +923,8 @@ ReadResult readTrace(const std::string &path) {
       error = parseInto(j, trace.launches);
     } else if (type == "oob") {
       error = parseInto(j, trace.oob);
+    } else if (type == "precision") {
+      error = parseInto(j, trace.precision);
     } else if (type == "snapshot") {
       SnapshotRecord snapshot;
       error = parseRecord(j, snapshot);

@@ -27,6 +27,9 @@ OrderedJson toJson(const TraceHeader &header);
 OrderedJson toJson(const ModuleRecord &module);
 OrderedJson toJson(const LaunchRecord &launch);
 OrderedJson toJson(const OobEvent &event);
+// Non-finite doubles (JSON has none) are the strings "inf", "-inf", "nan".
+OrderedJson toJson(const PrecisionRecord &record);
+OrderedJson doubleJson(double value);
 OrderedJson toJson(const TraceEnd &end);
 // The snapshot record's members (not its chunks, not the reader's offsets).
 OrderedJson toJson(const SnapshotRecord &snapshot);

@@ -10,6 +10,7 @@
 
 #include "kosan/abi.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -218,6 +219,14 @@ private:
   Value *unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k);
   void checkNonfinite(Instruction *I, Instruction *after, Value *result,
                       ArrayRef<Value *> operands, StringRef op);
+  void flushChecks();
+  struct PendingCheck {
+    Instruction *inst;
+    Value *result;
+    SmallVector<Value *, 3> operands;
+    uint32_t site;
+  };
+  MapVector<BasicBlock *, SmallVector<PendingCheck, 4>> pendingChecks;
   void recordValue(Instruction *before, Value *V, kosan_access_kind access,
                    StringRef op);
   void recordNarrow(Instruction *I, Instruction *after, Value *in, Value *out,
@@ -349,34 +358,60 @@ Value *Instrumenter::unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k)
 }
 
 // An operation whose result is NaN or Inf while its operands are finite:
-// report where it happened (the first birth, not every propagation).
-void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *result,
+// report where it happened (the first birth, not every propagation). The
+// test is made once per block, at its end (flushChecks): splitting blocks
+// after each operation would keep the backend from fusing a multiply with
+// the add that follows it, and the instrumented kernel would compute other
+// numbers than the plain one.
+void Instrumenter::checkNonfinite(Instruction *I, Instruction *, Value *result,
                                   ArrayRef<Value *> operands, StringRef op) {
   Kind k = kindOf(result);
   if (!k || k.lanes != 1)
     return;
-  uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NONFINITE, 0, k.dtype, op, -1);
-  IRBuilder<> B(afterI->getNextNode());
-  B.SetCurrentDebugLocation(I->getDebugLoc());
-  Value *bad = B.CreateNot(finite(B, result, k));
-  MDNode *unlikely = MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
-  Instruction *cold = SplitBlockAndInsertIfThen(bad, &*B.GetInsertPoint(), false, unlikely);
-  IRBuilder<> C(cold);
-  C.SetCurrentDebugLocation(I->getDebugLoc());
-  Value *allFinite = ConstantInt::getTrue(Ctx);
+  PendingCheck c;
+  c.inst = I;
+  c.result = result;
+  c.site = sites.add(*I, KOSAN_ACCESS_PREC_NONFINITE, 0, k.dtype, op, -1);
   for (Value *o : operands) {
     // A finite constant needs no test.
     if (auto *CF = dyn_cast<ConstantFP>(o); CF && CF->getValueAPF().isFinite())
       continue;
     if (Kind ok = kindOf(o); ok && ok.lanes == 1)
-      allFinite = C.CreateAnd(allFinite, finite(C, o, ok));
+      c.operands.push_back(o);
   }
-  Instruction *born = SplitBlockAndInsertIfThen(allFinite, cold, false);
-  IRBuilder<> R(born);
-  R.SetCurrentDebugLocation(I->getDebugLoc());
-  Value *s = shadow(result);
-  R.CreateCall(entry("__kosan_prec_nonfinite", Type::getVoidTy(Ctx), {I64, I32, I32, F64, F64}),
-               {state, launchId, slot(R, site), toDouble(R, result, k), s});
+  pendingChecks[I->getParent()].push_back(std::move(c));
+}
+
+void Instrumenter::flushChecks() {
+  MDNode *unlikely = MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
+  FunctionCallee fn = entry("__kosan_prec_nonfinite", Type::getVoidTy(Ctx),
+                            {I64, I32, I32, F64, F64});
+  for (auto &[BB, checks] : pendingChecks) {
+    Instruction *term = BB->getTerminator();
+    IRBuilder<> B(term);
+    B.SetCurrentDebugLocation(checks.back().inst->getDebugLoc());
+    Value *any = nullptr;
+    for (PendingCheck &c : checks) {
+      Value *bad = B.CreateNot(finite(B, c.result, kindOf(c.result)));
+      any = any ? B.CreateOr(any, bad) : bad;
+    }
+    Instruction *cold = SplitBlockAndInsertIfThen(any, term, false, unlikely);
+    // In the cold block, each operation in order: born here if its
+    // operands were finite.
+    for (PendingCheck &c : checks) {
+      IRBuilder<> C(cold);
+      C.SetCurrentDebugLocation(c.inst->getDebugLoc());
+      Kind k = kindOf(c.result);
+      Value *born = C.CreateNot(finite(C, c.result, k));
+      for (Value *o : c.operands)
+        born = C.CreateAnd(born, finite(C, o, kindOf(o)));
+      Instruction *call = SplitBlockAndInsertIfThen(born, cold, false);
+      IRBuilder<> R(call);
+      R.SetCurrentDebugLocation(c.inst->getDebugLoc());
+      R.CreateCall(fn, {state, launchId, slot(R, c.site), toDouble(R, c.result, k),
+                        shadow(c.result)});
+    }
+  }
 }
 
 void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind access,
@@ -602,7 +637,13 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
         op = n.op;
         break;
       }
-    if (op.empty())
+    // Directed rounding (.rm/.rp/.rz) is how libdevice rounds to integers
+    // (expf's j = fma.rm(x, log2e, magic) - magic): its shadow is the real
+    // result, or the shadow of an exact function would drift off the
+    // integer grid the algorithm relies on.
+    if (op.empty() || name.contains(".rm.") || name.contains(".rp.") ||
+        name.contains(".rz.") || name.ends_with(".rm") || name.ends_with(".rp") ||
+        name.ends_with(".rz"))
       return false;
     if (op == "div" && s.size() == 2)
       S = B.CreateFDiv(s[0], s[1]);
@@ -777,8 +818,11 @@ PrecisionCounts Instrumenter::run() {
   // The module's slot base (KOSAN_PREC_BASE_SYMBOL), written by the host.
   GlobalVariable *baseVar = M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL);
   if (!baseVar) {
+    // Until the host writes the module's base, slot indices are out of
+    // range and the device records nothing (a module first launched while
+    // a stream is captured cannot be written to).
     baseVar = new GlobalVariable(M, I32, /*isConstant=*/false, GlobalValue::ExternalLinkage,
-                                 ConstantInt::get(I32, 0), KOSAN_PREC_BASE_SYMBOL, nullptr,
+                                 ConstantInt::get(I32, 0x80000000u), KOSAN_PREC_BASE_SYMBOL, nullptr,
                                  GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
                                  /*isExternallyInitialized=*/true);
     baseVar->setAlignment(Align(4));
@@ -882,6 +926,8 @@ PrecisionCounts Instrumenter::run() {
                     AtomicRMWInst::getOperationName(RMW->getOperation()));
     }
   }
+
+  flushChecks();
 
   // Shadow phis: the shadows of the incoming values, at the end of the
   // incoming blocks (the blocks as they are now, after any splitting).

@@ -87,11 +87,11 @@ protected:
               << bad;
           return false;
         }
-        if (opts.checks & (KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER))
+        if (opts.checks & KOSAN_CHECK_ORDER)
           D.Report(D.getCustomDiagID(
               clang::DiagnosticsEngine::Warning,
-              "kosan: the precision and order checks are not implemented "
-              "yet; only oob is instrumented"));
+              "kosan: the order check is not implemented yet; it "
+              "instruments nothing"));
       } else if (key == "debug-func") {
         opts.debugFunction = value.str();
       } else {

@@ -2,8 +2,8 @@
 //
 // What kosan-diff does, as a library: match the launches of two traces,
 // compare the snapshots of their outputs element by element, and gather the
-// records (out-of-bounds events, later precision and order) that explain a
-// difference. The comparison streams both snapshots chunk by chunk: memory
+// records (out-of-bounds events, precision losses, later order) that explain
+// a difference. The comparison streams both snapshots chunk by chunk: memory
 // use does not grow with the size of the outputs.
 //
 // Verdict and exit status: 0 equivalent within tolerance, 1 different,
@@ -98,8 +98,15 @@ struct LaunchDiff {
   std::vector<OutputDiff> outputs;
   std::vector<ModifiedInput> modified_inputs;
   std::vector<OobEvent> ref_oob, cand_oob;  // events of these launches
+  // Precision records (checks=precision) that cover each launch, of its
+  // module's sites, merged per site, worst first (precisionBySite).
+  std::vector<PrecisionRecord> ref_precision, cand_precision;
   bool equivalent = true;
 };
+
+// How many of CAND's precision sites the text, SARIF and JUnit outputs list
+// under a launch pair whose outputs differ.
+inline constexpr size_t kDiffPrecisionSites = 3;
 
 struct DiffOptions {
   // Overrides of the per-dtype defaults; atol/rtol set apply to every dtype.

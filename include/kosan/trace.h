@@ -10,6 +10,7 @@
 #ifndef KOSAN_TRACE_H
 #define KOSAN_TRACE_H
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -142,11 +143,75 @@ struct TraceEnd {
   uint64_t unresolved_accesses = 0;
 };
 
+// Where a precision site's worst value came from (PrecisionRecord::worst).
+struct PrecisionWorst {
+  double real = 0;                // the value the kernel computed
+  double shadow = 0;              // the same computation in fp64
+  Dim3 block{0, 0, 0}, thread{0, 0, 0};
+  uint32_t launch = 0;            // LaunchRecord::id
+};
+
+// What the precision check (checks=precision) recorded at one site over the
+// launches [launch_first, launch_last]: the runtime collects the device's
+// per-site totals at the program's synchronisation points and writes one
+// record per site that saw values since the last collection. The arithmetic
+// (relative error, error in ULPs, bits lost) is include/kosan/precision.h.
+struct PrecisionRecord {
+  uint32_t launch_first = 0, launch_last = 0;
+  std::string kind;               // "store", "atomic", "narrow", "nonfinite"
+  std::string op;                 // the operation: "fadd", "fma.rn.f16", "cvt.rn.bf16.f32", ...
+  DType dtype = DType::Unknown;   // of the value the kernel computed
+  DType from_dtype = DType::Unknown; // narrow: the type converted from; Unknown otherwise
+  SourceLoc site;
+  uint32_t site_id = 0;           // index in its module's site table
+  uint32_t module = 0;            // ModuleRecord::id, 0 if unknown
+  uint64_t count = 0;             // values recorded
+  double mean_rel_err = 0;        // over the finite relative errors, divided by count
+  double max_rel_err = 0;
+  double max_ulp_err = 0;         // in ULPs of dtype
+  double bits_lost = 0;           // bitsLost(max_ulp_err)
+  // Bits lost per value: [0,1) [1,2) [2,4) [4,8) [8,12) [12,16) [16,24) [24,inf].
+  std::array<uint64_t, 8> hist{};
+  uint64_t overflows = 0;         // narrow: finite in, infinite out
+  uint64_t underflows = 0;        // narrow: nonzero in, zero or subnormal out
+  uint64_t nans = 0;              // narrow: NaN out of a non-NaN; nonfinite: NaN/Inf born here
+  PrecisionWorst worst;           // the value with the largest error in ULPs
+};
+
+// Adds `from` (the same site, another collection) into `into`: counts and
+// the histogram add, maxima take the larger, the worst value follows the
+// larger error in ULPs, the mean is recomputed from both sums, and the
+// launch span widens to cover both.
+void mergePrecision(PrecisionRecord &into, const PrecisionRecord &from);
+
+// One entry per site, merged over all records, worst first: NaN/Inf births
+// first of all, then narrowings that overflowed or produced NaN, then by
+// bits lost, largest first. A site is a source location (file, line,
+// column, function, kind, operation and types): the copies of one
+// operation that unrolling or inlining made are one site. Records without
+// a location are told apart by module and site id.
+std::vector<PrecisionRecord>
+precisionBySite(const std::vector<PrecisionRecord> &records);
+// The order precisionBySite sorts in: true when a is to be listed before b.
+bool precisionWorseThan(const PrecisionRecord &a, const PrecisionRecord &b);
+// Bits lost as reports rank and filter by (--min-bits): infinite for NaN/Inf
+// births and for narrowings that overflowed or made a NaN.
+double precisionSeverity(const PrecisionRecord &r);
+
+// One line, without newline, as kosan-report and the exit report print a
+// site, e.g. "dot.cu:14:23: f16 store loses 9.8 bits (max rel err 1.1e-3
+// over 524288 values; worst at block 3 thread 17: 1843 vs 1841.2)".
+std::string formatPrecisionLine(const PrecisionRecord &site);
+// The closing line, without newline: "kosan: precision: 3 sites, 1572864
+// values; worst dot.cu:14 loses 9.8 bits". sites: as precisionBySite made them.
+std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites);
+
 struct Trace {
   TraceHeader header;
   std::vector<ModuleRecord> modules;
   std::vector<LaunchRecord> launches;
   std::vector<OobEvent> oob;
+  std::vector<PrecisionRecord> precision;
   std::vector<SnapshotRecord> snapshots;  // contents are read with SnapshotStream
   std::optional<TraceEnd> end;    // absent: the process did not exit normally
   std::vector<std::string> warnings;  // non-fatal reading notes (unknown record types)
@@ -163,6 +228,7 @@ public:
   void write(const ModuleRecord &);
   void write(const LaunchRecord &);
   void write(const OobEvent &);
+  void write(const PrecisionRecord &);
   void write(const TraceEnd &);
   // A snapshot: the record, then its contents (count * dtypeSize bytes) as
   // zstd-compressed, base64-encoded snapshot_chunk lines. Sets
@@ -224,9 +290,16 @@ std::string formatOobReport(const OobEvent &event, const LaunchRecord *launch,
 // The one-line SUMMARY text, without the trailing newline.
 std::string formatOobSummary(const OobEvent &event);
 
+// What kosan-report leaves out.
+struct ReportOptions {
+  // List only precision sites that lose at least this many bits (NaN/Inf
+  // births always qualify); 0 lists every site.
+  double min_bits = 0;
+};
+
 // Whole trace as text (what kosan-report prints) and as JSON.
-std::string formatTraceText(const Trace &trace);
-std::string formatTraceJson(const Trace &trace);
+std::string formatTraceText(const Trace &trace, const ReportOptions &options = {});
+std::string formatTraceJson(const Trace &trace, const ReportOptions &options = {});
 
 } // namespace kosan
 

@@ -10,6 +10,12 @@
 // memory tells the host, without any CUDA call, whether there is anything to
 // collect, so programs without errors pay nothing at their sync points.
 //
+// The precision check (checks=precision) aggregates per site in device
+// memory (kosan_prec_slot): each module gets a range of slots when it is
+// first launched, and the host collects and zeroes them at the sync points
+// that follow launches, writes one trace record per site, and prints the
+// sites worst first at exit.
+//
 //===----------------------------------------------------------------------===//
 #include "alloc_table.h"
 #include "options.h"
@@ -17,6 +23,7 @@
 #include "kosan/abi.h"
 #include "kosan/bounds.h"
 #include "kosan/kosan.h"
+#include "kosan/precision.h"
 #include "kosan/trace.h"
 
 #include <cuda.h>
@@ -26,6 +33,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cinttypes>
 #include <cstdarg>
@@ -77,6 +85,7 @@ struct DriverApi {
   CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
   CUresult (*moduleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *) = nullptr;
   CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
+  CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
   CUresult (*memGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr) = nullptr;
   CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
   CUresult (*funcSetCacheConfig)(CUfunction, CUfunc_cache) = nullptr;
@@ -109,6 +118,7 @@ struct DriverApi {
     get("cuModuleGetFunction", moduleGetFunction);
     get("cuModuleGetGlobal", moduleGetGlobal);
     get("cuMemcpyDtoH", memcpyDtoH);
+    get("cuMemcpyHtoD", memcpyHtoD);
     get("cuMemGetAddressRange", memGetAddressRange);
     get("cuFuncSetAttribute", funcSetAttribute);
     get("cuFuncSetCacheConfig", funcSetCacheConfig);
@@ -134,6 +144,10 @@ struct ModuleInfo {
   uint32_t id = 0;
   CUmodule handle = nullptr;
   bool sitesLoaded = false;
+  // Precision slots [precBase, precBase + precSlots) of the process-wide
+  // array; precSlots 0: the module has none (compiled without the precision
+  // check, or the array was full).
+  uint32_t precBase = 0, precSlots = 0;
   std::vector<kosan_site> sites;
   std::unordered_map<std::string, KernelSummaryInfo> summaries; // by mangled name
   std::string strings;
@@ -208,6 +222,12 @@ class Runtime {
 public:
   Runtime();
   bool oob() const { return checks & KOSAN_CHECK_OOB; }
+  bool precision() const { return checks & KOSAN_CHECK_PRECISION; }
+  // A check whose code lives in the instrumented clones: with none, the
+  // plain kernels run.
+  bool instrumentedChecks() const {
+    return checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION);
+  }
 
   void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
                      BufferOrigin origin);
@@ -220,7 +240,7 @@ public:
   // allocation), so that launches captured into graphs are instrumented.
   void prepareDevice() {
     std::lock_guard<std::mutex> lock(mu);
-    if (oob())
+    if (instrumentedChecks())
       ensureDevice();
   }
   cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
@@ -244,6 +264,17 @@ private:
   void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   void writeRaw(const std::string &text);
   bool ensureDevice();
+  void setUpPrecision(kosan_device_state &st);
+  void assignPrecisionSlots(ModuleInfo *m, uint32_t nsites);
+  // Collects the OOB events (mu held); returns whether it synchronised the
+  // device.
+  bool drainEvents(bool deviceIdle);
+  // Collects the precision slots (mu held): when launches ran since the last
+  // collection, or always with force.
+  void harvestPrecision(bool deviceIdle, bool force);
+  std::optional<PrecisionRecord> precisionRecord(const kosan_prec_slot &slot,
+                                                 const ModuleInfo &m, uint32_t siteId);
+  void printPrecisionReport();
   KernelInfo *kernelFor(const void *func);
   // The kernel's record when it has a usable instrumented clone (mu held).
   KernelInfo *instrumentedKernel(const void *func);
@@ -274,6 +305,17 @@ private:
   size_t dTableCap = 0;
   uint64_t tableGeneration = ~0ull;
   kosan_host_flag *hostFlag = nullptr;  // mapped host memory
+
+  // checks=precision: the state and its slots, in device memory.
+  kosan_precision_state *dPrecision = nullptr;
+  kosan_prec_slot *dPrecSlots = nullptr;
+  uint32_t precCapacity = 0;
+  uint32_t precNextBase = 0;             // slots handed out to modules so far
+  bool warnedPrecFull = false;
+  bool precModuleSeen = false;           // a launched module has precision sites
+  // Instrumented launches since the last collection (0: none).
+  uint32_t precFirstLaunch = 0, precLastLaunch = 0;
+  std::vector<PrecisionRecord> precTotals; // per site over the whole run, worst first
 
   std::unordered_map<const void *, std::unique_ptr<KernelInfo>> kernels;
   std::unordered_map<CUmodule, std::unique_ptr<ModuleInfo>> modules;
@@ -324,9 +366,9 @@ Runtime::Runtime() {
         "no snapshots are taken\n");
   if (opts.poison && !opts.snapshot)
     log("kosan: warning: poison=1 works with snapshot=1 only; nothing is poisoned\n");
-  if (opts.snapshot && !oob())
-    log("kosan: warning: snapshot=1 needs the instrumented kernels (checks=oob); "
-        "no snapshots are taken\n");
+  if (opts.snapshot && !instrumentedChecks())
+    log("kosan: warning: snapshot=1 needs the instrumented kernels (checks=oob or "
+        "checks=precision); no snapshots are taken\n");
 }
 
 void Runtime::writeRaw(const std::string &text) {
@@ -443,12 +485,82 @@ bool Runtime::ensureDevice() {
   st.event_capacity = capacity;
   st.events = reinterpret_cast<uint64_t>(mappedDevice) + 64;
   st.host_flag = reinterpret_cast<uint64_t>(mappedDevice);
+  if (precision())
+    setUpPrecision(st);
   if (cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
     return fail("cannot initialise the device log");
   cudaGetDevice(&stateDevice);
   deviceReady = true;
   registerExitHandler();
   return true;
+}
+
+// The precision state and its slots, zeroed: a slot counts nothing until a
+// value is recorded in it. Without them the precision check records nothing
+// and everything else runs on.
+void Runtime::setUpPrecision(kosan_device_state &st) {
+  uint32_t capacity = uint32_t(opts.precision_sites);
+  constexpr size_t kSlotsAt = 256; // keeps the slots apart from the state's line
+  size_t bytes = kSlotsAt + size_t(capacity) * sizeof(kosan_prec_slot);
+  char *mem = nullptr;
+  if (cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess ||
+      cudaMemset(mem, 0, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    if (mem)
+      cudaFree(mem);
+    log("kosan: warning: cannot allocate %zu bytes for %u precision sites "
+        "(precision_sites); the precision check records nothing\n", bytes, capacity);
+    return;
+  }
+  dPrecision = reinterpret_cast<kosan_precision_state *>(mem);
+  dPrecSlots = reinterpret_cast<kosan_prec_slot *>(mem + kSlotsAt);
+  kosan_precision_state ps{};
+  ps.slots = reinterpret_cast<uint64_t>(dPrecSlots);
+  ps.capacity = capacity;
+  if (cudaMemcpy(dPrecision, &ps, sizeof ps, cudaMemcpyHostToDevice) != cudaSuccess) {
+    cudaGetLastError();
+    cudaFree(mem);
+    dPrecision = nullptr;
+    dPrecSlots = nullptr;
+    log("kosan: warning: cannot initialise the precision slots; the precision check "
+        "records nothing\n");
+    return;
+  }
+  precCapacity = capacity;
+  precNextBase = 0;
+  st.precision = reinterpret_cast<uint64_t>(dPrecision);
+}
+
+// Gives the module's sites their slots and tells the module where they
+// start (its KOSAN_PREC_BASE_SYMBOL global). A module compiled without the
+// precision check has no such global and gets none.
+void Runtime::assignPrecisionSlots(ModuleInfo *m, uint32_t nsites) {
+  if (!dPrecision || nsites == 0)
+    return;
+  CUdeviceptr basePtr = 0;
+  size_t bytes = 0;
+  if (drv.moduleGetGlobal(&basePtr, &bytes, m->handle, KOSAN_PREC_BASE_SYMBOL) !=
+          CUDA_SUCCESS ||
+      bytes != sizeof(uint32_t))
+    return;
+  precModuleSeen = true;
+  uint32_t base = precCapacity; // past the end: the device records nothing
+  if (uint64_t(precNextBase) + nsites <= precCapacity) {
+    base = precNextBase;
+    precNextBase += nsites;
+    m->precBase = base;
+    m->precSlots = nsites;
+  } else if (!warnedPrecFull) {
+    warnedPrecFull = true;
+    log("kosan: warning: the precision check has room for %u sites (precision_sites) "
+        "and %u are taken; a module with %u more is not checked for precision\n",
+        precCapacity, precNextBase, nsites);
+  }
+  if (drv.memcpyHtoD(basePtr, &base, sizeof base) != CUDA_SUCCESS) {
+    m->precSlots = 0;
+    log("kosan: warning: cannot set a module's precision slots; its sites are not "
+        "checked for precision\n");
+  }
 }
 
 ModuleInfo *Runtime::moduleFor(CUmodule mod) {
@@ -507,6 +619,8 @@ void Runtime::loadSites(ModuleInfo *m) {
         rec.compiler = m->str(h.compiler_str);
         rec.fp_mode = m->str(h.fp_str);
         rec.sites = h.nsites;
+        if (precision())
+          assignPrecisionSlots(m, h.nsites);
       } else {
         log("kosan: warning: a module's site table is from another kosan version; "
             "its reports will lack source locations\n");
@@ -649,7 +763,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     return perThread ? cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream)
                      : cudaLaunchKernel(func, grid, block, args, shmem, stream);
   };
-  if (!oob())
+  if (!instrumentedChecks())
     return plain();
 
   // While a stream is captured into a graph, synchronous CUDA calls are
@@ -699,7 +813,10 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   bool instrumented = false;
   std::vector<PendingSnapshot> snapshots;
   if (k && k->instrumented) {
-    if (!capturing)
+    // Without checks=oob the clone still runs (it holds the precision
+    // check) but bounds nothing: every argument is unbounded and the table
+    // of buffers stays empty.
+    if (!capturing && oob())
       syncTable();
     std::vector<uint64_t> info(k->infoBytes / 8, 0);
     auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
@@ -712,7 +829,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     for (size_t i = 0; i < k->paramSizes.size(); ++i) {
       params[i] = args[i];
       bounds[i] = unboundedArg();
-      if (k->paramSizes[i] == 8) {
+      if (oob() && k->paramSizes[i] == 8) {
         uint64_t value;
         std::memcpy(&value, args[i], 8);
         bounds[i] = boundsFor(value);
@@ -770,8 +887,17 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     ls.record.kernel = "<unknown kernel>";
   if (trace)
     trace->write(ls.record);
+  if (instrumented && precision()) {
+    if (!precFirstLaunch)
+      precFirstLaunch = ls.record.id;
+    precLastLaunch = ls.record.id;
+  }
   if (instrumented && !snapshots.empty())
     finishSnapshots(snapshots, stream);
+  // snapshot=1 waits for each launch anyway: collecting after it gives
+  // kosan-diff the precision records of exactly this launch.
+  if (instrumented && precision() && opts.snapshot && trace && !capturing)
+    harvestPrecision(false, false);
   if (opts.verbosity >= 2)
     log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
         ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
@@ -969,8 +1095,9 @@ std::vector<PendingSnapshot> Runtime::prepareSnapshots(KernelInfo *k, void **arg
       for (uint32_t s = summary->firstSite;
            s < summary->firstSite + summary->nsites && s < m.sites.size(); ++s) {
         const kosan_site &site = m.sites[s];
-        if (site.arg_index != int32_t(i) || site.access == KOSAN_ACCESS_LOAD ||
-            site.access == KOSAN_ACCESS_MEMCPY_SRC || !site.file_str)
+        bool writes = site.access == KOSAN_ACCESS_STORE || site.access == KOSAN_ACCESS_ATOMIC ||
+                      site.access == KOSAN_ACCESS_MEMCPY_DST;
+        if (site.arg_index != int32_t(i) || !writes || !site.file_str)
           continue;
         std::string where = m.str(site.file_str) + ":" + std::to_string(site.line) +
                             ":" + std::to_string(site.column);
@@ -1037,13 +1164,21 @@ void Runtime::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
 
 void Runtime::drain(bool deviceIdle) {
   std::lock_guard<std::mutex> lock(mu);
-  if (!deviceReady || (!hostFlag->dirty && !hostFlag->halted))
+  if (!deviceReady)
     return;
+  if (hostFlag->dirty || hostFlag->halted)
+    deviceIdle = drainEvents(deviceIdle) || deviceIdle;
+  if (deviceReady)
+    harvestPrecision(deviceIdle, false);
+}
+
+bool Runtime::drainEvents(bool deviceIdle) {
   bool halted = hostFlag->halted;
+  bool synced = false;
   uint32_t claimed = eventCapacity;
   if (!halted) {
     if (!deviceIdle)
-      cudaDeviceSynchronize();
+      synced = cudaDeviceSynchronize() == cudaSuccess;
     // After the trap of halt_on_error=1 the context is gone; otherwise the
     // claimed count tells how many events were lost to a full log.
     kosan_device_state st{};
@@ -1061,25 +1196,169 @@ void Runtime::drain(bool deviceIdle) {
     auto [it, inserted] = byKey.try_emplace(e.key, e, 0);
     ++it->second.second;
   }
-  if (claimed > eventCapacity)
-    dropped += claimed - eventCapacity;
-  for (auto &[key, agg] : byKey)
-    handleEvent(agg.first, agg.second);
+  // Without checks=oob the clones bound no argument, but code compiled with
+  // the OOB check still checks shared and local objects: not asked for, not
+  // reported.
+  if (oob()) {
+    if (claimed > eventCapacity)
+      dropped += claimed - eventCapacity;
+    for (auto &[key, agg] : byKey)
+      handleEvent(agg.first, agg.second);
+  }
   if (halted) {
     hostFlag->halted = 0;
     log("kosan: the kernel was stopped at the first error (halt_on_error=1)\n");
     deviceReady = false;
     deviceFailed = true;
-    return;
+    return synced;
   }
   std::memset(events, 0, size_t(n) * sizeof(kosan_oob_event));
   uint32_t zero = 0;
   cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, event_count),
              &zero, sizeof zero, cudaMemcpyHostToDevice);
+  return synced;
+}
+
+//===----------------------------------------------------------------------===//
+// Precision (checks=precision)
+//===----------------------------------------------------------------------===//
+
+void Runtime::harvestPrecision(bool deviceIdle, bool force) {
+  if (!dPrecision || !precision())
+    return;
+  // Nothing ran since the last collection that kosan launched; after a
+  // synchronisation of the whole device the flag is cheap to read, and
+  // catches graph launches.
+  if (!force && !precFirstLaunch && !deviceIdle)
+    return;
+  // The slots are read and zeroed with no kernel running, so that no update
+  // is lost between the two. A failed synchronisation leaves its (sticky)
+  // error for the program to see.
+  if (!deviceIdle && cudaDeviceSynchronize() != cudaSuccess)
+    return;
+  uint32_t dirty = 0;
+  if (cudaMemcpy(&dirty, &dPrecision->dirty, sizeof dirty, cudaMemcpyDeviceToHost) !=
+      cudaSuccess)
+    return;
+  uint32_t firstLaunch = precFirstLaunch, lastLaunch = precLastLaunch;
+  precFirstLaunch = precLastLaunch = 0;
+  if (!dirty)
+    return;
+  uint32_t used = std::min(precNextBase, precCapacity);
+  std::vector<kosan_prec_slot> slots(used);
+  if (used && cudaMemcpy(slots.data(), dPrecSlots, used * sizeof(kosan_prec_slot),
+                         cudaMemcpyDeviceToHost) != cudaSuccess)
+    return;
+  // Zeroed on the legacy stream, which every blocking stream waits for, and
+  // waited for, so that the next kernel on any stream starts from zero.
+  if ((used && cudaMemset(dPrecSlots, 0, used * sizeof(kosan_prec_slot)) != cudaSuccess) ||
+      cudaMemset(&dPrecision->dirty, 0, sizeof(uint32_t)) != cudaSuccess ||
+      cudaStreamSynchronize(nullptr) != cudaSuccess)
+    return;
+
+  std::vector<const ModuleInfo *> owners;
+  for (const auto &[handle, m] : modules)
+    if (m->precSlots)
+      owners.push_back(m.get());
+  std::sort(owners.begin(), owners.end(),
+            [](const ModuleInfo *a, const ModuleInfo *b) { return a->precBase < b->precBase; });
+  std::vector<PrecisionRecord> collected;
+  for (const ModuleInfo *m : owners) {
+    for (uint32_t site = 0; site < m->precSlots; ++site) {
+      const kosan_prec_slot &slot = slots[m->precBase + site];
+      if (!slot.count && !slot.nans && !slot.overflows && !slot.underflows)
+        continue;
+      std::optional<PrecisionRecord> r = precisionRecord(slot, *m, site);
+      if (!r)
+        continue;
+      // The launches since the last collection; with graphs (whose launches
+      // kosan does not see) at least the one the worst value came from.
+      r->launch_first = firstLaunch ? firstLaunch : slot.worst_launch;
+      r->launch_last = std::max(lastLaunch, slot.worst_launch);
+      if (slot.worst_launch && slot.worst_launch < r->launch_first)
+        r->launch_first = slot.worst_launch;
+      writeHeaderOnce();
+      if (trace)
+        trace->write(*r);
+      collected.push_back(std::move(*r));
+    }
+  }
+  if (collected.empty())
+    return;
+  collected.insert(collected.begin(), precTotals.begin(), precTotals.end());
+  precTotals = precisionBySite(collected);
+}
+
+std::optional<PrecisionRecord> Runtime::precisionRecord(const kosan_prec_slot &slot,
+                                                        const ModuleInfo &m,
+                                                        uint32_t siteId) {
+  if (siteId >= m.sites.size())
+    return std::nullopt;
+  const kosan_site &site = m.sites[siteId];
+  PrecisionRecord r;
+  switch (site.access) {
+  case KOSAN_ACCESS_PREC_STORE: r.kind = "store"; break;
+  case KOSAN_ACCESS_PREC_ATOMIC: r.kind = "atomic"; break;
+  case KOSAN_ACCESS_PREC_NARROW: r.kind = "narrow"; break;
+  case KOSAN_ACCESS_PREC_NONFINITE: r.kind = "nonfinite"; break;
+  default: return std::nullopt; // not a precision site
+  }
+  auto dtype = [](int64_t t) {
+    return t > 0 && t <= int64_t(DType::Bool) ? static_cast<DType>(t) : DType::Unknown;
+  };
+  r.op = m.str(site.object_str);
+  r.dtype = dtype(site.size);
+  if (site.access == KOSAN_ACCESS_PREC_NARROW)
+    r.from_dtype = dtype(site.arg_index);
+  r.site.file = m.str(site.file_str);
+  r.site.line = site.line;
+  r.site.column = site.column;
+  r.site.function = demangle(m.str(site.function_str));
+  r.site.inlined_at = m.str(site.inlined_at_str);
+  r.site_id = siteId;
+  r.module = m.id;
+  r.count = slot.count;
+  r.mean_rel_err = slot.count ? slot.sum_rel_err / double(slot.count) : 0;
+  r.max_rel_err = std::bit_cast<double>(slot.max_rel_err_bits);
+  r.max_ulp_err = std::bit_cast<double>(slot.max_ulp_err_bits);
+  r.bits_lost = prec::bitsLost(r.max_ulp_err);
+  std::copy(std::begin(slot.hist), std::end(slot.hist), r.hist.begin());
+  r.overflows = slot.overflows;
+  r.underflows = slot.underflows;
+  r.nans = slot.nans;
+  r.worst.real = slot.worst_real;
+  r.worst.shadow = slot.worst_shadow;
+  r.worst.block = {slot.worst_block[0], slot.worst_block[1], slot.worst_block[2]};
+  r.worst.thread = {slot.worst_thread[0], slot.worst_thread[1], slot.worst_thread[2]};
+  r.worst.launch = slot.worst_launch;
+  return r;
+}
+
+// The sites worst first, one line each as kosan-report prints them, and a
+// summary line.
+void Runtime::printPrecisionReport() {
+  if (precTotals.empty() && !precModuleSeen) {
+    if (opts.print_summary)
+      log("kosan: precision: nothing recorded: no kernel launched was compiled with "
+          "the precision check (kosan-clang++ --kosan-checks=oob,precision)\n");
+    return;
+  }
+  size_t shown = 0;
+  for (const PrecisionRecord &r : precTotals) {
+    if (opts.print_limit > 0 && shown >= size_t(opts.print_limit))
+      break;
+    writeRaw(formatPrecisionLine(r) + "\n");
+    ++shown;
+  }
+  if (shown < precTotals.size())
+    log("kosan: %zu further precision sites were not printed (print_limit=%d)\n",
+        precTotals.size() - shown, opts.print_limit);
+  if (opts.print_summary)
+    writeRaw(formatPrecisionSummary(precTotals) + "\n");
 }
 
 KernelInfo *Runtime::instrumentedKernel(const void *func) {
-  if (!oob() || !ensureDevice())
+  if (!instrumentedChecks() || !ensureDevice())
     return nullptr;
   KernelInfo *k = kernelFor(func);
   return k && k->instrumented ? k : nullptr;
@@ -1110,6 +1389,10 @@ void Runtime::onDeviceReset() {
   dTableCap = 0;
   tableGeneration = ~0ull;
   hostFlag = nullptr;
+  dPrecision = nullptr;
+  dPrecSlots = nullptr;
+  precCapacity = precNextBase = 0;
+  precFirstLaunch = precLastLaunch = 0;
   kernels.clear();
   modules.clear();
   table = AllocTable();
@@ -1118,6 +1401,10 @@ void Runtime::onDeviceReset() {
 void Runtime::atExit() {
   drain(false);
   std::lock_guard<std::mutex> lock(mu);
+  // Graph launches and kernels launched before a sync point kosan does not
+  // see may have recorded since the last collection.
+  if (deviceReady)
+    harvestPrecision(false, true);
   if (trace) {
     writeHeaderOnce();
     TraceEnd end;
@@ -1142,6 +1429,8 @@ void Runtime::atExit() {
   if (opts.verbosity >= 1 && unresolvedArgs)
     log("kosan: note: %lu pointer arguments pointed to no known buffer; their accesses "
         "were not bounded\n", unresolvedArgs);
+  if (precision() && (dPrecision || !precTotals.empty()))
+    printPrecisionReport();
   if (errors && opts.error_exitcode) {
     std::fflush(nullptr);
     _exit(opts.error_exitcode);
@@ -1185,7 +1474,7 @@ unsigned long kosan_flush(void) {
 
 // Allocation.
 static cudaError_t track(cudaError_t e, void **p, size_t bytes, BufferOrigin origin) {
-  if (e == cudaSuccess && p && *p && runtime().oob()) {
+  if (e == cudaSuccess && p && *p && runtime().instrumentedChecks()) {
     runtime().addAllocation(*p, bytes, 0, 0, origin);
     if (origin != BufferOrigin::MallocAsync) // may be inside a capture
       runtime().prepareDevice();
@@ -1217,7 +1506,7 @@ cudaError_t __kosan_cudaMallocFromPoolAsync_ptsz(void **p, size_t bytes, cudaMem
 }
 cudaError_t __kosan_cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
   cudaError_t e = cudaMallocPitch(p, pitch, width, height);
-  if (e == cudaSuccess && p && *p && pitch && runtime().oob())
+  if (e == cudaSuccess && p && *p && pitch && runtime().instrumentedChecks())
     runtime().addAllocation(*p, uint64_t(*pitch) * height, *pitch, width,
                             BufferOrigin::MallocPitch);
   Runtime::pendingSite = Runtime::pendingName = nullptr;

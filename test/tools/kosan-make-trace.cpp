@@ -20,7 +20,20 @@
 //          "store_sites": ["k.cu:12:9"], "chunk_elements": 256}],
 //       "oob": [{"kind": "global-buffer-overflow", "access": "WRITE",
 //                "size": 4, "count": 32, "file": "k.cu", "line": 12,
-//                "column": 9, "function": "scale", "buffer_name": "y"}]}]}
+//                "column": 9, "function": "scale", "buffer_name": "y"}],
+//       "precision": [{"kind": "store", "op": "fma.rn.f16", "dtype": "f16",
+//                      "from_dtype": "f32",          narrow only
+//                      "file": "k.cu", "line": 14, "column": 23, "function": "dot",
+//                      "site_id": 3, "module": 1, "count": 1000,
+//                      "mean_rel_err": 1e-4, "max_rel_err": 1.1e-3,
+//                      "max_ulp_err": 900,           bits_lost follows from it
+//                      "hist": [0, 0, 0, 0, 1000, 0, 0, 0],
+//                      "overflows": 0, "underflows": 0, "nans": 0,
+//                      "real": 1843, "shadow": 1841.2, "block": [3, 0, 0],
+//                      "thread": [17, 0, 0],         the worst value
+//                      "launch_last": 2}]}]}       default: this launch
+//
+// Header fields: "argv", "pid", "options" (an object of strings).
 //
 // Formulas: a base (ramp = i/count, index = i, zero, one, sin = sin(i),
 // random = a fixed pseudo-random sequence in [0, 1)) followed by any number
@@ -29,6 +42,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
+#include "kosan/precision.h"
 #include "kosan/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -191,6 +205,61 @@ void writeOob(TraceWriter &writer, uint32_t launch, const Json &o) {
   writer.write(e);
 }
 
+Dim3 dimOf(const Json &j, const char *key) {
+  if (!j.contains(key))
+    return {0, 0, 0};
+  const Json &a = j.at(key);
+  return {a.at(0).get<uint32_t>(), a.at(1).get<uint32_t>(), a.at(2).get<uint32_t>()};
+}
+
+double numberOr(const Json &j, const char *key, double fallback) {
+  return j.contains(key) ? jsonNumber(j.at(key)) : fallback;
+}
+
+DType dtypeOf(const Json &j, const char *key, const char *fallback) {
+  std::string name = j.value(key, std::string(fallback));
+  if (name.empty())
+    return DType::Unknown;
+  std::optional<DType> t = parseDType(name);
+  if (!t)
+    die("unknown dtype '" + name + "'");
+  return *t;
+}
+
+void writePrecision(TraceWriter &writer, uint32_t launch, const Json &p) {
+  PrecisionRecord r;
+  r.launch_first = p.value("launch_first", launch);
+  r.launch_last = p.value("launch_last", launch);
+  r.kind = p.value("kind", "store");
+  r.op = p.value("op", "");
+  r.dtype = dtypeOf(p, "dtype", "f32");
+  r.from_dtype = dtypeOf(p, "from_dtype", "");
+  r.site.file = p.value("file", "");
+  r.site.line = p.value("line", 0u);
+  r.site.column = p.value("column", 0u);
+  r.site.function = p.value("function", "");
+  r.site.inlined_at = p.value("inlined_at", "");
+  r.site_id = p.value("site_id", 0u);
+  r.module = p.value("module", 0u);
+  r.count = p.value("count", uint64_t(1));
+  r.mean_rel_err = numberOr(p, "mean_rel_err", 0);
+  r.max_rel_err = numberOr(p, "max_rel_err", 0);
+  r.max_ulp_err = numberOr(p, "max_ulp_err", 0);
+  r.bits_lost = numberOr(p, "bits_lost", prec::bitsLost(r.max_ulp_err));
+  if (p.contains("hist"))
+    for (size_t i = 0; i < r.hist.size(); ++i)
+      r.hist[i] = p.at("hist").at(i).get<uint64_t>();
+  r.overflows = p.value("overflows", uint64_t(0));
+  r.underflows = p.value("underflows", uint64_t(0));
+  r.nans = p.value("nans", uint64_t(0));
+  r.worst.real = numberOr(p, "real", 0);
+  r.worst.shadow = numberOr(p, "shadow", 0);
+  r.worst.block = dimOf(p, "block");
+  r.worst.thread = dimOf(p, "thread");
+  r.worst.launch = p.value("worst_launch", launch);
+  writer.write(r);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -213,6 +282,7 @@ int main(int argc, char **argv) {
     h.start_time = "2024-05-01T12:00:00Z";
     h.gpu_name = "NVIDIA H200";
     h.gpu_arch = "sm_90";
+    h.options = desc.value("options", std::map<std::string, std::string>());
     writer->write(h);
 
     uint32_t nextId = 1;
@@ -224,6 +294,7 @@ int main(int argc, char **argv) {
       nextId = launch.id + 1;
       launch.kernel = l.value("kernel", "");
       launch.mangled = l.value("mangled", "");
+      launch.module = l.value("module", 0u);
       launch.instrumented = true;
       writer->write(launch);
       for (const Json &o : l.value("oob", Json::array())) {
@@ -233,6 +304,8 @@ int main(int argc, char **argv) {
       }
       for (const Json &s : l.value("snapshots", Json::array()))
         writeSnapshot(*writer, launch.id, s);
+      for (const Json &p : l.value("precision", Json::array()))
+        writePrecision(*writer, launch.id, p);
     }
     if (desc.value("end", true)) {
       TraceEnd end;

@@ -243,8 +243,10 @@ struct Launch {
   uint32_t id = 1;
   std::string kernel = "k(float*)";
   std::string mangled = "_Z1kPf";
+  uint32_t module = 0;
   std::vector<Snap> snaps;
   std::vector<OobEvent> oob;
+  std::vector<PrecisionRecord> precision;  // written after the snapshots
 };
 
 OobEvent oobAt(uint32_t launch, const std::string &file, uint32_t line,
@@ -283,6 +285,7 @@ protected:
       record.id = l.id;
       record.kernel = l.kernel;
       record.mangled = l.mangled;
+      record.module = l.module;
       w->write(record);
       for (const OobEvent &e : l.oob)
         w->write(e);
@@ -309,6 +312,8 @@ protected:
         }
         w->writeSnapshot(r, data.data(), data.size());
       }
+      for (const PrecisionRecord &p : l.precision)
+        w->write(p);
     }
     w->write(TraceEnd{});
     return p;
@@ -782,6 +787,150 @@ TEST_F(DiffTest, CandidateOutOfBoundsIsDifferent) {
 }
 
 //===----------------------------------------------------------------------===//
+// Precision records
+//===----------------------------------------------------------------------===//
+
+size_t countOf(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+PrecisionRecord storeLosing(double bits, uint32_t launch, uint32_t line,
+                            uint32_t module = 0) {
+  PrecisionRecord p;
+  p.launch_first = p.launch_last = launch;
+  p.kind = "store";
+  p.op = "fma.rn.f16";
+  p.dtype = DType::F16;
+  p.site = {"src/k.cu", line, 9, "k(float*)", ""};
+  p.site_id = line;
+  p.module = module;
+  p.count = 100;
+  p.max_ulp_err = std::exp2(bits);
+  p.bits_lost = bits;
+  p.max_rel_err = std::exp2(bits - 11);
+  p.worst = {3, 2.9990234375, {1, 0, 0}, {2, 0, 0}, launch};
+  return p;
+}
+
+PrecisionRecord birthAt(uint32_t launch, uint32_t line) {
+  PrecisionRecord p;
+  p.launch_first = p.launch_last = launch;
+  p.kind = "nonfinite";
+  p.op = "fdiv";
+  p.dtype = DType::F32;
+  p.site = {"src/k.cu", line, 5, "k(float*)", ""};
+  p.count = p.nans = 2;
+  p.worst = {std::numeric_limits<double>::infinity(), 1e39, {0, 0, 0}, {1, 0, 0}, launch};
+  return p;
+}
+
+TEST_F(DiffTest, PrecisionRecordsOfEachLaunchPerSiteWorstFirst) {
+  Launch r = kernelLaunch(1, "k", 1), c = kernelLaunch(1, "k", 2);
+  r.precision = {storeLosing(1, 1, 10)};
+  // Two collections of one site, a worse site, and one of another launch.
+  c.precision = {storeLosing(3, 1, 12), storeLosing(9, 1, 13), storeLosing(4, 1, 12),
+                 storeLosing(20, 2, 14)};
+  DiffResult d = diffTraces(write("r", {r}), write("c", {c}), {});
+  ASSERT_EQ(d.verdict, Verdict::Different) << d.error;
+  const LaunchDiff &l = d.launches[0];
+  ASSERT_EQ(l.cand_precision.size(), 2u);
+  EXPECT_EQ(l.cand_precision[0].site.line, 13u);
+  EXPECT_EQ(l.cand_precision[1].site.line, 12u);
+  EXPECT_EQ(l.cand_precision[1].count, 200u);
+  EXPECT_EQ(l.cand_precision[1].bits_lost, 4);
+  ASSERT_EQ(l.ref_precision.size(), 1u);
+  EXPECT_EQ(l.ref_precision[0].site.line, 10u);
+
+  // A collection that spans launches 1 to 3 covers launch 1, as far as its
+  // module matches the launch's.
+  Launch c2 = kernelLaunch(1, "k", 2);
+  c2.module = 2;
+  PrecisionRecord span = storeLosing(5, 1, 20, 2);
+  span.launch_last = 3;
+  PrecisionRecord otherModule = storeLosing(7, 1, 21, 3);
+  c2.precision = {span, otherModule};
+  d = diffTraces(write("r", {r}), write("c", {c2}), {});
+  ASSERT_EQ(d.launches[0].cand_precision.size(), 1u);
+  EXPECT_EQ(d.launches[0].cand_precision[0].site.line, 20u);
+
+  // Precision records do not change the verdict.
+  Launch same = kernelLaunch(1, "k", 1);
+  same.precision = {storeLosing(15, 1, 12)};
+  d = diffTraces(write("r", {r}), write("c", {same}), {});
+  EXPECT_EQ(d.verdict, Verdict::Equivalent);
+  EXPECT_EQ(d.launches[0].cand_precision.size(), 1u);
+}
+
+TEST_F(DiffTest, PrecisionExplainsADifferenceInEveryFormat) {
+  Launch r = kernelLaunch(1, "k", 1), c = kernelLaunch(1, "k", 1.5);
+  r.precision = {storeLosing(0.5, 1, 10)};
+  c.precision = {storeLosing(2, 1, 11), storeLosing(9.5, 1, 12), birthAt(1, 13),
+                 storeLosing(1, 1, 14)};
+  DiffResult d = diffTraces(write("r", {r}), write("c", {c}), {});
+  ASSERT_EQ(d.verdict, Verdict::Different) << d.error;
+
+  // Text: CAND's three worst sites under the pair, NaN/Inf births first.
+  EXPECT_EQ(formatDiffText(d),
+            "REF #1 k(float*) vs CAND #1 k(float*):\n"
+            "  out (f32, 1 element): 1 over tolerance (100.00%), max abs 0.5, max rel "
+            "0.5, max 4194304 ULP; worst [i=0]: ref 1 cand 1.5\n"
+            "  CAND precision: src/k.cu:13:5: NaN/Inf born in fdiv (f32) 2 times from "
+            "finite operands; first at block 0 thread 1: inf (fp64 shadow 1e+39)\n"
+            "  CAND precision: src/k.cu:12:9: f16 store loses 9.5 bits (max rel err 0.35 "
+            "over 100 values; worst at block 1 thread 2: 3 vs 2.999)\n"
+            "  CAND precision: src/k.cu:11:9: f16 store loses 2.0 bits (max rel err "
+            "0.002 over 100 values; worst at block 1 thread 2: 3 vs 2.999)\n"
+            "kosan-diff: DIFFERENT: 1 of 1 output differs\n");
+
+  // JSON: every site of each side.
+  nlohmann::json j = nlohmann::json::parse(formatDiffJson(d));
+  const nlohmann::json &precision = j["launches"][0]["precision"];
+  ASSERT_EQ(precision["cand"].size(), 4u);
+  EXPECT_EQ(precision["cand"][0]["kind"], "nonfinite");
+  EXPECT_EQ(precision["cand"][0]["worst"]["real"], "inf");
+  EXPECT_EQ(precision["cand"][1]["site"]["line"], 12);
+  EXPECT_EQ(precision["cand"][3]["site"]["line"], 14);
+  ASSERT_EQ(precision["ref"].size(), 1u);
+  EXPECT_EQ(precision["ref"][0]["bits_lost"], 0.5);
+
+  // SARIF: one result per listed site, a warning from 8 bits lost on.
+  j = nlohmann::json::parse(formatDiffSarif(d));
+  std::vector<std::pair<std::string, int>> found;
+  for (const auto &res : j["runs"][0]["results"])
+    if (res["ruleId"] == "KOSAN-PRECISION") {
+      EXPECT_EQ(res["ruleIndex"], 4);
+      found.push_back({res["level"],
+                       res["locations"][0]["physicalLocation"]["region"]["startLine"]});
+    }
+  EXPECT_EQ(found, (std::vector<std::pair<std::string, int>>{
+                       {"warning", 13}, {"warning", 12}, {"note", 11}}));
+  std::string message = j["runs"][0]["results"][2]["message"]["text"];
+  EXPECT_EQ(message.rfind("REF #1 k(float*) vs CAND #1 k(float*): src/k.cu:12:9: f16 "
+                          "store loses 9.5 bits",
+                          0),
+            0u);
+
+  // JUnit: in the failure text of the output that differs.
+  std::string xml = formatDiffJunit(d);
+  EXPECT_NE(xml.find("&#10;CAND precision: src/k.cu:13:5: NaN/Inf born in fdiv"),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(countOf(xml, "CAND precision: "), 3u);
+
+  // Outputs that match need no explanation: nothing listed, nothing added.
+  Launch same = kernelLaunch(1, "k", 1);
+  same.precision = c.precision;
+  d = diffTraces(write("r", {r}), write("c", {same}), {});
+  ASSERT_EQ(d.verdict, Verdict::Equivalent);
+  EXPECT_EQ(countOf(formatDiffText(d), "precision"), 0u);
+  EXPECT_EQ(countOf(formatDiffSarif(d), "\"KOSAN-PRECISION\","), 1u); // the rule alone
+  EXPECT_EQ(countOf(formatDiffJunit(d), "precision"), 0u);
+}
+
+//===----------------------------------------------------------------------===//
 // Output formats
 //===----------------------------------------------------------------------===//
 
@@ -807,13 +956,6 @@ protected:
   }
   DiffResult different_, equivalent_, trouble_;
 };
-
-size_t countOf(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
-  return n;
-}
 
 TEST_F(DiffFormatTest, Text) {
   EXPECT_EQ(formatDiffText(different_),
@@ -888,7 +1030,8 @@ TEST_F(DiffFormatTest, Sarif) {
     ruleIds.push_back(rule["id"]);
   EXPECT_EQ(ruleIds, (std::vector<std::string>{"KOSAN-OUTPUT-MISMATCH",
                                                "KOSAN-UNWRITTEN-OUTPUT",
-                                               "KOSAN-MODIFIED-INPUT", "KOSAN-OOB"}));
+                                               "KOSAN-MODIFIED-INPUT", "KOSAN-OOB",
+                                               "KOSAN-PRECISION"}));
   const nlohmann::json &results = run["results"];
   ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(results[0]["ruleId"], "KOSAN-OUTPUT-MISMATCH");

@@ -55,6 +55,7 @@ TEST(Options, NullAndEmptyGiveDefaultsSilently) {
     EXPECT_TRUE(o.check_unresolved);
     EXPECT_TRUE(o.print_summary);
     EXPECT_EQ(o.log_capacity, 4096);
+    EXPECT_EQ(o.precision_sites, 65536);
     EXPECT_FALSE(o.snapshot);
     EXPECT_FALSE(o.poison);
     EXPECT_EQ(o.snapshot_max_mb, 1024);
@@ -66,9 +67,9 @@ TEST(Options, SetsEveryFlag) {
   ParsedOptions parsed = parseOptions(
       "checks=all:halt_on_error=1:log_path=/tmp/kosan:error_exitcode=3:"
       "print_limit=0:trace=/tmp/t.%p.jsonl:verbosity=2:check_unresolved=0:"
-      "print_summary=false:log_capacity=65536:snapshot=1:poison=yes:"
-      "snapshot_max_mb=64:help=yes");
-  // The only warning: checks=all names checks not implemented yet.
+      "print_summary=false:log_capacity=65536:precision_sites=1000:snapshot=1:"
+      "poison=yes:snapshot_max_mb=64:help=yes");
+  // The only warning: checks=all names the order check, not implemented yet.
   ASSERT_EQ(parsed.warnings.size(), 1u) << joined(parsed.warnings);
   EXPECT_NE(parsed.warnings[0].find("not implemented yet"), std::string::npos);
   const Options &o = parsed.options;
@@ -82,6 +83,7 @@ TEST(Options, SetsEveryFlag) {
   EXPECT_FALSE(o.check_unresolved);
   EXPECT_FALSE(o.print_summary);
   EXPECT_EQ(o.log_capacity, 65536);
+  EXPECT_EQ(o.precision_sites, 1000);
   EXPECT_TRUE(o.snapshot);
   EXPECT_TRUE(o.poison);
   EXPECT_EQ(o.snapshot_max_mb, 64);
@@ -230,7 +232,7 @@ TEST(Options, CheckLists) {
   };
   for (const Case &c : cases) {
     ParsedOptions parsed = parseOptions(c.text);
-    bool notYet = c.bits & (KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER);
+    bool notYet = c.bits & KOSAN_CHECK_ORDER;
     EXPECT_EQ(parsed.warnings.size(), notYet ? 1u : 0u)
         << c.text << ": " << joined(parsed.warnings);
     EXPECT_EQ(parsed.options.check_bits(), c.bits) << c.text;
@@ -238,13 +240,15 @@ TEST(Options, CheckLists) {
   }
 }
 
-TEST(Options, ChecksNotImplementedYetWarn) {
-  ParsedOptions parsed = parseOptions("checks=oob,precision");
+TEST(Options, OrderCheckNotImplementedYetWarns) {
+  ParsedOptions parsed = parseOptions("checks=oob,order");
   ASSERT_EQ(parsed.warnings.size(), 1u);
   EXPECT_EQ(parsed.warnings[0],
-            "kosan: warning: KOSAN_OPTIONS: checks=oob,precision: precision and "
-            "order checks are not implemented yet; only oob checks run");
+            "kosan: warning: KOSAN_OPTIONS: checks=oob,order: the order check "
+            "is not implemented yet; it does nothing");
   EXPECT_TRUE(parseOptions("checks=oob").warnings.empty());
+  EXPECT_TRUE(parseOptions("checks=precision").warnings.empty());
+  EXPECT_TRUE(parseOptions("checks=oob,precision").warnings.empty());
 }
 
 TEST(Options, UnknownCheckWarnsAndIsIgnored) {
@@ -305,6 +309,27 @@ TEST(Options, LogCapacityIsAPowerOfTwoInRange) {
     ParsedOptions parsed = parseOptions(text.c_str());
     EXPECT_TRUE(parsed.warnings.empty()) << text;
     EXPECT_EQ(parsed.options.log_capacity, good);
+  }
+}
+
+TEST(Options, PrecisionSitesInRange) {
+  struct Case {
+    int given, used;
+  } cases[] = {{0, 1}, {-5, 1}, {(1 << 22) + 1, 1 << 22}};
+  for (const Case &c : cases) {
+    std::string text = "precision_sites=" + std::to_string(c.given);
+    ParsedOptions parsed = parseOptions(text.c_str());
+    EXPECT_EQ(parsed.options.precision_sites, c.used) << text;
+    ASSERT_EQ(parsed.warnings.size(), 1u) << text;
+    EXPECT_EQ(parsed.warnings[0], "kosan: warning: KOSAN_OPTIONS: " + text +
+                                      " is not from 1 to 4194304; using " +
+                                      std::to_string(c.used));
+  }
+  for (int good : {1, 1000, 1 << 22}) {
+    std::string text = "precision_sites=" + std::to_string(good);
+    ParsedOptions parsed = parseOptions(text.c_str());
+    EXPECT_TRUE(parsed.warnings.empty()) << text;
+    EXPECT_EQ(parsed.options.precision_sites, good);
   }
 }
 

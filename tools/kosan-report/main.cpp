@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -44,7 +45,8 @@ bool writeOutput(const std::string &path, const std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"Prints the out-of-bounds accesses recorded in a kosan trace.",
+  CLI::App app{"Prints the out-of-bounds accesses and the precision losses "
+               "recorded in a kosan trace.",
                "kosan-report"};
   app.set_version_flag("--version", "kosan-report " KOSAN_VERSION_STRING);
   app.failure_message([](const CLI::App *, const CLI::Error &e) {
@@ -56,6 +58,7 @@ int main(int argc, char **argv) {
   std::string output;
   std::string tracePath;
   bool failOnError = false;
+  kosan::ReportOptions reportOptions;
   app.add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -63,6 +66,19 @@ int main(int argc, char **argv) {
       ->option_text("FILE");
   app.add_flag("--fail-on-error", failOnError,
                "Exit with status 1 when the trace holds errors");
+  app.add_option("--min-bits", reportOptions.min_bits,
+                 "List only precision sites that lose at least X bits (NaN/Inf "
+                 "births are always listed)")
+      ->option_text("X")
+      ->check(CLI::Validator(
+          [](std::string &value) {
+            char *end = nullptr;
+            double bits = std::strtod(value.c_str(), &end);
+            return end != value.c_str() && *end == '\0' && bits >= 0
+                       ? std::string()
+                       : "expected a number of bits, 0 or more, not '" + value + "'";
+          },
+          "BITS"));
   app.add_option("TRACE", tracePath, "Trace written by an instrumented program")
       ->required();
 
@@ -78,8 +94,9 @@ int main(int argc, char **argv) {
   bool printable = result.error == kosan::TraceError::None ||
                    result.error == kosan::TraceError::Truncated;
   if (printable) {
-    std::string text = format == "json" ? kosan::formatTraceJson(result.trace)
-                                        : kosan::formatTraceText(result.trace);
+    std::string text = format == "json"
+                           ? kosan::formatTraceJson(result.trace, reportOptions)
+                           : kosan::formatTraceText(result.trace, reportOptions);
     if (!writeOutput(output, text))
       return kExitFailure;
   }

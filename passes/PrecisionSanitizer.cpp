@@ -220,13 +220,11 @@ private:
   void checkNonfinite(Instruction *I, Instruction *after, Value *result,
                       ArrayRef<Value *> operands, StringRef op);
   void flushChecks();
-  struct PendingCheck {
-    Instruction *inst;
-    Value *result;
-    SmallVector<Value *, 3> operands;
-    uint32_t site;
+  struct BlockBirths {
+    Value *any = nullptr, *site = nullptr, *real = nullptr, *shadow = nullptr;
+    Instruction *last = nullptr;
   };
-  MapVector<BasicBlock *, SmallVector<PendingCheck, 4>> pendingChecks;
+  MapVector<BasicBlock *, BlockBirths> births;
   void recordValue(Instruction *before, Value *V, kosan_access_kind access,
                    StringRef op);
   void recordNarrow(Instruction *I, Instruction *after, Value *in, Value *out,
@@ -358,59 +356,54 @@ Value *Instrumenter::unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k)
 }
 
 // An operation whose result is NaN or Inf while its operands are finite:
-// report where it happened (the first birth, not every propagation). The
-// test is made once per block, at its end (flushChecks): splitting blocks
-// after each operation would keep the backend from fusing a multiply with
-// the add that follows it, and the instrumented kernel would compute other
-// numbers than the plain one.
-void Instrumenter::checkNonfinite(Instruction *I, Instruction *, Value *result,
+// report where it happened (the first birth, not every propagation).
+// Nothing branches at the operation: splitting its block would keep the
+// backend from fusing a multiply with the add that follows, and the
+// instrumented kernel would compute other numbers than the plain one. Each
+// operation folds its test into a few values per block (any birth yet, and
+// the first one's site, result and shadow), which one branch at the end of
+// the block (flushChecks) reports; register pressure stays independent of
+// the block's length.
+void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *result,
                                   ArrayRef<Value *> operands, StringRef op) {
   Kind k = kindOf(result);
   if (!k || k.lanes != 1)
     return;
-  PendingCheck c;
-  c.inst = I;
-  c.result = result;
-  c.site = sites.add(*I, KOSAN_ACCESS_PREC_NONFINITE, 0, k.dtype, op, -1);
+  uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NONFINITE, 0, k.dtype, op, -1);
+  IRBuilder<> B(afterI->getNextNode());
+  B.SetCurrentDebugLocation(I->getDebugLoc());
+  Value *born = B.CreateNot(finite(B, result, k));
   for (Value *o : operands) {
     // A finite constant needs no test.
     if (auto *CF = dyn_cast<ConstantFP>(o); CF && CF->getValueAPF().isFinite())
       continue;
     if (Kind ok = kindOf(o); ok && ok.lanes == 1)
-      c.operands.push_back(o);
+      born = B.CreateAnd(born, finite(B, o, ok));
   }
-  pendingChecks[I->getParent()].push_back(std::move(c));
+  BlockBirths &st = births[I->getParent()];
+  if (!st.any) {
+    st.any = ConstantInt::getFalse(Ctx);
+    st.site = ConstantInt::get(I32, 0);
+    st.real = st.shadow = ConstantFP::get(F64, 0.0);
+  }
+  Value *take = B.CreateAnd(born, B.CreateNot(st.any));
+  st.site = B.CreateSelect(take, ConstantInt::get(I32, site), st.site);
+  st.real = B.CreateSelect(take, toDouble(B, result, k), st.real);
+  st.shadow = B.CreateSelect(take, shadow(result), st.shadow);
+  st.any = B.CreateOr(st.any, born);
+  st.last = I;
 }
 
 void Instrumenter::flushChecks() {
   MDNode *unlikely = MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
   FunctionCallee fn = entry("__kosan_prec_nonfinite", Type::getVoidTy(Ctx),
                             {I64, I32, I32, F64, F64});
-  for (auto &[BB, checks] : pendingChecks) {
+  for (auto &[BB, st] : births) {
     Instruction *term = BB->getTerminator();
-    IRBuilder<> B(term);
-    B.SetCurrentDebugLocation(checks.back().inst->getDebugLoc());
-    Value *any = nullptr;
-    for (PendingCheck &c : checks) {
-      Value *bad = B.CreateNot(finite(B, c.result, kindOf(c.result)));
-      any = any ? B.CreateOr(any, bad) : bad;
-    }
-    Instruction *cold = SplitBlockAndInsertIfThen(any, term, false, unlikely);
-    // In the cold block, each operation in order: born here if its
-    // operands were finite.
-    for (PendingCheck &c : checks) {
-      IRBuilder<> C(cold);
-      C.SetCurrentDebugLocation(c.inst->getDebugLoc());
-      Kind k = kindOf(c.result);
-      Value *born = C.CreateNot(finite(C, c.result, k));
-      for (Value *o : c.operands)
-        born = C.CreateAnd(born, finite(C, o, kindOf(o)));
-      Instruction *call = SplitBlockAndInsertIfThen(born, cold, false);
-      IRBuilder<> R(call);
-      R.SetCurrentDebugLocation(c.inst->getDebugLoc());
-      R.CreateCall(fn, {state, launchId, slot(R, c.site), toDouble(R, c.result, k),
-                        shadow(c.result)});
-    }
+    Instruction *call = SplitBlockAndInsertIfThen(st.any, term, false, unlikely);
+    IRBuilder<> R(call);
+    R.SetCurrentDebugLocation(st.last->getDebugLoc());
+    R.CreateCall(fn, {state, launchId, R.CreateAdd(base, st.site), st.real, st.shadow});
   }
 }
 

@@ -96,7 +96,7 @@ enum kosan_access_kind : uint32_t {
 // and site where the warp's lanes agree (warp intrinsics), zeroed by the host
 // after it harvested them. The arithmetic is include/kosan/precision.h:
 //   relative error  |real - shadow| / |shadow|  (shadow 0: 0 if real is 0, else +inf)
-//   error in ULPs   |real - shadow| / ulp(real) in the real type
+//   error in ULPs   |real - shadow| / ulp in the real type at max(|real|, |shadow|)
 //   bits lost       log2 of the error in ULPs, 0 below 1 ULP
 struct kosan_prec_slot {
   uint64_t count;             // values recorded
@@ -127,6 +127,11 @@ struct kosan_precision_state {
   uint32_t dirty;             // set by the device when any slot changed
 };
 #define KOSAN_PREC_BASE_SYMBOL "__kosan_prec_base"
+
+// Every site has KOSAN_PREC_SHARDS slots side by side (slot site * SHARDS +
+// the SM's id modulo SHARDS), which the host adds up: warps on different
+// SMs then rarely contend for the same atomics. capacity counts sites.
+#define KOSAN_PREC_SHARDS 16
 
 // One out-of-bounds access, as the offending thread wrote it. Instrumented
 // code writes events inline (a call would make every instrumented kernel pay

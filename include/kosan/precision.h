@@ -13,7 +13,10 @@
 //
 // Units:
 //   relative error  |real - shadow| / |shadow|
-//   error in ULPs   |real - shadow| / ulpOf(real, dtype)
+//   error in ULPs   |real - shadow| / ulpOf(max(|real|, |shadow|), dtype): the
+//                   spacing of the real type where the larger of the two lies,
+//                   so a result that cancelled to 0 against an exact 1.0 has
+//                   lost 2^23 ULPs of f32 (23 bits), not 2^149 subnormal steps
 //   bits lost       log2 of the error in ULPs, 0 below 1 ULP; the histogram
 //                   of a slot counts values by bits lost
 //
@@ -160,7 +163,7 @@ KOSAN_PREC_FN double relError(double real, double shadow) {
   return absOf(real - shadow) / absOf(shadow);
 }
 
-// |real - shadow| / ulpOf(real, dtype). Special cases, in this order:
+// |real - shadow| / ulpOf(max(|real|, |shadow|), dtype). Special cases, in this order:
 //   shadow is NaN                          0 (NaN on both sides: born and reported elsewhere)
 //   real is NaN, shadow is not             +inf
 //   either is infinite                     0 when both are the same infinity, else +inf
@@ -175,7 +178,8 @@ KOSAN_PREC_FN double ulpError(double real, double shadow, uint32_t dtype) {
     return bitsOf(real) == bitsOf(shadow) ? 0.0 : infinity();
   if (real == shadow)
     return 0.0;
-  return absOf(real - shadow) / ulpOf(real, dtype);
+  double larger = absOf(real) > absOf(shadow) ? absOf(real) : absOf(shadow);
+  return absOf(real - shadow) / ulpOf(larger, dtype);
 }
 
 // Histogram bin of an error in ULPs, by bits lost b = log2(ulpErr):
@@ -420,6 +424,45 @@ inline bool applyToSlot(kosan_prec_slot &slot, const Partial &p, Sink sink,
   }
   return writeWorst;
 }
+
+#ifdef KOSAN_PREC_HOST_ONLY
+// One site's totals from its KOSAN_PREC_SHARDS slots: counts add up, maxima
+// take the maximum, and the worst value is the one of the shard holding the
+// largest error in ULPs (for NaN/Inf births, which have none, the first
+// shard that recorded one).
+inline kosan_prec_slot mergeShards(const kosan_prec_slot *shard, unsigned n) {
+  kosan_prec_slot out{};
+  const kosan_prec_slot *worst = nullptr;
+  for (unsigned i = 0; i < n; ++i) {
+    const kosan_prec_slot &s = shard[i];
+    if (!s.count && !s.nans && !s.overflows && !s.underflows)
+      continue;
+    out.count += s.count;
+    out.sum_rel_err += s.sum_rel_err;
+    if (s.max_rel_err_bits > out.max_rel_err_bits)
+      out.max_rel_err_bits = s.max_rel_err_bits;
+    for (unsigned b = 0; b < kHistBins; ++b)
+      out.hist[b] += s.hist[b];
+    out.overflows += s.overflows;
+    out.underflows += s.underflows;
+    out.nans += s.nans;
+    if (!worst || s.max_ulp_err_bits > worst->max_ulp_err_bits ||
+        (!worst->worst_launch && s.worst_launch))
+      worst = &s;
+  }
+  if (worst) {
+    out.max_ulp_err_bits = worst->max_ulp_err_bits;
+    out.worst_real = worst->worst_real;
+    out.worst_shadow = worst->worst_shadow;
+    for (int i = 0; i < 3; ++i) {
+      out.worst_block[i] = worst->worst_block[i];
+      out.worst_thread[i] = worst->worst_thread[i];
+    }
+    out.worst_launch = worst->worst_launch;
+  }
+  return out;
+}
+#endif
 
 } // namespace kosan::prec
 

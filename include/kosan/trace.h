@@ -116,7 +116,8 @@ struct SnapshotRecord {
   // the launch; elements still holding it were not written by the kernel.
   bool poisoned = false;
   uint64_t poison = 0;
-  // Content hashes (FNV-1a 64 of the bytes) before and after the launch; 0:
+  // Content hashes (FNV-1a 64 over 8-byte little-endian words, then the
+  // remaining bytes) before and after the launch; 0:
   // not taken (pre_hash only for buffers the kernel reads and writes).
   uint64_t pre_hash = 0, post_hash = 0;
   std::vector<std::string> store_sites;  // "file:line:col" of the kernel's stores to it

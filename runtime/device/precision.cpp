@@ -71,7 +71,8 @@ Target targetOf(uint64_t state, uint32_t slot) {
   kosan_precision_state *ps = (kosan_precision_state *)precision;
   if (slot >= ps->capacity)
     return {nullptr, nullptr};
-  return {ps, (kosan_prec_slot *)ps->slots + slot};
+  uint32_t shard = __nvvm_read_ptx_sreg_smid() & (KOSAN_PREC_SHARDS - 1);
+  return {ps, (kosan_prec_slot *)ps->slots + (uint64_t)slot * KOSAN_PREC_SHARDS + shard};
 }
 
 uint32_t shfl32(uint32_t mask, uint32_t v, uint32_t srcLane) {

@@ -501,7 +501,7 @@ bool Runtime::ensureDevice() {
 void Runtime::setUpPrecision(kosan_device_state &st) {
   uint32_t capacity = uint32_t(opts.precision_sites);
   constexpr size_t kSlotsAt = 256; // keeps the slots apart from the state's line
-  size_t bytes = kSlotsAt + size_t(capacity) * sizeof(kosan_prec_slot);
+  size_t bytes = kSlotsAt + size_t(capacity) * KOSAN_PREC_SHARDS * sizeof(kosan_prec_slot);
   char *mem = nullptr;
   if (cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess ||
       cudaMemset(mem, 0, bytes) != cudaSuccess) {
@@ -994,12 +994,19 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+// FNV-1a over 8-byte words (then the tail bytes): the hashes only tell
+// whether a buffer changed across a launch, and a word at a time keeps up
+// with the copy.
 uint64_t fnv1a(const char *data, size_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= static_cast<unsigned char>(data[i]);
-    h *= 0x100000001b3ull;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, data + i, 8);
+    h = (h ^ w) * 0x100000001b3ull;
   }
+  for (; i < n; ++i)
+    h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
   return h;
 }
 
@@ -1245,13 +1252,17 @@ void Runtime::harvestPrecision(bool deviceIdle, bool force) {
   if (!dirty)
     return;
   uint32_t used = std::min(precNextBase, precCapacity);
-  std::vector<kosan_prec_slot> slots(used);
-  if (used && cudaMemcpy(slots.data(), dPrecSlots, used * sizeof(kosan_prec_slot),
-                         cudaMemcpyDeviceToHost) != cudaSuccess)
+  std::vector<kosan_prec_slot> shards(size_t(used) * KOSAN_PREC_SHARDS);
+  size_t usedBytes = shards.size() * sizeof(kosan_prec_slot);
+  if (used && cudaMemcpy(shards.data(), dPrecSlots, usedBytes, cudaMemcpyDeviceToHost) !=
+                  cudaSuccess)
     return;
+  std::vector<kosan_prec_slot> slots(used);
+  for (uint32_t site = 0; site < used; ++site)
+    slots[site] = kosan::prec::mergeShards(&shards[size_t(site) * KOSAN_PREC_SHARDS], KOSAN_PREC_SHARDS);
   // Zeroed on the legacy stream, which every blocking stream waits for, and
   // waited for, so that the next kernel on any stream starts from zero.
-  if ((used && cudaMemset(dPrecSlots, 0, used * sizeof(kosan_prec_slot)) != cudaSuccess) ||
+  if ((used && cudaMemset(dPrecSlots, 0, usedBytes) != cudaSuccess) ||
       cudaMemset(&dPrecision->dirty, 0, sizeof(uint32_t)) != cudaSuccess ||
       cudaStreamSynchronize(nullptr) != cudaSuccess)
     return;

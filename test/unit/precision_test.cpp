@@ -197,8 +197,10 @@ TEST(PrecisionError, InUlps) {
   EXPECT_EQ(ulpError(1.0, 1.0 + 0x1p-23, F32), 1.0);
   EXPECT_EQ(ulpError(1.0, 1.0 + 0x1.8p-23, F32), 1.5);
   EXPECT_EQ(ulpError(1.0, 1.0 - 0x1p-24, F32), 0.5);
-  // Measured in the ULP of the real value: 2 - 2^-23 has the finer spacing.
-  EXPECT_EQ(ulpError(2.0 - 0x1p-23, 2.0, F32), 1.0);
+  // Measured in the ULP where the larger of the two lies: across the binade
+  // boundary at 2, the coarser spacing of [2, 4) counts, whichever side
+  // the real value is on.
+  EXPECT_EQ(ulpError(2.0 - 0x1p-23, 2.0, F32), 0.5);
   EXPECT_EQ(ulpError(2.0, 2.0 - 0x1p-23, F32), 0.5);
   // f16 at 1: 2^-10; bf16: 2^-7.
   EXPECT_EQ(ulpError(1.0, 1.0 + 0x1p-8, F16), 4.0);
@@ -208,7 +210,10 @@ TEST(PrecisionError, InUlps) {
   EXPECT_EQ(ulpError(0x1p-130, 0x1p-130 + 0x1p-150, F32), 0.5);
   EXPECT_EQ(ulpError(0.0, 0.0, F32), 0.0);
   EXPECT_EQ(ulpError(-0.0, 0.0, F16), 0.0);
-  EXPECT_EQ(ulpError(0.0, 1.0, F32), 0x1p149);
+  // Measured where the larger of the two lies: a result that cancelled to
+  // zero against an exact 1.0 lost 2^23 ULPs (all of f32's 23 stored bits).
+  EXPECT_EQ(ulpError(0.0, 1.0, F32), 0x1p23);
+  EXPECT_EQ(ulpError(0.0, 1.0, F16), 0x1p10);
   // A real value that is not zero against a zero shadow: finite in ULPs.
   EXPECT_EQ(ulpError(1.0, 0.0, F32), 0x1p23);
   // Special values.
@@ -608,4 +613,43 @@ TEST(PrecisionAggregate, DeviceShuffleOrderIsReduceGroups) {
         worst = lane;
     ASSERT_EQ(worst, p.worstLane) << std::hex << mask;
   }
+}
+
+// The host adds up a site's shards (one per group of SMs).
+TEST(PrecisionShards, MergeAddsCountsAndKeepsTheWorst) {
+  kosan_prec_slot shards[KOSAN_PREC_SHARDS] = {};
+  shards[1].count = 10;
+  shards[1].sum_rel_err = 0.5;
+  shards[1].max_rel_err_bits = bitsOf(1e-3);
+  shards[1].max_ulp_err_bits = bitsOf(300.0);
+  shards[1].hist[4] = 10;
+  shards[1].worst_real = 1.5;
+  shards[1].worst_shadow = 1.25;
+  shards[1].worst_block[0] = 7;
+  shards[1].worst_launch = 3;
+  shards[5].count = 4;
+  shards[5].sum_rel_err = 0.25;
+  shards[5].max_rel_err_bits = bitsOf(2e-3);  // larger relative error...
+  shards[5].max_ulp_err_bits = bitsOf(20.0);  // ...but fewer ULPs: not the worst
+  shards[5].hist[2] = 4;
+  shards[5].underflows = 2;
+  shards[5].worst_real = 9.0;
+  shards[5].worst_launch = 4;
+  kosan_prec_slot m = mergeShards(shards, KOSAN_PREC_SHARDS);
+  EXPECT_EQ(m.count, 14u);
+  EXPECT_EQ(m.sum_rel_err, 0.75);
+  EXPECT_EQ(m.max_rel_err_bits, bitsOf(2e-3));
+  EXPECT_EQ(m.max_ulp_err_bits, bitsOf(300.0));
+  EXPECT_EQ(m.hist[4], 10u);
+  EXPECT_EQ(m.hist[2], 4u);
+  EXPECT_EQ(m.underflows, 2u);
+  EXPECT_EQ(m.worst_real, 1.5);
+  EXPECT_EQ(m.worst_shadow, 1.25);
+  EXPECT_EQ(m.worst_block[0], 7u);
+  EXPECT_EQ(m.worst_launch, 3u);
+  // Nothing recorded: all zero.
+  kosan_prec_slot none[KOSAN_PREC_SHARDS] = {};
+  kosan_prec_slot z = mergeShards(none, KOSAN_PREC_SHARDS);
+  EXPECT_EQ(z.count, 0u);
+  EXPECT_EQ(z.worst_launch, 0u);
 }

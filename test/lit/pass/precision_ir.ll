@@ -66,15 +66,22 @@ declare float @llvm.nvvm.ex2.approx.f(float)
 ; CHECK-NEXT:    [[VS:%[0-9]+]] = fpext float %v to double
 ; CHECK:         %m = fmul float %v, 5.000000e-01
 ; CHECK-NEXT:    [[MS:%[0-9]+]] = fmul double [[VS]], 5.000000e-01
-; The multiply and the add stay in one block, so the backend fuses them
-; into an fma exactly as in the plain kernel.
-; CHECK-NEXT:    %sum.next = fadd float %sum, %m
+; The multiply and the add stay in one block (no branch between them), so
+; the backend fuses them into an fma exactly as in the plain kernel.
+; CHECK-NOT:     br
+; CHECK:         %sum.next = fadd float %sum, %m
 ; CHECK-NEXT:    [[SUMS]] = fadd double %sum.shadow, [[MS]]
-; Inf/NaN born here? One test at the end of the block; only a non-finite
-; result takes the cold path, which finds the operation that made it.
+; Inf/NaN born here? Each operation folds its test into the block's "first
+; birth" values; one branch at the end of the block reports it.
 ; CHECK:         [[ABS:%[0-9]+]] = call float @llvm.fabs.f32(float %sum.next)
-; CHECK-NEXT:    [[FIN:%[0-9]+]] = fcmp olt float [[ABS]], 0x7FF0000000000000
-; CHECK:         call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 %{{[0-9]+}}, double %{{[0-9]+}}, double [[SUMS]])
+; CHECK-NEXT:    fcmp olt float [[ABS]], 0x7FF0000000000000
+; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 1, i32 %{{[0-9]+}}
+; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], double %{{[0-9]+}}, double %{{[0-9]+}}
+; CHECK-NEXT:    [[SHADOW:%[0-9]+]] = select i1 [[TAKE]], double [[SUMS]], double %{{[0-9]+}}
+; CHECK-NEXT:    [[ANY:%[0-9]+]] = or i1
+; CHECK:         br i1 [[ANY]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
+; CHECK:         [[SLOT:%[0-9]+]] = add i32 %kosan.prec_base, [[SITE]]
+; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REAL]], double [[SHADOW]])
 ; CHECK:       exit:
 ; CHECK:         [[RS:%[0-9]+]] = select i1 %big, double {{%[0-9]+}}, double [[SUMS]]
 ; ex2.approx is shadowed by the exact fp64 exp2 of the runtime.

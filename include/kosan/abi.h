@@ -131,7 +131,7 @@ struct kosan_precision_state {
 // Every site has KOSAN_PREC_SHARDS slots side by side (slot site * SHARDS +
 // the SM's id modulo SHARDS), which the host adds up: warps on different
 // SMs then rarely contend for the same atomics. capacity counts sites.
-#define KOSAN_PREC_SHARDS 16
+#define KOSAN_PREC_SHARDS 64
 
 // One out-of-bounds access, as the offending thread wrote it. Instrumented
 // code writes events inline (a call would make every instrumented kernel pay

@@ -85,6 +85,12 @@ uint64_t shfl64(uint32_t mask, uint64_t v, uint32_t srcLane) {
   return (uint64_t)hi << 32 | lo;
 }
 
+uint64_t shflXor64(uint64_t v, uint32_t laneMask) {
+  uint32_t lo = (uint32_t)__nvvm_shfl_sync_bfly_i32(0xffffffffu, (int)(uint32_t)v, (int)laneMask, 0x1f);
+  uint32_t hi = (uint32_t)__nvvm_shfl_sync_bfly_i32(0xffffffffu, (int)(uint32_t)(v >> 32), (int)laneMask, 0x1f);
+  return (uint64_t)hi << 32 | lo;
+}
+
 uint32_t ballot(uint32_t mask, bool p) { return __nvvm_vote_ballot_sync(mask, p); }
 
 uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
@@ -130,12 +136,23 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   uint32_t leader = (uint32_t)__builtin_ctz(group);
   uint32_t n = popc(group);
 
-  // Rank r (the r-th lowest lane of the group) takes rank r + d, for d = 1,
-  // 2, 4, 8, 16: the order reduceGroup reproduces. fns finds the lane of
+  // A partial group: rank r (the r-th lowest lane of the group) takes rank
+  // r + d, for d = 1, 2, 4, 8, 16: the order reduceGroup reproduces. fns finds the lane of
   // rank r + d: the (d+1)-th set bit of the group from this lane up.
   double sum = s.sumRelErr;
   uint64_t maxRel = s.relErrBits, maxUlp = s.ulpErrBits;
-  for (uint32_t d = 1; d < n; d <<= 1) {
+  if (group == 0xffffffffu) {
+    // A whole warp at one site (the common case): a butterfly, five
+    // shuffles per value and no lane search. The sum then adds in another
+    // order than reduceGroup's; it only feeds a mean.
+    for (uint32_t o = 16; o; o >>= 1) {
+      sum = sum + fromBits(shflXor64(bitsOf(sum), o));
+      uint64_t otherRel = shflXor64(maxRel, o), otherUlp = shflXor64(maxUlp, o);
+      maxRel = otherRel > maxRel ? otherRel : maxRel;
+      maxUlp = otherUlp > maxUlp ? otherUlp : maxUlp;
+    }
+  }
+  for (uint32_t d = 1; d < n && group != 0xffffffffu; d <<= 1) {
     uint32_t src = __nvvm_fns(group, lane, (int)d + 1);
     bool has = src < 32;
     uint32_t from = has ? src : lane;

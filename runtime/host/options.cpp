@@ -171,11 +171,11 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   }
 
   // kosan_prec_slot is 168 bytes: 4 Mi sites are 700 MB of device memory.
-  constexpr int kMaxPrecisionSites = 1 << 18;
+  constexpr int kMaxPrecisionSites = 1 << 16;
   int sites = std::clamp(options.precision_sites, 1, kMaxPrecisionSites);
   if (sites != options.precision_sites) {
     warn("precision_sites=" + formatValue(options.precision_sites) +
-         " is not from 1 to 262144; using " + formatValue(sites));
+         " is not from 1 to 65536; using " + formatValue(sites));
     options.precision_sites = sites;
   }
 

@@ -55,7 +55,7 @@ TEST(Options, NullAndEmptyGiveDefaultsSilently) {
     EXPECT_TRUE(o.check_unresolved);
     EXPECT_TRUE(o.print_summary);
     EXPECT_EQ(o.log_capacity, 4096);
-    EXPECT_EQ(o.precision_sites, 16384);
+    EXPECT_EQ(o.precision_sites, 4096);
     EXPECT_FALSE(o.snapshot);
     EXPECT_FALSE(o.poison);
     EXPECT_EQ(o.snapshot_max_mb, 1024);
@@ -315,17 +315,17 @@ TEST(Options, LogCapacityIsAPowerOfTwoInRange) {
 TEST(Options, PrecisionSitesInRange) {
   struct Case {
     int given, used;
-  } cases[] = {{0, 1}, {-5, 1}, {(1 << 18) + 1, 1 << 18}};
+  } cases[] = {{0, 1}, {-5, 1}, {(1 << 16) + 1, 1 << 16}};
   for (const Case &c : cases) {
     std::string text = "precision_sites=" + std::to_string(c.given);
     ParsedOptions parsed = parseOptions(text.c_str());
     EXPECT_EQ(parsed.options.precision_sites, c.used) << text;
     ASSERT_EQ(parsed.warnings.size(), 1u) << text;
     EXPECT_EQ(parsed.warnings[0], "kosan: warning: KOSAN_OPTIONS: " + text +
-                                      " is not from 1 to 262144; using " +
+                                      " is not from 1 to 65536; using " +
                                       std::to_string(c.used));
   }
-  for (int good : {1, 1000, 1 << 18}) {
+  for (int good : {1, 1000, 1 << 16}) {
     std::string text = "precision_sites=" + std::to_string(good);
     ParsedOptions parsed = parseOptions(text.c_str());
     EXPECT_TRUE(parsed.warnings.empty()) << text;

@@ -24,21 +24,7 @@ std::string plural(uint64_t n, const char *one, const char *many) {
 }
 
 // Three significant digits, exponents without padding: 0.021, 2.1e-5, 4.2e+9.
-std::string shortNumber(double v) {
-  if (v == 0)
-    return "0";
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  std::string out = buf;
-  size_t e = out.find('e');
-  if (e != std::string::npos && e + 2 < out.size() && out[e + 2] == '0')
-    out.erase(e + 2, out.find_first_not_of('0', e + 2) - (e + 2));
-  return out;
-}
+std::string shortNumber(double v) { return detail::significantDigits(v, 3); }
 
 // An element value as the dtype holds it: the shortest text that reads back
 // to the same value.

@@ -156,21 +156,7 @@ std::string formatTable(const std::vector<std::vector<std::string>> &rows,
 //===----------------------------------------------------------------------===//
 
 // Two significant digits, exponents without padding: 1.1e-3, 0.25, 3.9e+10.
-std::string shortNumber(double v) {
-  if (v == 0)
-    return "0";
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2g", v);
-  std::string out = buf;
-  size_t e = out.find('e');
-  if (e != std::string::npos && e + 2 < out.size() && out[e + 2] == '0')
-    out.erase(e + 2, out.find_first_not_of('0', e + 2) - (e + 2));
-  return out;
-}
+std::string shortNumber(double v) { return detail::significantDigits(v, 2); }
 
 std::string nonFinite(double v) {
   return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
@@ -629,6 +615,22 @@ std::string formatTraceJson(const Trace &trace, const ReportOptions &options) {
   doc["end"] = trace.end ? detail::toJson(*trace.end) : detail::OrderedJson();
   doc["warnings"] = trace.warnings;
   return detail::dumpJson(doc, 2) + "\n";
+}
+
+std::string detail::significantDigits(double v, int digits) {
+  if (v == 0)
+    return "0";
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  std::string out = buf;
+  size_t e = out.find('e');
+  if (e != std::string::npos && e + 2 < out.size() && out[e + 2] == '0')
+    out.erase(e + 2, out.find_first_not_of('0', e + 2) - (e + 2));
+  return out;
 }
 
 } // namespace kosan

@@ -279,6 +279,21 @@ public:
       error_ = std::string("field '") + key + "' " + why;
   }
 
+  // An element type by name (docs/trace-format.md); "" is allowed, and
+  // leaves out unchanged, only where emptyAllowed.
+  void readDType(const char *key, DType &out, bool emptyAllowed = false) {
+    std::string name;
+    read(key, name);
+    if (!ok() || (emptyAllowed && name.empty()))
+      return;
+    if (std::optional<DType> t = parseDType(name))
+      out = *t;
+    else
+      invalid(key, std::string("must be ") + (emptyAllowed ? "\"\" or " : "") +
+                       "an element type such as \"f32\" (docs/trace-format.md), not \"" +
+                       name + "\"");
+  }
+
   void read(const char *key, std::string &out) {
     if (const Json *v = find(key)) {
       if (v->is_string())
@@ -641,21 +656,8 @@ std::string parseRecord(const Json &j, PrecisionRecord &p) {
     r.invalid("kind", "must be \"store\", \"atomic\", \"narrow\" or "
                       "\"nonfinite\", not \"" + p.kind + "\"");
   r.read("op", p.op);
-  std::string dtype, fromDtype;
-  r.read("dtype", dtype);
-  if (r.ok()) {
-    if (std::optional<DType> t = parseDType(dtype))
-      p.dtype = *t;
-    else
-      r.invalid("dtype", "must be an element type such as \"f32\" (docs/trace-format.md), not \"" + dtype + "\"");
-  }
-  r.read("from_dtype", fromDtype);
-  if (r.ok() && !fromDtype.empty()) {
-    if (std::optional<DType> t = parseDType(fromDtype))
-      p.from_dtype = *t;
-    else
-      r.invalid("from_dtype", "must be \"\" or an element type such as \"f32\", not \"" + fromDtype + "\"");
-  }
+  r.readDType("dtype", p.dtype);
+  r.readDType("from_dtype", p.from_dtype, /*emptyAllowed=*/true);
   r.read("site", p.site);
   r.read("site_id", p.site_id);
   r.read("module", p.module);
@@ -705,14 +707,7 @@ std::string parseRecord(const Json &j, SnapshotRecord &s) {
   r.read("launch", s.launch);
   r.read("arg", s.arg);
   r.read("name", s.name);
-  std::string dtype;
-  r.read("dtype", dtype);
-  if (r.ok()) {
-    if (std::optional<DType> t = parseDType(dtype))
-      s.dtype = *t;
-    else
-      r.invalid("dtype", "must be an element type such as \"f32\" (docs/trace-format.md), not \"" + dtype + "\"");
-  }
+  r.readDType("dtype", s.dtype);
   r.read("count", s.count);
   r.read("shape", s.shape);
   r.readAddress("address", s.address);

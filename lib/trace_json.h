@@ -37,6 +37,11 @@ OrderedJson toJson(const SnapshotRecord &snapshot);
 // How every snapshot_chunk line starts: readTrace skips such lines unparsed.
 inline constexpr const char *kSnapshotChunkStart = R"({"type":"snapshot_chunk")";
 
+// v with `digits` significant digits, exponents without zero padding
+// (2.1e-5, 4.2e+9), "inf"/"-inf"/"nan" for the special values: how reports
+// print measured numbers.
+std::string significantDigits(double v, int digits);
+
 // Serializes without ever throwing: strings that are not valid UTF-8 (argv,
 // file names) get U+FFFD in place of the bad bytes.
 std::string dumpJson(const OrderedJson &value, int indent = -1);

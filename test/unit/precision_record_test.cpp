@@ -230,7 +230,7 @@ TEST_F(PrecisionTraceTest, CorruptRecordsAreNamed) {
       {replaced(R"j("dtype":"f32")j", R"j("dtype":"f31")j"),
        "field 'dtype' must be an element type such as \"f32\" (docs/trace-format.md), not \"f31\""},
       {replaced(R"j("from_dtype":"")j", R"j("from_dtype":"x")j"),
-       "field 'from_dtype' must be \"\" or an element type such as \"f32\", not \"x\""},
+       "field 'from_dtype' must be \"\" or an element type such as \"f32\" (docs/trace-format.md), not \"x\""},
       {replaced(R"j("max_rel_err":1e-7)j", R"j("max_rel_err":"big")j"),
        "field 'max_rel_err' must be a number or one of \"inf\", \"-inf\", \"nan\""},
       {replaced(R"j("max_ulp_err":2)j", R"j("max_ulp_err":null)j"),

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 
+#include "../common/cli_output.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
@@ -25,25 +27,10 @@ constexpr int kExitTrouble = 2;
 // Comparisons smaller than this finish before progress would be worth it.
 constexpr uint64_t kProgressThreshold = 10'000'000;
 
-void printError(const std::string &message) {
-  std::fprintf(stderr, "kosan-diff: error: %s\n", message.c_str());
-}
+void printError(const std::string &message) { kosan::cli::printError("kosan-diff", message); }
 
 bool writeOutput(const std::string &path, const std::string &text) {
-  if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return std::fflush(stdout) == 0;
-  }
-  std::FILE *f = std::fopen(path.c_str(), "w");
-  if (!f) {
-    printError("cannot write " + path + ": " + std::strerror(errno));
-    return false;
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok)
-    printError("cannot write " + path + ": " + std::strerror(errno));
-  return ok;
+  return kosan::cli::writeOutput("kosan-diff", path, text);
 }
 
 std::optional<double> parseNonNegative(std::string_view s) {

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
 
+#include "../common/cli_output.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
@@ -21,25 +23,10 @@ namespace {
 constexpr int kExitErrorsFound = 1;
 constexpr int kExitFailure = 2;
 
-void printError(const std::string &message) {
-  std::fprintf(stderr, "kosan-report: error: %s\n", message.c_str());
-}
+void printError(const std::string &message) { kosan::cli::printError("kosan-report", message); }
 
 bool writeOutput(const std::string &path, const std::string &text) {
-  if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return std::fflush(stdout) == 0;
-  }
-  std::FILE *f = std::fopen(path.c_str(), "w");
-  if (!f) {
-    printError("cannot write " + path + ": " + std::strerror(errno));
-    return false;
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok)
-    printError("cannot write " + path + ": " + std::strerror(errno));
-  return ok;
+  return kosan::cli::writeOutput("kosan-report", path, text);
 }
 
 } // namespace

@@ -1027,14 +1027,18 @@ void OOBSanitizer::remarkPrecision(Function &clone, const Function &original, bo
                                    const PrecisionCounts &c) {
   OptimizationRemarkEmitter ORE(&clone);
   ORE.emit([&] {
-    return OptimizationRemark("kosan-precision", "Shadowed", &clone)
-           << (kernel ? "kernel '" : "device function '")
-           << ore::NV("Function", demangle(original.getName())) << "': "
-           << ore::NV("Shadowed", c.shadowed) << " operations shadowed in fp64 ("
-           << ore::NV("Asm", c.asmOps) << " half/bf16 inline-asm operations), "
-           << ore::NV("Sinks", c.sinks) << " stores and atomics and "
-           << ore::NV("Narrowings", c.narrowings) << " narrowing conversions recorded, "
-           << ore::NV("Seeded", c.seeded) << " shadows seeded from loads, parameters or calls";
+    OptimizationRemark R("kosan-precision", "Shadowed", &clone);
+    R << (kernel ? "kernel '" : "device function '")
+      << ore::NV("Function", demangle(original.getName())) << "': "
+      << ore::NV("Shadowed", c.shadowed) << " operations shadowed in fp64 ("
+      << ore::NV("Asm", c.asmOps) << " half/bf16 inline-asm operations), "
+      << ore::NV("Sinks", c.sinks) << " stores and atomics and "
+      << ore::NV("Narrowings", c.narrowings) << " narrowing conversions recorded, "
+      << ore::NV("Seeded", c.seeded) << " shadows seeded from loads, parameters or calls";
+    if (c.copies)
+      R << ", " << ore::NV("Copies", c.copies)
+        << " stores of copied values left out (exact)";
+    return R;
   });
 }
 

@@ -221,7 +221,10 @@ private:
                       ArrayRef<Value *> operands, StringRef op);
   void flushChecks();
   struct BlockBirths {
-    Value *any = nullptr, *site = nullptr, *real = nullptr, *shadow = nullptr;
+    Value *any = nullptr;   // some result of the block was not finite
+    Value *taken = nullptr; // the first of them was born here
+    Value *site = nullptr, *real = nullptr, *shadow = nullptr;
+    SmallPtrSet<Value *, 16> tested;
     Instruction *last = nullptr;
   };
   MapVector<BasicBlock *, BlockBirths> births;
@@ -249,6 +252,7 @@ private:
   Type *F64, *I32, *I64;
   Value *base = nullptr;
   DenseMap<Value *, Value *> shadows;
+  SmallPtrSet<Value *, 32> exact; // values whose shadow is the value itself
   DenseMap<Value *, Kind> halfRegs; // i16/i32 registers holding f16/bf16
   DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
@@ -304,6 +308,7 @@ Value *Instrumenter::shadow(Value *V) {
     ++counts.seeded;
   }
   shadows[V] = S;
+  exact.insert(V);
   return S;
 }
 
@@ -372,25 +377,33 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NONFINITE, 0, k.dtype, op, -1);
   IRBuilder<> B(afterI->getNextNode());
   B.SetCurrentDebugLocation(I->getDebugLoc());
-  Value *born = B.CreateNot(finite(B, result, k));
-  for (Value *o : operands) {
-    // A finite constant needs no test.
-    if (auto *CF = dyn_cast<ConstantFP>(o); CF && CF->getValueAPF().isFinite())
-      continue;
-    if (Kind ok = kindOf(o); ok && ok.lanes == 1)
-      born = B.CreateAnd(born, finite(B, o, ok));
-  }
   BlockBirths &st = births[I->getParent()];
   if (!st.any) {
     st.any = ConstantInt::getFalse(Ctx);
     st.site = ConstantInt::get(I32, 0);
     st.real = st.shadow = ConstantFP::get(F64, 0.0);
   }
+  Value *bad = B.CreateNot(finite(B, result, k));
+  Value *born = bad;
+  for (Value *o : operands) {
+    // A finite constant needs no test; nor does a result this block tested
+    // already: were it not finite, `any` would be set, and no later
+    // operation of the block could be the first.
+    if (auto *CF = dyn_cast<ConstantFP>(o); CF && CF->getValueAPF().isFinite())
+      continue;
+    if (st.tested.count(o))
+      continue;
+    if (Kind ok = kindOf(o); ok && ok.lanes == 1)
+      born = B.CreateAnd(born, finite(B, o, ok));
+  }
+  // The first non-finite result of the block, if it was born there.
   Value *take = B.CreateAnd(born, B.CreateNot(st.any));
   st.site = B.CreateSelect(take, ConstantInt::get(I32, site), st.site);
   st.real = B.CreateSelect(take, toDouble(B, result, k), st.real);
   st.shadow = B.CreateSelect(take, shadow(result), st.shadow);
-  st.any = B.CreateOr(st.any, born);
+  st.taken = st.taken ? B.CreateOr(st.taken, take) : take;
+  st.any = B.CreateOr(st.any, bad);
+  st.tested.insert(result);
   st.last = I;
 }
 
@@ -400,7 +413,7 @@ void Instrumenter::flushChecks() {
                             {I64, I32, I32, F64, F64});
   for (auto &[BB, st] : births) {
     Instruction *term = BB->getTerminator();
-    Instruction *call = SplitBlockAndInsertIfThen(st.any, term, false, unlikely);
+    Instruction *call = SplitBlockAndInsertIfThen(st.taken, term, false, unlikely);
     IRBuilder<> R(call);
     R.SetCurrentDebugLocation(st.last->getDebugLoc());
     R.CreateCall(fn, {state, launchId, R.CreateAdd(base, st.site), st.real, st.shadow});
@@ -413,6 +426,12 @@ void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind 
   Value *s = shadow(V);
   if (!k || !s)
     return;
+  // A value whose shadow is itself (loaded, a parameter, a constant: a
+  // copy) is exact by construction; recording it would only count it.
+  if (exact.count(V)) {
+    ++counts.copies;
+    return;
+  }
   uint32_t site = sites.add(*before, access, 0, k.dtype, op, -1);
   IRBuilder<> B(before);
   B.SetCurrentDebugLocation(before->getDebugLoc());

@@ -32,6 +32,7 @@ struct PrecisionCounts {
   unsigned sinks = 0;      // stores and atomics recorded
   unsigned narrowings = 0; // narrowing conversions recorded
   unsigned seeded = 0;     // values whose shadow starts from the real value
+  unsigned copies = 0;     // stores of such values as they are: exact, not recorded
 };
 
 // Instruments one cloned function. state/launchId: the values the clone

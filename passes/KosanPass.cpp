@@ -62,8 +62,11 @@ PassOptions PassOptions::fromCommandLine() {
 }
 
 PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  if (isDeviceModule(M))
+  if (isDeviceModule(M)) {
+    // On the kernels as written, before any clone exists.
+    OrderAnalysisPass(opts).run(M, MAM);
     return OOBSanitizerPass(opts).run(M, MAM);
+  }
   if (opts.checks == 0)
     return PreservedAnalyses::all();
   return HostHooksPass().run(M, MAM);

@@ -38,6 +38,16 @@ struct OOBSanitizerPass : llvm::PassInfoMixin<OOBSanitizerPass> {
   PassOptions opts;
 };
 
+// checks=order, the static half: remarks (-Rpass=kosan-order) naming the
+// float atomics, cross-thread reductions and launch-dependent reduction
+// loops of each kernel. Instruments nothing.
+struct OrderAnalysisPass : llvm::PassInfoMixin<OrderAnalysisPass> {
+  explicit OrderAnalysisPass(PassOptions opts) : opts(std::move(opts)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+  PassOptions opts;
+};
+
 // Redirects CUDA runtime calls in host code to the kosan host runtime.
 struct HostHooksPass : llvm::PassInfoMixin<HostHooksPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -53,6 +53,11 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           MPM.addPass(kosan::OOBSanitizerPass(o));
           return true;
         }
+        if (name == "kosan-order") {
+          o.checks = KOSAN_CHECK_ORDER;
+          MPM.addPass(kosan::OrderAnalysisPass(o));
+          return true;
+        }
         if (name == "kosan-host") {
           MPM.addPass(kosan::HostHooksPass());
           return true;

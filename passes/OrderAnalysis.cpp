@@ -1,0 +1,290 @@
+//===- passes/OrderAnalysis.cpp - Where a kernel's reduction order can vary -===//
+//
+// The static half of the order check (checks=order): before anything runs,
+// say which kernels combine floating-point values in an order that is not
+// fixed by the source alone:
+//   - float atomics (their order is the order in which they land);
+//   - cross-thread reductions through warp shuffles or shared memory (their
+//     tree is fixed, but it is one tree among many a rewrite may pick);
+//   - loops that carry a floating-point value and whose trip count depends
+//     on a kernel argument or a launch dimension (the split of a reduction
+//     then changes with the batch, the tile size or the launch).
+// The findings are remarks (-Rpass=kosan-order), one per kernel, listing
+// each with its source line. Nothing is instrumented.
+//
+//===----------------------------------------------------------------------===//
+#include "KosanPasses.h"
+
+#include "kosan/abi.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace kosan {
+
+namespace {
+
+constexpr unsigned kSharedAS = 3;
+
+std::string where(const Instruction &I) {
+  const DILocation *L = I.getDebugLoc();
+  if (!L)
+    return "";
+  // The outermost frame in the program's own code is where a user looks.
+  while (L->getInlinedAt() && (L->getFilename().contains("/include/") ||
+                               L->getFilename().contains("/lib/clang/")))
+    L = L->getInlinedAt();
+  return (L->getFilename() + ":" + Twine(L->getLine())).str();
+}
+
+bool isFPArith(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+    return true;
+  default:
+    break;
+  }
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fma:
+    case Intrinsic::fmuladd:
+    case Intrinsic::minnum:
+    case Intrinsic::maxnum:
+    case Intrinsic::minimum:
+    case Intrinsic::maximum:
+      return true;
+    default:
+      break;
+    }
+  return false;
+}
+
+// A warp shuffle: the NVVM intrinsic, or (at -O0, where nothing is
+// inlined) a call of one of the CUDA headers' __shfl*_sync wrappers.
+bool isShuffle(const Value *V) {
+  auto *CI = dyn_cast<CallInst>(V);
+  if (!CI || !CI->getCalledFunction())
+    return false;
+  StringRef name = CI->getCalledFunction()->getName();
+  return name.starts_with("llvm.nvvm.shfl.") || name.contains("__shfl");
+}
+
+// V, looking through casts and bitcasts (a shuffle of a float is a shuffle
+// of its i32 bits).
+const Value *throughCasts(const Value *V) {
+  while (auto *C = dyn_cast<CastInst>(V))
+    V = C->getOperand(0);
+  return V;
+}
+
+bool fromSharedMemory(const Value *ptr) {
+  const Value *obj = getUnderlyingObject(ptr, 12);
+  if (auto *GV = dyn_cast<GlobalVariable>(obj))
+    return GV->getAddressSpace() == kSharedAS;
+  return ptr->getType()->getPointerAddressSpace() == kSharedAS;
+}
+
+// What a value depends on among the kernel's scalar arguments and the
+// launch dimensions (blockDim, gridDim): a walk over its operands.
+void launchDependencies(const Value *V, std::vector<std::string> &out,
+                        SmallPtrSetImpl<const Value *> &seen, unsigned depth = 0) {
+  if (depth > 24 || !seen.insert(V).second)
+    return;
+  if (auto *A = dyn_cast<Argument>(V)) {
+    std::string name = A->hasName() ? "argument '" + A->getName().str() + "'"
+                                    : "argument " + std::to_string(A->getArgNo());
+    if (!A->getType()->isPointerTy() && std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(name);
+    return;
+  }
+  if (auto *II = dyn_cast<IntrinsicInst>(V)) {
+    StringRef name = II->getCalledFunction()->getName();
+    const char *dim = name.starts_with("llvm.nvvm.read.ptx.sreg.ntid")     ? "blockDim"
+                      : name.starts_with("llvm.nvvm.read.ptx.sreg.nctaid") ? "gridDim"
+                                                                           : nullptr;
+    if (dim && std::find(out.begin(), out.end(), dim) == out.end())
+      out.push_back(dim);
+    return;
+  }
+  // Loads of argument values spilled to the stack at -O0 follow their slot.
+  if (auto *LI = dyn_cast<LoadInst>(V)) {
+    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
+      for (const User *U : AI->users())
+        if (auto *SI = dyn_cast<StoreInst>(U))
+          if (SI->getPointerOperand()->stripPointerCasts() == AI)
+            launchDependencies(SI->getValueOperand(), out, seen, depth + 1);
+    return;
+  }
+  if (auto *I = dyn_cast<Instruction>(V))
+    for (const Value *Op : I->operands())
+      launchDependencies(Op, out, seen, depth + 1);
+}
+
+struct Findings {
+  std::vector<std::string> atomics, shuffles, shared, loops;
+};
+
+Findings analyze(Function &F, unsigned depth = 0);
+
+// What a call does that the caller's own code does not show (at -O0 every
+// header function, atomicAdd included, is a call): the callee's atomics and
+// cross-thread reductions, reported at the call.
+void addCallee(Findings &f, const CallInst &CI, unsigned depth) {
+  Function *callee = CI.getCalledFunction();
+  if (!callee || callee->isDeclaration() || callee->isIntrinsic() || depth >= 4)
+    return;
+  Findings inner = analyze(*callee, depth + 1);
+  std::string at = where(CI);
+  if (at.empty())
+    at = callee->getName().str();
+  auto note = [&](std::vector<std::string> &to, const std::vector<std::string> &from) {
+    if (!from.empty() && std::find(to.begin(), to.end(), at) == to.end())
+      to.push_back(at);
+  };
+  note(f.atomics, inner.atomics);
+  note(f.shuffles, inner.shuffles);
+  note(f.shared, inner.shared);
+}
+
+Findings analyze(Function &F, unsigned depth) {
+  Findings f;
+  auto add = [](std::vector<std::string> &list, std::string item) {
+    if (std::find(list.begin(), list.end(), item) == list.end())
+      list.push_back(std::move(item));
+  };
+  for (Instruction &I : instructions(F)) {
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      if (RMW->isFloatingPointOperation())
+        add(f.atomics, where(I).empty() ? "atomicrmw" : where(I));
+      continue;
+    }
+    if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isInlineAsm()) {
+      // Half and bf16 atomics of cuda_fp16.h/cuda_bf16.h are inline PTX.
+      StringRef text = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
+      if (text.contains("atom.") && (text.contains(".f16") || text.contains(".bf16") ||
+                                     text.contains(".f32") || text.contains(".f64")))
+        add(f.atomics, where(I).empty() ? "atomic" : where(I));
+      continue;
+    }
+    if (auto *CI = dyn_cast<CallInst>(&I); CI && !isShuffle(CI))
+      addCallee(f, *CI, depth);
+    if (!isFPArith(I))
+      continue;
+    for (const Value *Op : I.operands()) {
+      const Value *src = throughCasts(Op);
+      if (isShuffle(src))
+        add(f.shuffles, where(I).empty() ? "shuffle" : where(I));
+      // A combination of values read from shared memory whose result goes
+      // back to shared memory: one step of a block-wide tree.
+      if (auto *LI = dyn_cast<LoadInst>(src); LI && fromSharedMemory(LI->getPointerOperand()))
+        for (const User *U : I.users())
+          if (auto *SI = dyn_cast<StoreInst>(U);
+              SI && SI->getValueOperand() == &I && fromSharedMemory(SI->getPointerOperand()))
+            add(f.shared, where(I).empty() ? "shared memory" : where(I));
+    }
+  }
+  // Loops that carry a floating-point value and whose exit depends on the
+  // launch: the reduction's split follows the launch.
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    bool carriesFP = false;
+    for (PHINode &P : L->getHeader()->phis())
+      carriesFP |= P.getType()->isFloatingPointTy();
+    // At -O0 the accumulator lives in a stack slot stored inside the loop.
+    if (!carriesFP)
+      for (BasicBlock *BB : L->blocks())
+        for (Instruction &I : *BB)
+          if (auto *SI = dyn_cast<StoreInst>(&I))
+            if (SI->getValueOperand()->getType()->isFloatingPointTy() &&
+                isa<AllocaInst>(SI->getPointerOperand()->stripPointerCasts()))
+              carriesFP = true;
+    if (!carriesFP)
+      continue;
+    std::vector<std::string> deps;
+    SmallPtrSet<const Value *, 32> seen;
+    SmallVector<BasicBlock *, 4> exiting;
+    L->getExitingBlocks(exiting);
+    for (BasicBlock *BB : exiting)
+      if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional())
+        launchDependencies(Br->getCondition(), deps, seen);
+    if (deps.empty())
+      continue;
+    std::string text = where(*L->getHeader()->getFirstNonPHI());
+    if (text.empty())
+      text = "loop";
+    text += " (trip count from ";
+    for (unsigned i = 0; i < deps.size(); ++i)
+      text += (i ? ", " : "") + deps[i];
+    text += ")";
+    add(f.loops, text);
+  }
+  return f;
+}
+
+std::string join(const std::vector<std::string> &items) {
+  std::string out;
+  for (const std::string &s : items)
+    out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+} // namespace
+
+PreservedAnalyses OrderAnalysisPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!isDeviceModule(M) || !(opts.checks & KOSAN_CHECK_ORDER))
+    return PreservedAnalyses::all();
+  for (Function &F : M) {
+    if (F.isDeclaration() || !isKernel(F) || F.getName().ends_with(KOSAN_CLONE_SUFFIX))
+      continue;
+    Findings f = analyze(F);
+    OptimizationRemarkEmitter ORE(&F);
+    ORE.emit([&] {
+      OptimizationRemark R("kosan-order", "OrderRisks", &F);
+      R << "kernel '" << demangle(F.getName().str()) << "': ";
+      if (f.atomics.empty() && f.shuffles.empty() && f.shared.empty() && f.loops.empty()) {
+        R << "no float atomics, cross-thread reductions or launch-dependent "
+             "reduction loops";
+        return R;
+      }
+      std::vector<std::string> parts;
+      if (!f.atomics.empty())
+        parts.push_back("float atomics at " + join(f.atomics) +
+                        " (order of arrival: may differ from run to run)");
+      if (!f.shuffles.empty())
+        parts.push_back("warp-shuffle reduction at " + join(f.shuffles));
+      if (!f.shared.empty())
+        parts.push_back("shared-memory reduction at " + join(f.shared));
+      if (!f.loops.empty())
+        parts.push_back("launch-dependent reduction loops at " + join(f.loops) +
+                        " (the split changes with those values)");
+      std::string text;
+      for (const std::string &p : parts)
+        text += (text.empty() ? "" : "; ") + p;
+      R << text;
+      return R;
+    });
+  }
+  return PreservedAnalyses::all();
+}
+
+} // namespace kosan

@@ -1066,6 +1066,21 @@ bool OOBSanitizer::run() {
   }
   initializeCallbacks();
 
+  // The precision runtime groups a warp's lanes with match.any.sync, which
+  // needs sm_70: older targets are checked for out-of-bounds accesses only.
+  bool precision = opts.checks & KOSAN_CHECK_PRECISION;
+  if (precision) {
+    StringRef cpu = kernels.front()->getFnAttribute("target-cpu").getValueAsString();
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    unsigned sm = 0;
+    if (cpu.consume_front("sm_") && !cpu.take_while(digit).getAsInteger(10, sm) && sm < 70) {
+      errs() << "kosan: warning: the precision check needs sm_70 or newer; "
+             << M.getSourceFileName() << " compiled for sm_" << sm
+             << " is not checked for precision\n";
+      precision = false;
+    }
+  }
+
   for (Function *F : kernels)
     clones[F] = cloneKernel(*F);
   for (Function *F : deviceFunctions)
@@ -1078,7 +1093,7 @@ bool OOBSanitizer::run() {
     LaunchContext ctx = kernelContext(*clone, F->arg_size());
     redirectCalls(*clone, ctx);
     uint32_t firstSite = sites.size();
-    if (opts.checks & KOSAN_CHECK_PRECISION)
+    if (precision)
       remarkPrecision(*clone, *F, true, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
     if (opts.checks & KOSAN_CHECK_OOB)
       instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
@@ -1095,7 +1110,7 @@ bool OOBSanitizer::run() {
     ctx.flags = clone->getArg(n + 2);
     ctx.dynSmem = clone->getArg(n + 3);
     redirectCalls(*clone, ctx);
-    if (opts.checks & KOSAN_CHECK_PRECISION)
+    if (precision)
       remarkPrecision(*clone, *F, false, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
     if (opts.checks & KOSAN_CHECK_OOB)
       instrumentFunction(*clone, *F, /*kernel=*/false, ctx);

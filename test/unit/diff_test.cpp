@@ -1,6 +1,8 @@
 //===- diff_test.cpp - Comparing a candidate run against a reference -------===//
 #include "kosan/diff.h"
 
+#include "temp_dir_test.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -262,18 +264,8 @@ OobEvent oobAt(uint32_t launch, const std::string &file, uint32_t line,
   return e;
 }
 
-class DiffTest : public ::testing::Test {
+class DiffTest : public test::TempDirTest {
 protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "kosan-diff-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    EXPECT_EQ(std::system(command.c_str()), 0);
-  }
-
   std::string write(const std::string &name, const std::vector<Launch> &launches) {
     std::string p = dir_ + "/" + name;
     auto w = TraceWriter::create(p, nullptr);
@@ -337,8 +329,6 @@ protected:
     }
     return d.launches[0].outputs[0];
   }
-
-  std::string dir_;
 };
 
 Snap f32(std::vector<double> values) {

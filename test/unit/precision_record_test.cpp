@@ -1,6 +1,8 @@
 //===- precision_record_test.cpp - Precision records, their merging and text ===//
 #include "kosan/trace.h"
 
+#include "temp_dir_test.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -19,24 +21,13 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-class PrecisionTraceTest : public ::testing::Test {
+class PrecisionTraceTest : public test::TempDirTest {
 protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "kosan-precision-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    EXPECT_EQ(std::system(command.c_str()), 0);
-  }
-  std::string path(const std::string &name) const { return dir_ + "/" + name; }
   std::string writeFile(const std::string &name, const std::string &bytes) {
     std::string p = path(name);
     std::ofstream(p, std::ios::binary) << bytes;
     return p;
   }
-  std::string dir_;
 };
 
 // An f16 dot product accumulated in f16, stored at dot.cu:14:23.

@@ -1,6 +1,8 @@
 //===- snapshot_test.cpp - Snapshot records, chunks and streaming ----------===//
 #include "kosan/trace.h"
 
+#include "temp_dir_test.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <zstd.h>
@@ -20,40 +22,14 @@ using namespace kosan;
 
 namespace {
 
-class SnapshotTest : public ::testing::Test {
+class SnapshotTest : public test::TempDirTest {
 protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "kosan-snapshot-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    EXPECT_EQ(std::system(command.c_str()), 0);
-  }
-
-  std::string path(const std::string &name) const { return dir_ + "/" + name; }
-
-  static std::string readFile(const std::string &p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
   static void writeFile(const std::string &p, const std::string &bytes) {
     std::ofstream(p, std::ios::binary) << bytes;
   }
-
-  std::string dir_;
 };
 
-std::vector<std::string> splitLines(const std::string &text) {
-  std::vector<std::string> lines;
-  std::stringstream ss(text);
-  for (std::string line; std::getline(ss, line);)
-    lines.push_back(line);
-  return lines;
-}
+using test::splitLines;
 
 std::string joinLines(const std::vector<std::string> &lines) {
   std::string out;

@@ -1,6 +1,8 @@
 //===- trace_test.cpp - Trace writer and reader ----------------------------===//
 #include "kosan/trace.h"
 
+#include "temp_dir_test.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -22,43 +24,16 @@ namespace {
 constexpr uint64_t kMax64 = std::numeric_limits<uint64_t>::max();
 constexpr uint32_t kMax32 = std::numeric_limits<uint32_t>::max();
 
-class TraceTest : public ::testing::Test {
+class TraceTest : public test::TempDirTest {
 protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "kosan-trace-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    EXPECT_EQ(std::system(command.c_str()), 0);
-  }
-
-  std::string path(const std::string &name) const { return dir_ + "/" + name; }
-
   std::string writeFile(const std::string &name, const std::string &bytes) {
     std::string p = path(name);
     std::ofstream(p, std::ios::binary) << bytes;
     return p;
   }
-
-  static std::string readFile(const std::string &p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
-  std::string dir_;
 };
 
-std::vector<std::string> splitLines(const std::string &text) {
-  std::vector<std::string> lines;
-  std::stringstream ss(text);
-  for (std::string line; std::getline(ss, line);)
-    lines.push_back(line);
-  return lines;
-}
+using test::splitLines;
 
 TraceHeader sampleHeader() {
   TraceHeader h;

@@ -25,14 +25,8 @@ constexpr unsigned kSharedAS = 3, kLocalAS = 5;
 uint32_t dtypeOfValueType(Type *T) {
   if (auto *V = dyn_cast<VectorType>(T))
     T = V->getElementType();
-  if (T->isDoubleTy())
-    return KOSAN_DTYPE_F64;
-  if (T->isFloatTy())
-    return KOSAN_DTYPE_F32;
-  if (T->isHalfTy())
-    return KOSAN_DTYPE_F16;
-  if (T->isBFloatTy())
-    return KOSAN_DTYPE_BF16;
+  if (uint32_t f = floatDtypeOf(T))
+    return f;
   if (T->isIntegerTy(64))
     return KOSAN_DTYPE_I64;
   if (T->isIntegerTy(32))
@@ -70,6 +64,26 @@ bool isPrivateSlot(Value *ptr) {
   return true;
 }
 } // namespace
+
+uint32_t floatDtypeOf(const Type *T) {
+  if (T->isDoubleTy())
+    return KOSAN_DTYPE_F64;
+  if (T->isFloatTy())
+    return KOSAN_DTYPE_F32;
+  if (T->isHalfTy())
+    return KOSAN_DTYPE_F16;
+  if (T->isBFloatTy())
+    return KOSAN_DTYPE_BF16;
+  return KOSAN_DTYPE_UNKNOWN;
+}
+
+const char *dtypeShortName(uint32_t dtype) {
+  // Indexed by kosan_dtype (abi.h).
+  static const char *const kNames[] = {"?",   "f64", "f32", "f16", "bf16", "f8e4m3",
+                                       "f8e5m2", "i64", "i32", "i16", "i8",  "u64",
+                                       "u32", "u16", "u8",  "bool"};
+  return dtype < std::size(kNames) ? kNames[dtype] : "?";
+}
 
 std::vector<std::string> demangledParameterTypes(StringRef mangled) {
   std::vector<std::string> out;

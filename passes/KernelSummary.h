@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace llvm {
+class Type;
 class Function;
 class DataLayout;
 } // namespace llvm
@@ -35,6 +36,13 @@ struct KernelSummary {
 };
 
 KernelSummary summarizeKernel(llvm::Function &kernel, const llvm::DataLayout &DL);
+
+// kosan_dtype of a scalar floating-point IR type (double, float, half,
+// bfloat); KOSAN_DTYPE_UNKNOWN for anything else.
+uint32_t floatDtypeOf(const llvm::Type *T);
+
+// "f32", "bf16", ... for remarks and site names; "?" when unknown.
+const char *dtypeShortName(uint32_t dtype);
 
 // Element type of the pointee of a demangled C++ parameter type
 // ("float const*" -> f32, "__half*" -> f16); KOSAN_DTYPE_UNKNOWN otherwise.

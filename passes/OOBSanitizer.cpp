@@ -983,15 +983,11 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
 
 // -Rpass-analysis=kosan-oob: what snapshot=1 will record for the kernel.
 void OOBSanitizer::remarkSummary(Function &F, const KernelSummary &summary) {
-  static const char *const kDTypes[] = {"?",   "f64", "f32", "f16", "bf16", "f8e4m3",
-                                        "f8e5m2", "i64", "i32", "i16", "i8",  "u64",
-                                        "u32", "u16", "u8",  "bool"};
   auto describe = [&](unsigned i) {
     const ParamSummary &p = summary.params[i];
     std::string text = p.name.empty() ? "arg" + std::to_string(i)
                                       : p.name + " (arg" + std::to_string(i) + ")";
-    if (p.dtype < std::size(kDTypes))
-      text += std::string(" ") + kDTypes[p.dtype];
+    text += std::string(" ") + dtypeShortName(p.dtype);
     if (p.flags & KOSAN_PARAM_ESCAPES)
       text += " escapes";
     return text;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PrecisionSanitizer.h"
+#include "KernelSummary.h"
 
 #include "kosan/abi.h"
 
@@ -142,28 +143,6 @@ namespace {
 
 constexpr unsigned kSharedAS = 3, kLocalAS = 5;
 
-uint32_t dtypeOfScalar(Type *T) {
-  if (T->isDoubleTy())
-    return KOSAN_DTYPE_F64;
-  if (T->isFloatTy())
-    return KOSAN_DTYPE_F32;
-  if (T->isHalfTy())
-    return KOSAN_DTYPE_F16;
-  if (T->isBFloatTy())
-    return KOSAN_DTYPE_BF16;
-  return KOSAN_DTYPE_UNKNOWN;
-}
-
-const char *dtypeText(uint32_t t) {
-  switch (t) {
-  case KOSAN_DTYPE_F64: return "f64";
-  case KOSAN_DTYPE_F32: return "f32";
-  case KOSAN_DTYPE_F16: return "f16";
-  case KOSAN_DTYPE_BF16: return "bf16";
-  default: return "?";
-  }
-}
-
 // What a value holds, for the shadow: its element type and lane count.
 struct Kind {
   uint32_t dtype = KOSAN_DTYPE_UNKNOWN;
@@ -174,10 +153,10 @@ struct Kind {
 Kind fpKind(Type *T) {
   Kind k;
   if (auto *V = dyn_cast<FixedVectorType>(T)) {
-    k.dtype = dtypeOfScalar(V->getElementType());
+    k.dtype = floatDtypeOf(V->getElementType());
     k.lanes = V->getNumElements();
   } else {
-    k.dtype = dtypeOfScalar(T);
+    k.dtype = floatDtypeOf(T);
   }
   return k;
 }
@@ -423,15 +402,16 @@ void Instrumenter::flushChecks() {
 void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind access,
                                StringRef op) {
   Kind k = kindOf(V);
-  Value *s = shadow(V);
-  if (!k || !s)
+  if (!k)
     return;
   // A value whose shadow is itself (loaded, a parameter, a constant: a
-  // copy) is exact by construction; recording it would only count it.
-  if (exact.count(V)) {
+  // copy, or one that would be seeded right here) is exact by
+  // construction; recording it would only count it.
+  if (exact.count(V) || !shadows.count(V)) {
     ++counts.copies;
     return;
   }
+  Value *s = shadow(V);
   uint32_t site = sites.add(*before, access, 0, k.dtype, op, -1);
   IRBuilder<> B(before);
   B.SetCurrentDebugLocation(before->getDebugLoc());
@@ -770,7 +750,7 @@ bool Instrumenter::handleAsm(CallInst *CI, IRBuilder<> &B) {
     ++counts.asmOps;
     ++counts.shadowed;
     checkNonfinite(CI, afterOf(S, CI), CI, args,
-                   (op.op + "." + dtypeText(op.dtype) + (op.lanes == 2 ? "x2" : "")));
+                   (op.op + "." + dtypeShortName(op.dtype) + (op.lanes == 2 ? "x2" : "")));
     return true;
   }
   case PtxHalfOp::Exp:

@@ -45,8 +45,17 @@ exit:
 
 declare float @llvm.nvvm.ex2.approx.f(float)
 
-!nvvm.annotations = !{!0}
+; A copy: the stored value is the loaded one, exact by construction, so the
+; runtime is not called for it (and no shadow is made).
+define void @copy(ptr %in, ptr %out) {
+  %v = load float, ptr %in, align 4
+  store float %v, ptr %out, align 4
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1}
 !0 = !{ptr @dot, !"kernel", i32 1}
+!1 = !{ptr @copy, !"kernel", i32 1}
 
 ; The slot base global the host fills in (out of range until it does).
 ; CHECK: @__kosan_prec_base = addrspace(1) externally_initialized global i32 -2147483648
@@ -99,7 +108,13 @@ declare float @llvm.nvvm.ex2.approx.f(float)
 ; CHECK:         call void @__kosan_prec_value({{.*}}, double [[RS]], i32 2)
 ; CHECK-NEXT:    atomicrmw fadd ptr {{.*}}, float %r
 
+; CHECK-LABEL: define ptx_kernel void @copy__kosan(
+; CHECK-NOT:     fpext
+; CHECK-NOT:     __kosan_prec_value
+; CHECK:         ret void
+
 ; REMARK: remark: <unknown>:0:0: kernel 'dot': 3 operations shadowed in fp64 (0 half/bf16 inline-asm operations), 3 stores and atomics and 1 narrowing conversions recorded, 2 shadows seeded from loads, parameters or calls
+; REMARK: remark: <unknown>:0:0: kernel 'copy': 0 operations shadowed in fp64 (0 half/bf16 inline-asm operations), 0 stores and atomics and 0 narrowing conversions recorded, 0 shadows seeded from loads, parameters or calls, 1 stores of copied values left out (exact)
 
 ; OOB-NOT: __kosan_prec
 ; OOB-NOT: shadow

@@ -14,26 +14,10 @@ drv=build/bin/kosan-clang++
 "$drv" -O3 --cuda-gpu-arch="$arch" --cuda-device-only -S bench/kernels.cu -o "$out/kernels.ptx"
 "$cuda/bin/ptxas" -arch="$arch" -v "$out/kernels.ptx" -o /dev/null 2> "$out/ptxas.txt"
 python3 - "$out/ptxas.txt" > "$out/registers.md" <<'PY'
-import re, sys, subprocess
-text = open(sys.argv[1]).read()
-entries = {}
-cur = None
-for line in text.splitlines():
-    m = re.search(r"Compiling entry function '(\S+)'", line)
-    if m:
-        cur = m.group(1)
-        continue
-    m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
-    if m and cur:
-        entries.setdefault(cur, {}).update(stack=int(m.group(1)), spill=int(m.group(2)) + int(m.group(3)))
-    m = re.search(r"Used (\d+) registers", line)
-    if m and cur:
-        entries.setdefault(cur, {})["regs"] = int(m.group(1))
-def demangle(n):
-    try:
-        return subprocess.run(["c++filt", n], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return n
+import sys
+sys.path.insert(0, "bench")
+from ptxas_regs import parse, demangle
+entries = parse(sys.argv[1])
 print("| kernel | registers plain | registers kosan | spill bytes plain | spill bytes kosan | stack plain | stack kosan |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 for name, e in sorted(entries.items()):

@@ -19,28 +19,11 @@ for v in oob precision oob,precision; do
   "$cuda/bin/ptxas" -arch="$arch" -v "$out/kernels.$name.ptx" -o /dev/null 2> "$out/ptxas.$name.txt"
 done
 python3 - "$out" > "$out/registers.md" <<'PY'
-import re, sys, subprocess
+import sys
+sys.path.insert(0, "bench")
+from ptxas_regs import parse, demangle
 out = sys.argv[1]
-def parse(path):
-    entries, cur = {}, None
-    for line in open(path):
-        m = re.search(r"Compiling entry function '(\S+)'", line)
-        if m:
-            cur = m.group(1)
-            continue
-        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
-        if m and cur:
-            entries.setdefault(cur, {}).update(stack=int(m.group(1)), spill=int(m.group(2)) + int(m.group(3)))
-        m = re.search(r"Used (\d+) registers", line)
-        if m and cur:
-            entries.setdefault(cur, {})["regs"] = int(m.group(1))
-    return entries
 variants = {v: parse(f"{out}/ptxas.{v}.txt") for v in ("oob", "precision", "oob+precision")}
-def demangle(n):
-    try:
-        return subprocess.run(["c++filt", n], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return n
 plain = variants["oob"]  # the originals are in every module, uninstrumented
 print("| kernel | registers plain | oob | precision | oob+precision | spill bytes plain / oob / precision / both | stack bytes plain / oob / precision / both |")
 print("|---|---:|---:|---:|---:|---|---|")

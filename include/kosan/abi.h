@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#define KOSAN_ABI_VERSION 2
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v2"
+#define KOSAN_ABI_VERSION 3
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v3"
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -89,6 +89,10 @@ enum kosan_access_kind : uint32_t {
   KOSAN_ACCESS_PREC_ATOMIC = 6,     // a value added (or min/max'ed) atomically
   KOSAN_ACCESS_PREC_NARROW = 7,     // a conversion to a narrower float type
   KOSAN_ACCESS_PREC_NONFINITE = 8,  // an operation that may turn finite operands into NaN/Inf
+  // Order sites (checks=order): size holds the kosan_dtype of the value
+  // stored, arg_index the kernel parameter (or -1), object_str the operation.
+  KOSAN_ACCESS_ORDER_STORE = 9,     // a floating-point value stored to global memory
+  KOSAN_ACCESS_ORDER_ATOMIC = 10,   // a float atomic on global memory
 };
 
 // One precision site's totals, in device memory (kosan_precision_state::
@@ -161,6 +165,53 @@ struct kosan_device_state {
   uint32_t event_count;     // events claimed (atomic); past capacity they are dropped
   uint64_t host_flag;       // device view of mapped host memory (kosan_host_flag)
   uint64_t precision;       // device address of kosan_precision_state; 0: precision off
+  uint64_t order;           // device address of kosan_order_state; 0: order off
+};
+
+// checks=order: where the fingerprints of stored values and the float
+// atomics go (include/kosan/order.h has the fingerprint algebra). The host
+// collects both logs after every launch. Records past a log's capacity are
+// dropped, and counted: count keeps rising beyond capacity.
+struct kosan_order_state {
+  uint64_t stores;            // device address of kosan_order_store[store_capacity]
+  uint64_t atomics;           // device address of kosan_order_atomic[atomic_capacity]
+  uint32_t store_capacity;
+  uint32_t atomic_capacity;
+  uint32_t store_count;       // records claimed (atomic)
+  uint32_t atomic_count;
+};
+
+// Where a store or atomic went: `where` is the byte offset from the value of
+// kernel parameter `arg`, or, for KOSAN_ORDER_ARG_UNRESOLVED, the address
+// itself (the host finds the parameter it lies in).
+#define KOSAN_ORDER_ARG_UNRESOLVED 0xffffffffu
+
+// One store of a floating-point value to global memory, with the
+// fingerprint of how the value was computed. A warp writes its lanes'
+// records side by side after one atomic on store_count.
+struct kosan_order_store {
+  uint64_t fp;
+  uint64_t where;
+  uint32_t arg;
+  uint32_t site;              // site id in the module of the launch
+  uint32_t launch;
+  uint32_t reserved;
+};
+
+// One float atomic (add, sub, min, max) on global memory. old_bits is what
+// the atomic returned (the value it found): the host puts a location's
+// contributions in the order they landed by chaining old + val -> next old.
+struct kosan_order_atomic {
+  uint64_t fp;                // fingerprint of the contribution
+  uint64_t where;
+  uint64_t old_bits;
+  uint64_t val_bits;
+  uint32_t arg;
+  uint32_t site;
+  uint32_t block;             // linear block index
+  uint32_t thread;            // linear thread index in the block
+  uint32_t launch;
+  uint32_t reserved;
 };
 
 // Mapped host memory the device writes (never atomically) so the host can
@@ -197,13 +248,29 @@ struct kosan_kernel_entry {
   uint32_t nparams;
   uint32_t first_site;    // sites of the kernel's clone: [first_site, first_site + nsites)
   uint32_t nsites;
+  uint32_t order_str;     // checks=order: the static findings, as the remark says them
+  uint32_t reserved;
 };
 
 enum kosan_kernel_flags : uint32_t {
   // A store or atomic whose buffer the compiler could not tell: any pointer
   // argument may be written.
   KOSAN_KERNEL_UNRESOLVED_WRITES = 1u << 0,
+  // checks=order, the static half: what may make the kernel's results
+  // depend on the order of arrival, the launch or the batch.
+  KOSAN_KERNEL_FLOAT_ATOMICS = 1u << 1,
+  KOSAN_KERNEL_SHUFFLE_REDUCTION = 1u << 2,
+  KOSAN_KERNEL_SHARED_REDUCTION = 1u << 3,
+  KOSAN_KERNEL_LAUNCH_DEPENDENT_LOOP = 1u << 4,
+  // The clone carries fingerprints (checks=order at compile time).
+  KOSAN_KERNEL_ORDER_FINGERPRINTS = 1u << 5,
 };
+// Bits 8-11 of the flags: bytes of fingerprint shadow the clone keeps per
+// byte of dynamic shared memory (0: it keeps none). The host enlarges the
+// launch's dynamic shared memory by that much, plus 8 for alignment; the
+// shadow starts at the first multiple of 8 past the program's own bytes.
+#define KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT 8u
+#define KOSAN_KERNEL_DYNSMEM_SHADOW_MASK 0xf00u
 
 struct kosan_param_entry {
   uint32_t name_str;      // the parameter's name, if debug information has it
@@ -249,9 +316,12 @@ struct kosan_site {
 static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
 static_assert(sizeof(kosan_launch_info) == 32, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
-static_assert(sizeof(kosan_device_state) == 48, "ABI");
+static_assert(sizeof(kosan_device_state) == 56, "ABI");
+static_assert(sizeof(kosan_order_state) == 32, "ABI");
+static_assert(sizeof(kosan_order_store) == 32, "ABI");
+static_assert(sizeof(kosan_order_atomic) == 56, "ABI");
 static_assert(sizeof(kosan_site_table_header) == 40, "ABI");
-static_assert(sizeof(kosan_kernel_entry) == 24, "ABI");
+static_assert(sizeof(kosan_kernel_entry) == 32, "ABI");
 static_assert(sizeof(kosan_param_entry) == 16, "ABI");
 static_assert(sizeof(kosan_site) == 40, "ABI");
 static_assert(sizeof(kosan_host_flag) == 8, "ABI");
@@ -260,7 +330,8 @@ static_assert(sizeof(kosan_precision_state) == 16, "ABI");
 static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
                   __builtin_offsetof(kosan_device_state, event_count) == 28 &&
                   __builtin_offsetof(kosan_device_state, host_flag) == 32 &&
-                  __builtin_offsetof(kosan_device_state, precision) == 40,
+                  __builtin_offsetof(kosan_device_state, precision) == 40 &&
+                  __builtin_offsetof(kosan_device_state, order) == 48,
               "the pass emits these offsets");
 #endif
 
@@ -277,7 +348,10 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
   X(ShadowLog2, "__kosan_shadow_log2")                                        \
   X(ShadowSin, "__kosan_shadow_sin")                                          \
   X(ShadowCos, "__kosan_shadow_cos")                                          \
-  X(ShadowTanh, "__kosan_shadow_tanh")
+  X(ShadowTanh, "__kosan_shadow_tanh")                                        \
+  X(OrderStore, "__kosan_order_store")                                        \
+  X(OrderAtomic, "__kosan_order_atomic")                                      \
+  X(OrderSharedAtomic, "__kosan_order_shared_atomic")
 
 // Signatures of the precision entry points (slot = module base + site id;
 // real and shadow as doubles; dtype = kosan_dtype of the real value):
@@ -290,6 +364,16 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 //   double __kosan_shadow_{exp2,log2,sin,cos,tanh}(double);   // fp64 (libdevice, within 2 ulps)
 // state is the kosan_device_state address; a 0 precision pointer in it
 // (checks=precision off at run time) makes them return at once.
+//
+// Signatures of the order entry points (fingerprints: include/kosan/order.h):
+//   void __kosan_order_store(uint64_t state, uint32_t launch, uint32_t arg,
+//                            uint64_t where, uint64_t fp, uint32_t site);
+//   void __kosan_order_atomic(uint64_t state, uint32_t launch, uint32_t arg,
+//                             uint64_t where, uint64_t fp, uint64_t old_bits,
+//                             uint64_t val_bits, uint32_t site);
+//   void __kosan_order_shared_atomic(uint64_t *shadow /* shared */, uint64_t op,
+//                                    uint64_t fp);   // folds fp into *shadow atomically
+// A 0 order pointer in the state makes the first two return at once.
 
 // Host-side replacements: instrumented host code calls these instead of the
 // CUDA runtime functions of the same signature (the pass rewrites the call).

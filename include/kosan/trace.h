@@ -207,6 +207,81 @@ std::string formatPrecisionLine(const PrecisionRecord &site);
 // values; worst dot.cu:14 loses 9.8 bits". sites: as precisionBySite made them.
 std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites);
 
+// checks=order, static half: what the compiler found in one kernel that can
+// make its results depend on the order of arrival, the launch or the batch
+// (the -Rpass=kosan-order remark). Written when the kernel's module is
+// first seen, before any of its launches.
+struct KernelOrderInfo {
+  uint32_t module = 0;            // ModuleRecord::id
+  std::string kernel;             // demangled
+  std::string mangled;
+  bool float_atomics = false;
+  bool shuffle_reduction = false;
+  bool shared_reduction = false;
+  bool launch_dependent_loop = false;
+  bool fingerprints = false;      // the clone computes fingerprints
+  std::string findings;           // the remark's text
+};
+
+// The fingerprints of one output buffer of one launch (checks=order): for
+// each element the kernel stored a floating-point value to, the fingerprint
+// of the last value stored (include/kosan/order.h). Elements are indices in
+// units of the dtype from the parameter's value.
+struct OrderElement {
+  uint64_t element = 0;
+  uint64_t fp = 0;
+  bool operator==(const OrderElement &) const = default;
+};
+struct OrderStoreRecord {
+  uint32_t launch = 0;            // LaunchRecord::id
+  uint32_t arg = 0;               // kernel parameter index
+  std::string name;               // as SnapshotRecord::name
+  DType dtype = DType::Unknown;
+  std::vector<std::string> sites; // "file:line:col" of the stores
+  std::vector<OrderElement> elements;  // sorted by element, one per element
+};
+
+// One float atomic's contribution to a location.
+struct AtomicContribution {
+  uint64_t fp = 0;                // fingerprint of the value added
+  uint64_t value_bits = 0;        // the value added, its bits in dtype
+  uint32_t block = 0, thread = 0; // linear indices
+  bool operator==(const AtomicContribution &) const = default;
+};
+// The contributions to one location, in the order they landed.
+struct AtomicSequence {
+  uint64_t element = 0;
+  uint64_t fp = 0;                // the location's fingerprint after them all
+  std::vector<AtomicContribution> order;
+};
+// The float atomics of one launch on one buffer (checks=order).
+struct OrderAtomicRecord {
+  uint32_t launch = 0;
+  uint32_t arg = 0;
+  std::string name;
+  DType dtype = DType::Unknown;
+  std::string op;                 // "fadd", "fsub", "fmin", "fmax"
+  std::vector<std::string> sites;
+  // true: the landing order was reconstructed exactly (each atomic returns
+  // the value it found); false for some location: there it is the order in
+  // which the log received the records.
+  bool exact = true;
+  std::vector<AtomicSequence> locations;  // sorted by element
+};
+
+// Totals of one launch's order logs; written after its order records.
+struct OrderSummary {
+  uint32_t launch = 0;
+  uint64_t stores = 0;            // store records received
+  uint64_t atomics = 0;           // atomic records received
+  uint64_t dropped_stores = 0;    // lost because the device log was full
+  uint64_t dropped_atomics = 0;
+  // Locations whose final value depends on the order its atomics landed in:
+  // two or more contributions with different fingerprints (min and max
+  // excepted).
+  uint64_t order_dependent_locations = 0;
+};
+
 struct Trace {
   TraceHeader header;
   std::vector<ModuleRecord> modules;
@@ -214,6 +289,10 @@ struct Trace {
   std::vector<OobEvent> oob;
   std::vector<PrecisionRecord> precision;
   std::vector<SnapshotRecord> snapshots;  // contents are read with SnapshotStream
+  std::vector<KernelOrderInfo> kernel_order;
+  std::vector<OrderStoreRecord> order_stores;
+  std::vector<OrderAtomicRecord> order_atomics;
+  std::vector<OrderSummary> order_summaries;
   std::optional<TraceEnd> end;    // absent: the process did not exit normally
   std::vector<std::string> warnings;  // non-fatal reading notes (unknown record types)
 };
@@ -231,6 +310,12 @@ public:
   void write(const OobEvent &);
   void write(const PrecisionRecord &);
   void write(const TraceEnd &);
+  void write(const KernelOrderInfo &);
+  void write(const OrderSummary &);
+  // Order records go out as one or more lines each (zstd + base64 payloads
+  // of at most kSnapshotChunkBytes raw); the reader joins them.
+  void write(const OrderStoreRecord &);
+  void write(const OrderAtomicRecord &);
   // A snapshot: the record, then its contents (count * dtypeSize bytes) as
   // zstd-compressed, base64-encoded snapshot_chunk lines. Sets
   // record.chunks and record.chunk_elements if they are 0.

@@ -21,6 +21,8 @@
 //===----------------------------------------------------------------------===//
 #include "KosanPasses.h"
 #include "Provenance.h"
+#include "OrderAnalysis.h"
+#include "OrderSanitizer.h"
 #include "PrecisionSanitizer.h"
 #include "SiteTable.h"
 
@@ -177,6 +179,8 @@ private:
   void remarkSummary(Function &F, const KernelSummary &summary);
   void remarkPrecision(Function &clone, const Function &original, bool kernel,
                        const PrecisionCounts &counts);
+  void remarkOrder(Function &clone, const Function &original, bool kernel,
+                   const OrderCounts &counts);
   DenseMap<Function *, Function *> clones;
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
@@ -1038,6 +1042,26 @@ void OOBSanitizer::remarkPrecision(Function &clone, const Function &original, bo
   });
 }
 
+// -Rpass-analysis=kosan-order: what the fingerprints cover in each function.
+void OOBSanitizer::remarkOrder(Function &clone, const Function &original, bool kernel,
+                               const OrderCounts &c) {
+  OptimizationRemarkEmitter ORE(&clone);
+  ORE.emit([&] {
+    OptimizationRemarkAnalysis R("kosan-order", "Fingerprints", &clone);
+    R << (kernel ? "kernel '" : "device function '")
+      << ore::NV("Function", demangle(original.getName())) << "': fingerprints for "
+      << ore::NV("Operations", c.operations) << " operations, "
+      << ore::NV("Leaves", c.leaves) << " loads from kernel arguments, "
+      << ore::NV("Shared", c.sharedAccesses) << " shared-memory accesses, "
+      << ore::NV("Shuffles", c.shuffles) << " shuffles; "
+      << ore::NV("Stores", c.stores) << " stores and "
+      << ore::NV("Atomics", c.atomics) << " float atomics recorded; "
+      << ore::NV("Content", c.contentLeaves)
+      << " values of other origin labelled by their bits";
+    return R;
+  });
+}
+
 bool OOBSanitizer::run() {
   SmallVector<Function *, 8> kernels, deviceFunctions;
   for (Function &F : M) {
@@ -1077,6 +1101,19 @@ bool OOBSanitizer::run() {
     }
   }
 
+  bool order = opts.checks & KOSAN_CHECK_ORDER;
+  SharedShadows sharedShadows(M);
+  uint32_t orderFlags = 0;
+  if (order) {
+    orderFlags = KOSAN_KERNEL_ORDER_FINGERPRINTS;
+    bool dynamicShared = false;
+    for (GlobalVariable &G : M.globals())
+      dynamicShared |= G.getAddressSpace() == kSharedAS && G.getValueType()->isArrayTy() &&
+                       DL.getTypeAllocSize(G.getValueType()) == 0;
+    if (dynamicShared)
+      orderFlags |= (8u / sharedShadows.dynamicGranule()) << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
+  }
+
   for (Function *F : kernels)
     clones[F] = cloneKernel(*F);
   for (Function *F : deviceFunctions)
@@ -1085,15 +1122,24 @@ bool OOBSanitizer::run() {
   for (Function *F : kernels) {
     // Summarised before anything is instrumented, on the kernel as written.
     KernelSummary summary = summarizeKernel(*F, DL);
+    OrderFindings findings;
+    if (order)
+      findings = analyzeOrder(*F);
     Function *clone = clones[F];
     LaunchContext ctx = kernelContext(*clone, F->arg_size());
     redirectCalls(*clone, ctx);
     uint32_t firstSite = sites.size();
+    if (order)
+      remarkOrder(*clone, *F, true,
+                  instrumentOrder(*clone, {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, true},
+                                  sites, sharedShadows));
     if (precision)
       remarkPrecision(*clone, *F, true, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
     if (opts.checks & KOSAN_CHECK_OOB)
       instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
-    sites.addKernel(F->getName(), summary, firstSite, sites.size() - firstSite);
+    sites.addKernel(F->getName(), summary, firstSite, sites.size() - firstSite,
+                    order ? orderFlags | findings.flags() : 0,
+                    order ? findings.describe() : "");
     remarkSummary(*F, summary);
     ++NumKernels;
   }
@@ -1106,6 +1152,10 @@ bool OOBSanitizer::run() {
     ctx.flags = clone->getArg(n + 2);
     ctx.dynSmem = clone->getArg(n + 3);
     redirectCalls(*clone, ctx);
+    if (order)
+      remarkOrder(*clone, *F, false,
+                  instrumentOrder(*clone, {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, false},
+                                  sites, sharedShadows));
     if (precision)
       remarkPrecision(*clone, *F, false, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
     if (opts.checks & KOSAN_CHECK_OOB)
@@ -1122,7 +1172,8 @@ bool OOBSanitizer::run() {
 } // namespace
 
 PreservedAnalyses OOBSanitizerPass::run(Module &M, ModuleAnalysisManager &) {
-  if (!isDeviceModule(M) || !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION)))
+  if (!isDeviceModule(M) ||
+      !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER)))
     return PreservedAnalyses::all();
   if (Triple(M.getTargetTriple()).isAMDGPU()) {
     // Device code for AMD GPUs is left alone until the runtime supports it.

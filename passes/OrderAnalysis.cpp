@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KosanPasses.h"
+#include "OrderAnalysis.h"
 
 #include "kosan/abi.h"
 
@@ -139,9 +140,7 @@ void launchDependencies(const Value *V, std::vector<std::string> &out,
       launchDependencies(Op, out, seen, depth + 1);
 }
 
-struct Findings {
-  std::vector<std::string> atomics, shuffles, shared, loops;
-};
+using Findings = OrderFindings;
 
 Findings analyze(Function &F, unsigned depth = 0);
 
@@ -250,6 +249,36 @@ std::string join(const std::vector<std::string> &items) {
 
 } // namespace
 
+OrderFindings analyzeOrder(Function &F) { return analyze(F); }
+
+uint32_t OrderFindings::flags() const {
+  return (atomics.empty() ? 0 : KOSAN_KERNEL_FLOAT_ATOMICS) |
+         (shuffles.empty() ? 0 : KOSAN_KERNEL_SHUFFLE_REDUCTION) |
+         (shared.empty() ? 0 : KOSAN_KERNEL_SHARED_REDUCTION) |
+         (loops.empty() ? 0 : KOSAN_KERNEL_LAUNCH_DEPENDENT_LOOP);
+}
+
+std::string OrderFindings::describe() const {
+  if (atomics.empty() && shuffles.empty() && shared.empty() && loops.empty())
+    return "no float atomics, cross-thread reductions or launch-dependent "
+           "reduction loops";
+  std::vector<std::string> parts;
+  if (!atomics.empty())
+    parts.push_back("float atomics at " + join(atomics) +
+                    " (order of arrival: may differ from run to run)");
+  if (!shuffles.empty())
+    parts.push_back("warp-shuffle reduction at " + join(shuffles));
+  if (!shared.empty())
+    parts.push_back("shared-memory reduction at " + join(shared));
+  if (!loops.empty())
+    parts.push_back("launch-dependent reduction loops at " + join(loops) +
+                    " (the split changes with those values)");
+  std::string text;
+  for (const std::string &p : parts)
+    text += (text.empty() ? "" : "; ") + p;
+  return text;
+}
+
 PreservedAnalyses OrderAnalysisPass::run(Module &M, ModuleAnalysisManager &) {
   if (!isDeviceModule(M) || !(opts.checks & KOSAN_CHECK_ORDER))
     return PreservedAnalyses::all();
@@ -260,27 +289,7 @@ PreservedAnalyses OrderAnalysisPass::run(Module &M, ModuleAnalysisManager &) {
     OptimizationRemarkEmitter ORE(&F);
     ORE.emit([&] {
       OptimizationRemark R("kosan-order", "OrderRisks", &F);
-      R << "kernel '" << demangle(F.getName().str()) << "': ";
-      if (f.atomics.empty() && f.shuffles.empty() && f.shared.empty() && f.loops.empty()) {
-        R << "no float atomics, cross-thread reductions or launch-dependent "
-             "reduction loops";
-        return R;
-      }
-      std::vector<std::string> parts;
-      if (!f.atomics.empty())
-        parts.push_back("float atomics at " + join(f.atomics) +
-                        " (order of arrival: may differ from run to run)");
-      if (!f.shuffles.empty())
-        parts.push_back("warp-shuffle reduction at " + join(f.shuffles));
-      if (!f.shared.empty())
-        parts.push_back("shared-memory reduction at " + join(f.shared));
-      if (!f.loops.empty())
-        parts.push_back("launch-dependent reduction loops at " + join(f.loops) +
-                        " (the split changes with those values)");
-      std::string text;
-      for (const std::string &p : parts)
-        text += (text.empty() ? "" : "; ") + p;
-      R << text;
+      R << "kernel '" << demangle(F.getName().str()) << "': " << f.describe();
       return R;
     });
   }

@@ -95,10 +95,12 @@ uint32_t SiteTable::add(const Instruction &I, kosan_access_kind access,
 }
 
 void SiteTable::addKernel(StringRef mangledName, const KernelSummary &summary,
-                          uint32_t firstSite, uint32_t nsites) {
+                          uint32_t firstSite, uint32_t nsites, uint32_t orderFlags,
+                          StringRef orderText) {
   kosan_kernel_entry k{};
   k.name_str = intern(mangledName);
-  k.flags = summary.flags;
+  k.flags = summary.flags | orderFlags;
+  k.order_str = orderText.empty() ? 0 : intern(orderText);
   k.first_param = params.size();
   k.nparams = summary.params.size();
   k.first_site = firstSite;

@@ -34,8 +34,10 @@ public:
   size_t size() const { return sites.size(); }
   // Records kernel `mangledName`'s parameter summary and its sites
   // [firstSite, firstSite + nsites).
+  // orderFlags and orderText: checks=order's findings (KOSAN_KERNEL_* bits).
   void addKernel(llvm::StringRef mangledName, const KernelSummary &summary,
-                 uint32_t firstSite, uint32_t nsites);
+                 uint32_t firstSite, uint32_t nsites, uint32_t orderFlags = 0,
+                 llvm::StringRef orderText = "");
   const kosan_site &site(uint32_t id) const { return sites[id]; }
   llvm::StringRef str(uint32_t offset) const { return strings.data() + offset; }
   // Emits the table into M as KOSAN_SITE_TABLE_SYMBOL.

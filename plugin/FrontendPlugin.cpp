@@ -87,11 +87,6 @@ protected:
               << bad;
           return false;
         }
-        if (opts.checks & KOSAN_CHECK_ORDER)
-          D.Report(D.getCustomDiagID(
-              clang::DiagnosticsEngine::Warning,
-              "kosan: the order check is not implemented yet beyond its "
-              "static half (-Rpass=kosan-order); it instruments nothing"));
       } else if (key == "debug-func") {
         opts.debugFunction = value.str();
       } else {

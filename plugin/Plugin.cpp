@@ -2,6 +2,7 @@
 //
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-precision
+//   opt -load-pass-plugin=libkosan.so -passes=kosan-order
 //   clang -fpass-plugin=libkosan.so                        (default options: clang 19
 //                                                           parses -mllvm before it loads
 //                                                           the plugin, so -kosan-* need
@@ -54,8 +55,11 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           return true;
         }
         if (name == "kosan-order") {
+          // The order check alone (remarks and fingerprints, no bounds
+          // checks), for tests.
           o.checks = KOSAN_CHECK_ORDER;
           MPM.addPass(kosan::OrderAnalysisPass(o));
+          MPM.addPass(kosan::OOBSanitizerPass(o));
           return true;
         }
         if (name == "kosan-host") {

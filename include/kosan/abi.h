@@ -64,6 +64,9 @@ struct kosan_launch_info {
 
 enum kosan_launch_flags : uint32_t {
   KOSAN_LAUNCH_HALT_ON_ERROR = 1u << 0,
+  // checks=order: label leaves by the bits read, not by (parameter, offset)
+  // (KOSAN_OPTIONS=order_leaves=value).
+  KOSAN_LAUNCH_ORDER_VALUE_LEAVES = 1u << 1,
 };
 
 // Where an access goes, as far as the pass could tell.

@@ -24,6 +24,7 @@
 #include "kosan/bounds.h"
 #include "kosan/kosan.h"
 #include "kosan/precision.h"
+#include "order_log.h"
 #include "kosan/trace.h"
 
 #include <cuda.h>
@@ -136,6 +137,7 @@ struct ParamInfo {
 };
 struct KernelSummaryInfo {
   uint32_t flags = 0;
+  std::string orderFindings;      // checks=order's static findings
   std::vector<ParamInfo> params;
   uint32_t firstSite = 0, nsites = 0;
 };
@@ -165,6 +167,7 @@ struct KernelInfo {
   std::string whyPlain;           // set when the instrumented clone is unusable
   const KernelSummaryInfo *summary = nullptr;
   bool warnedNoSummary = false;
+  int dynSmemOptIn = 0;           // the clone's opt-in to dynamic shared memory, as set
 };
 
 // A snapshot being taken: the record, filled before the launch (poison,
@@ -223,10 +226,11 @@ public:
   Runtime();
   bool oob() const { return checks & KOSAN_CHECK_OOB; }
   bool precision() const { return checks & KOSAN_CHECK_PRECISION; }
+  bool order() const { return checks & KOSAN_CHECK_ORDER; }
   // A check whose code lives in the instrumented clones: with none, the
   // plain kernels run.
   bool instrumentedChecks() const {
-    return checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION);
+    return checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER);
   }
 
   void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
@@ -275,6 +279,12 @@ private:
   std::optional<PrecisionRecord> precisionRecord(const kosan_prec_slot &slot,
                                                  const ModuleInfo &m, uint32_t siteId);
   void printPrecisionReport();
+  void setUpOrder(kosan_device_state &st);
+  // Collects the order logs of launch ls (mu held; waits for the device).
+  void harvestOrder(const LaunchState &ls, void **args);
+  void printOrderReport();
+  // Name and end of the buffer kernel parameter i points into (end 0: none known).
+  std::pair<std::string, uint64_t> argBuffer(const KernelInfo *k, size_t i, uint64_t ptr);
   KernelInfo *kernelFor(const void *func);
   // The kernel's record when it has a usable instrumented clone (mu held).
   KernelInfo *instrumentedKernel(const void *func);
@@ -316,6 +326,18 @@ private:
   // Instrumented launches since the last collection (0: none).
   uint32_t precFirstLaunch = 0, precLastLaunch = 0;
   std::vector<PrecisionRecord> precTotals; // per site over the whole run, worst first
+
+  // checks=order: the logs, in device memory.
+  kosan_order_state *dOrder = nullptr;
+  uint32_t orderStoreCap = 0, orderAtomicCap = 0;
+  bool orderFailed = false;
+  struct OrderFinding {
+    std::string kernel, findings, buffers;
+    uint64_t locations = 0, launches = 0;
+    uint32_t firstLaunch = 0;
+  };
+  std::map<std::string, OrderFinding> orderFindings; // by kernel: order-dependent atomics
+  uint64_t orderDroppedStores = 0, orderDroppedAtomics = 0, orderLaunches = 0;
 
   std::unordered_map<const void *, std::unique_ptr<KernelInfo>> kernels;
   std::unordered_map<CUmodule, std::unique_ptr<ModuleInfo>> modules;
@@ -487,6 +509,8 @@ bool Runtime::ensureDevice() {
   st.host_flag = reinterpret_cast<uint64_t>(mappedDevice);
   if (precision())
     setUpPrecision(st);
+  if (order())
+    setUpOrder(st);
   if (cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
     return fail("cannot initialise the device log");
   cudaGetDevice(&stateDevice);
@@ -608,6 +632,7 @@ void Runtime::loadSites(ModuleInfo *m) {
             continue;
           KernelSummaryInfo &info = m->summaries[m->str(e.name_str)];
           info.flags = e.flags;
+          info.orderFindings = m->str(e.order_str);
           info.firstSite = e.first_site;
           info.nsites = e.nsites;
           for (uint32_t j = 0; j < e.nparams; ++j) {
@@ -628,8 +653,28 @@ void Runtime::loadSites(ModuleInfo *m) {
     }
   }
   writeHeaderOnce();
-  if (trace)
+  if (trace) {
     trace->write(rec);
+    // The static half of the order check, before any launch of the module.
+    std::vector<std::pair<std::string, const KernelSummaryInfo *>> sorted;
+    for (auto &[name, info] : m->summaries)
+      if (info.flags & KOSAN_KERNEL_ORDER_FINGERPRINTS)
+        sorted.push_back({name, &info});
+    std::sort(sorted.begin(), sorted.end());
+    for (auto &[name, info] : sorted) {
+      KernelOrderInfo ko;
+      ko.module = m->id;
+      ko.mangled = name;
+      ko.kernel = demangle(name);
+      ko.float_atomics = info->flags & KOSAN_KERNEL_FLOAT_ATOMICS;
+      ko.shuffle_reduction = info->flags & KOSAN_KERNEL_SHUFFLE_REDUCTION;
+      ko.shared_reduction = info->flags & KOSAN_KERNEL_SHARED_REDUCTION;
+      ko.launch_dependent_loop = info->flags & KOSAN_KERNEL_LAUNCH_DEPENDENT_LOOP;
+      ko.fingerprints = true;
+      ko.findings = info->orderFindings;
+      trace->write(ko);
+    }
+  }
 }
 
 KernelInfo *Runtime::kernelFor(const void *func) {
@@ -824,6 +869,24 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     hdr->launch_id = ls.record.id;
     hdr->flags = opts.halt_on_error ? KOSAN_LAUNCH_HALT_ON_ERROR : 0;
     hdr->dyn_smem_bytes = shmem;
+    // checks=order keeps the fingerprints of dynamic shared memory after
+    // the program's own bytes.
+    size_t launchShmem = shmem;
+    if (k->summary && (k->summary->flags & KOSAN_KERNEL_ORDER_FINGERPRINTS)) {
+      if (opts.order_leaves == "value")
+        hdr->flags |= KOSAN_LAUNCH_ORDER_VALUE_LEAVES;
+      unsigned factor = (k->summary->flags & KOSAN_KERNEL_DYNSMEM_SHADOW_MASK) >>
+                        KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
+      if (factor && shmem) {
+        launchShmem = ((shmem + 7) & ~size_t(7)) + factor * shmem;
+        if (launchShmem > 48 * 1024 && int(launchShmem) > k->dynSmemOptIn) {
+          if (drv.funcSetAttribute(k->instrumented,
+                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   int(launchShmem)) == CUDA_SUCCESS)
+            k->dynSmemOptIn = int(launchShmem);
+        }
+      }
+    }
     auto *bounds = reinterpret_cast<kosan_arg_bounds *>(hdr + 1);
     std::vector<void *> params(k->paramSizes.size() + 1);
     for (size_t i = 0; i < k->paramSizes.size(); ++i) {
@@ -850,17 +913,17 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
       config.blockDimX = block.x;
       config.blockDimY = block.y;
       config.blockDimZ = block.z;
-      config.sharedMemBytes = unsigned(shmem);
+      config.sharedMemBytes = unsigned(launchShmem);
       config.hStream = s;
       config.attrs = reinterpret_cast<CUlaunchAttribute *>(ex->attrs);
       config.numAttrs = ex->numAttrs;
       r = drv.launchKernelEx(&config, k->instrumented, params.data(), nullptr);
     } else if (cooperative) {
       r = drv.launchCooperativeKernel(k->instrumented, grid.x, grid.y, grid.z, block.x,
-                                      block.y, block.z, shmem, s, params.data());
+                                      block.y, block.z, launchShmem, s, params.data());
     } else {
       r = drv.launchKernel(k->instrumented, grid.x, grid.y, grid.z, block.x, block.y,
-                           block.z, shmem, s, params.data(), nullptr);
+                           block.z, launchShmem, s, params.data(), nullptr);
     }
     if (r == CUDA_SUCCESS) {
       instrumented = true;
@@ -898,6 +961,9 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   // kosan-diff the precision records of exactly this launch.
   if (instrumented && precision() && opts.snapshot && trace && !capturing)
     harvestPrecision(false, false);
+  if (instrumented && order() && dOrder && !capturing && k->summary &&
+      (k->summary->flags & KOSAN_KERNEL_ORDER_FINGERPRINTS))
+    harvestOrder(ls, args);
   if (opts.verbosity >= 2)
     log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
         ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
@@ -1368,6 +1434,169 @@ void Runtime::printPrecisionReport() {
     writeRaw(formatPrecisionSummary(precTotals) + "\n");
 }
 
+//===----------------------------------------------------------------------===//
+// Order (checks=order)
+//===----------------------------------------------------------------------===//
+
+// The order state and its two logs. Without them the order check records
+// nothing and everything else runs on.
+void Runtime::setUpOrder(kosan_device_state &st) {
+  uint32_t stores = uint32_t(opts.order_stores), atomics = uint32_t(opts.order_atomics);
+  size_t bytes = sizeof(kosan_order_state) + size_t(stores) * sizeof(kosan_order_store) +
+                 size_t(atomics) * sizeof(kosan_order_atomic);
+  char *mem = nullptr;
+  if (cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess) {
+    cudaGetLastError();
+    log("kosan: warning: cannot allocate %zu MiB for the order logs (order_stores, "
+        "order_atomics); the order check records nothing\n", bytes >> 20);
+    orderFailed = true;
+    return;
+  }
+  kosan_order_state os{};
+  os.stores = reinterpret_cast<uint64_t>(mem + sizeof(kosan_order_state));
+  os.atomics = os.stores + uint64_t(stores) * sizeof(kosan_order_store);
+  os.store_capacity = stores;
+  os.atomic_capacity = atomics;
+  if (cudaMemcpy(mem, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess) {
+    log("kosan: warning: cannot initialise the order logs; the order check records "
+        "nothing\n");
+    orderFailed = true;
+    return;
+  }
+  dOrder = reinterpret_cast<kosan_order_state *>(mem);
+  orderStoreCap = stores;
+  orderAtomicCap = atomics;
+  st.order = reinterpret_cast<uint64_t>(dOrder);
+  if (opts.verbosity >= 1)
+    log("kosan: order logs: %u stores and %u atomics, %zu MiB of device memory\n", stores,
+        atomics, bytes >> 20);
+}
+
+std::pair<std::string, uint64_t> Runtime::argBuffer(const KernelInfo *k, size_t i,
+                                                    uint64_t ptr) {
+  std::string name;
+  uint64_t end = 0;
+  if (const Buffer *buf = table.find(ptr)) {
+    end = buf->end;
+    if (buf->begin == ptr)
+      name = buf->name;
+  } else if (ptr >= (1ull << 32)) {
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    if (drv.memGetAddressRange(&base, &size, ptr) == CUDA_SUCCESS)
+      end = base + size;
+  }
+  if (name.empty() && k->summary && i < k->summary->params.size())
+    name = k->summary->params[i].name;
+  if (name.empty())
+    name = "arg" + std::to_string(i);
+  return {name, end};
+}
+
+void Runtime::harvestOrder(const LaunchState &ls, void **args) {
+  KernelInfo *k = ls.kernel;
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    log("kosan: warning: launch #%u of '%s' failed (%s); its order records are lost\n",
+        ls.record.id, k->name.c_str(), cudaGetErrorString(e));
+    return;
+  }
+  kosan_order_state os{};
+  if (cudaMemcpy(&os, dOrder, sizeof os, cudaMemcpyDeviceToHost) != cudaSuccess)
+    return;
+  size_t nstores = std::min(os.store_count, os.store_capacity);
+  size_t natomics = std::min(os.atomic_count, os.atomic_capacity);
+  std::vector<kosan_order_store> stores(nstores);
+  std::vector<kosan_order_atomic> atomics(natomics);
+  if ((nstores && cudaMemcpy(stores.data(), reinterpret_cast<void *>(os.stores),
+                             nstores * sizeof(kosan_order_store),
+                             cudaMemcpyDeviceToHost) != cudaSuccess) ||
+      (natomics && cudaMemcpy(atomics.data(), reinterpret_cast<void *>(os.atomics),
+                              natomics * sizeof(kosan_order_atomic),
+                              cudaMemcpyDeviceToHost) != cudaSuccess)) {
+    log("kosan: warning: cannot read the order logs of launch #%u\n", ls.record.id);
+    return;
+  }
+  uint32_t zero[2] = {0, 0};
+  cudaMemcpy(reinterpret_cast<char *>(dOrder) + offsetof(kosan_order_state, store_count), zero,
+             sizeof zero, cudaMemcpyHostToDevice);
+  // Records of other launches (a graph replayed since) are not this one's.
+  std::erase_if(stores, [&](const kosan_order_store &r) { return r.launch != ls.record.id; });
+  std::erase_if(atomics, [&](const kosan_order_atomic &r) { return r.launch != ls.record.id; });
+
+  OrderLaunch launch;
+  launch.launch = ls.record.id;
+  launch.valueLeaves = opts.order_leaves == "value";
+  for (size_t i = 0; i < k->paramSizes.size(); ++i) {
+    uint64_t value = 0;
+    if (k->paramSizes[i] == 8)
+      std::memcpy(&value, args[i], 8);
+    auto [name, end] = value ? argBuffer(k, i, value) : std::pair<std::string, uint64_t>{"", 0};
+    if (name.empty())
+      name = "arg" + std::to_string(i);
+    launch.argValues.push_back(value);
+    launch.argEnds.push_back(end);
+    launch.argNames.push_back(name);
+  }
+  const ModuleInfo *m = k->module;
+  launch.site = [m](uint32_t id) -> const kosan_site * {
+    return m && id < m->sites.size() ? &m->sites[id] : nullptr;
+  };
+  launch.siteLocation = [m](uint32_t id) -> std::string {
+    if (!m || id >= m->sites.size())
+      return "";
+    const kosan_site &s = m->sites[id];
+    return m->str(s.file_str) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column);
+  };
+  launch.siteOp = [m](uint32_t id) -> std::string {
+    return m && id < m->sites.size() ? m->str(m->sites[id].object_str) : "";
+  };
+  OrderRecords recs = buildOrderRecords(stores.data(), stores.size(), os.store_count,
+                                        atomics.data(), atomics.size(), os.atomic_count, launch);
+  ++orderLaunches;
+  orderDroppedStores += recs.summary.dropped_stores;
+  orderDroppedAtomics += recs.summary.dropped_atomics;
+  if (recs.summary.order_dependent_locations) {
+    OrderFinding &f = orderFindings[k->mangled];
+    if (!f.launches) {
+      f.kernel = k->name;
+      f.firstLaunch = ls.record.id;
+      f.findings = k->summary ? k->summary->orderFindings : "";
+      for (const OrderAtomicRecord &a : recs.atomics)
+        f.buffers += (f.buffers.empty() ? "'" : ", '") + a.name + "'";
+    }
+    ++f.launches;
+    f.locations = std::max(f.locations, recs.summary.order_dependent_locations);
+  }
+  if (trace) {
+    for (const OrderStoreRecord &r : recs.stores)
+      trace->write(r);
+    for (const OrderAtomicRecord &r : recs.atomics)
+      trace->write(r);
+    trace->write(recs.summary);
+  }
+}
+
+void Runtime::printOrderReport() {
+  if (orderFailed)
+    return;
+  for (auto &[mangled, f] : orderFindings)
+    log("kosan: order: kernel '%s': %" PRIu64 " locations of %s depend on the order "
+        "float atomics land in (launch #%u%s; %" PRIu64 " launches); its results may differ "
+        "from run to run\n",
+        f.kernel.c_str(), f.locations, f.buffers.c_str(), f.firstLaunch,
+        f.findings.empty() ? "" : ("; " + f.findings).c_str(), f.launches);
+  if (orderDroppedStores)
+    log("kosan: warning: order: %" PRIu64 " store records were dropped because the device "
+        "log was full (raise order_stores)\n", orderDroppedStores);
+  if (orderDroppedAtomics)
+    log("kosan: warning: order: %" PRIu64 " atomic records were dropped because the device "
+        "log was full (raise order_atomics)\n", orderDroppedAtomics);
+  if (orderLaunches && orderFindings.empty() && opts.verbosity >= 1)
+    log("kosan: order: %" PRIu64 " launches fingerprinted; no result depends on the order "
+        "atomics land in\n", orderLaunches);
+}
+
 KernelInfo *Runtime::instrumentedKernel(const void *func) {
   if (!instrumentedChecks() || !ensureDevice())
     return nullptr;
@@ -1402,6 +1631,7 @@ void Runtime::onDeviceReset() {
   hostFlag = nullptr;
   dPrecision = nullptr;
   dPrecSlots = nullptr;
+  dOrder = nullptr;
   precCapacity = precNextBase = 0;
   precFirstLaunch = precLastLaunch = 0;
   kernels.clear();
@@ -1442,6 +1672,8 @@ void Runtime::atExit() {
         "were not bounded\n", unresolvedArgs);
   if (precision() && (dPrecision || !precTotals.empty()))
     printPrecisionReport();
+  if (order())
+    printOrderReport();
   if (errors && opts.error_exitcode) {
     std::fflush(nullptr);
     _exit(opts.error_exitcode);
@@ -1457,7 +1689,7 @@ using kosan::rt::runtime;
 
 extern "C" {
 
-void __kosan_version_mismatch_check_v2() { runtime(); }
+void __kosan_version_mismatch_check_v3() { runtime(); }
 
 void __kosan_alloc_site(const char *site, const char *name) {
   Runtime::pendingSite = site && *site ? site : nullptr;

@@ -14,6 +14,7 @@
 #include <bit>
 #include <charconv>
 #include <string_view>
+#include <tuple>
 
 namespace kosan::rt {
 namespace {
@@ -147,9 +148,22 @@ void validate(Options &options, std::vector<std::string> &warnings) {
     warn("unknown check '" + std::string(name) +
          "' in checks (valid: oob, precision, order, all, none); ignored");
   options.checks = checkListOf(bits);
-  if (bits & KOSAN_CHECK_ORDER)
-    warn("checks=" + options.checks +
-         ": the order check is not implemented yet; it does nothing");
+  if (options.order_leaves != "position" && options.order_leaves != "value") {
+    warn("order_leaves=" + options.order_leaves +
+         " is neither position nor value; using position");
+    options.order_leaves = "position";
+  }
+  // Records are 32 and 56 bytes: 64 Mi of each is 5.5 GiB of device memory.
+  constexpr int kMaxOrderRecords = 1 << 26;
+  for (auto [name, value, fallback] :
+       {std::tuple{"order_stores", &options.order_stores, defaults.order_stores},
+        std::tuple{"order_atomics", &options.order_atomics, defaults.order_atomics}}) {
+    if (*value < 1 || *value > kMaxOrderRecords) {
+      warn(std::string(name) + "=" + formatValue(*value) +
+           " is not from 1 to 67108864; using " + formatValue(fallback));
+      *value = fallback;
+    }
+  }
 
   if (options.log_path == "stdout")
     warn("log_path=stdout is not supported: reports never go to stdout, "

@@ -30,6 +30,7 @@ config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-c
 config.substitutions.append(("%kosan-report", os.path.join(bindir, "kosan-report")))
 config.substitutions.append(("%kosan-diff", os.path.join(bindir, "kosan-diff")))
 config.substitutions.append(("%kosan-make-trace", os.path.join(testbindir, "kosan-make-trace")))
+config.substitutions.append(("%kosan-fp", os.path.join(testbindir, "kosan-fp")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))

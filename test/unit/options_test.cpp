@@ -69,9 +69,7 @@ TEST(Options, SetsEveryFlag) {
       "print_limit=0:trace=/tmp/t.%p.jsonl:verbosity=2:check_unresolved=0:"
       "print_summary=false:log_capacity=65536:precision_sites=1000:snapshot=1:"
       "poison=yes:snapshot_max_mb=64:help=yes");
-  // The only warning: checks=all names the order check, not implemented yet.
-  ASSERT_EQ(parsed.warnings.size(), 1u) << joined(parsed.warnings);
-  EXPECT_NE(parsed.warnings[0].find("not implemented yet"), std::string::npos);
+  EXPECT_TRUE(parsed.warnings.empty()) << joined(parsed.warnings);
   const Options &o = parsed.options;
   EXPECT_EQ(o.checks, "oob,precision,order");
   EXPECT_TRUE(o.halt_on_error);
@@ -240,12 +238,19 @@ TEST(Options, CheckLists) {
   }
 }
 
-TEST(Options, OrderCheckNotImplementedYetWarns) {
-  ParsedOptions parsed = parseOptions("checks=oob,order");
-  ASSERT_EQ(parsed.warnings.size(), 1u);
+TEST(Options, OrderFlagsAreChecked) {
+  EXPECT_TRUE(parseOptions("checks=oob,order").warnings.empty());
+  ParsedOptions parsed = parseOptions("order_leaves=rows:order_stores=0:order_atomics=100");
+  ASSERT_EQ(parsed.warnings.size(), 2u) << joined(parsed.warnings);
   EXPECT_EQ(parsed.warnings[0],
-            "kosan: warning: KOSAN_OPTIONS: checks=oob,order: the order check "
-            "is not implemented yet; it does nothing");
+            "kosan: warning: KOSAN_OPTIONS: order_leaves=rows is neither position nor "
+            "value; using position");
+  EXPECT_EQ(parsed.warnings[1],
+            "kosan: warning: KOSAN_OPTIONS: order_stores=0 is not from 1 to 67108864; "
+            "using 4194304");
+  EXPECT_EQ(parsed.options.order_leaves, "position");
+  EXPECT_EQ(parsed.options.order_atomics, 100);
+  EXPECT_EQ(parseOptions("order_leaves=value").options.order_leaves, "value");
   EXPECT_TRUE(parseOptions("checks=oob").warnings.empty());
   EXPECT_TRUE(parseOptions("checks=precision").warnings.empty());
   EXPECT_TRUE(parseOptions("checks=oob,precision").warnings.empty());

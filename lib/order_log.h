@@ -1,0 +1,63 @@
+//===- lib/order_log.h - From the device's order logs to trace records ----===//
+//
+// The host runtime copies a launch's order logs (kosan_order_store and
+// kosan_order_atomic records, abi.h) off the device and turns them into the
+// trace's order records here: stores by buffer and element, the last one
+// kept; atomics by location, put in the order they landed. No CUDA: the
+// unit tests feed it constructed logs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_LIB_ORDER_LOG_H
+#define KOSAN_LIB_ORDER_LOG_H
+
+#include "kosan/abi.h"
+#include "kosan/trace.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kosan {
+
+// What the runtime knows about the launch the logs belong to.
+struct OrderLaunch {
+  uint32_t launch = 0;
+  // Per kernel parameter: its value (a device address for pointers) and
+  // the end of the buffer it points into (0: not a pointer, or unknown).
+  std::vector<uint64_t> argValues, argEnds;
+  std::vector<std::string> argNames;   // as snapshots name them
+  bool valueLeaves = false;            // order_leaves=value
+  // A site of the launch's module: its dtype (kosan_site::size), operation
+  // and "file:line:col".
+  std::function<const kosan_site *(uint32_t site)> site;
+  std::function<std::string(uint32_t site)> siteLocation;
+  std::function<std::string(uint32_t site)> siteOp;  // "fadd", ... (kosan_site::object_str)
+};
+
+struct OrderRecords {
+  std::vector<OrderStoreRecord> stores;
+  std::vector<OrderAtomicRecord> atomics;
+  OrderSummary summary;
+  uint64_t unresolved = 0;             // records whose address lies in no parameter's buffer
+};
+
+// storeCount/atomicCount: the device's counts, which exceed the records
+// given when the logs were full.
+OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
+                               uint64_t storeCount, const kosan_order_atomic *atomics,
+                               size_t natomics, uint64_t atomicCount,
+                               const OrderLaunch &launch);
+
+// The order in which one location's atomics landed: indices into `log`
+// (given in the order the log received them). Each atomic returned the
+// value it found, so the first is the one whose value found no other
+// contribution's result, and each next one found its predecessor's result.
+// *exact is false where that chain breaks or forks (equal intermediate
+// values, an operation the host cannot redo): from there on the order is
+// the log's. dtype: kosan_dtype; op: "fadd", "fsub", "fmin", "fmax".
+std::vector<size_t> atomicLandingOrder(const std::vector<const kosan_order_atomic *> &log,
+                                       uint32_t dtype, const std::string &op, bool *exact);
+
+} // namespace kosan
+
+#endif

@@ -1,0 +1,654 @@
+//===- passes/OrderSanitizer.cpp - Order fingerprints ----------------------===//
+//
+// See OrderSanitizer.h. One function at a time, in reverse post-order: each
+// floating-point instruction gets its fingerprint (an i64, or a vector of
+// them) right after it, phis get fingerprint phis (filled in at the end).
+// The hashing is inline integer arithmetic, the same as include/kosan/
+// order.h computes on the host; stores and atomics call the device runtime
+// (runtime/device/order.cpp), which writes a warp's records side by side.
+//
+//===----------------------------------------------------------------------===//
+#include "OrderSanitizer.h"
+#include "KernelSummary.h"
+#include "Provenance.h"
+
+#include "kosan/abi.h"
+#include "kosan/order.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace kosan {
+
+namespace {
+constexpr unsigned kSharedAS = 3, kLocalAS = 5;
+// What every launch may use without opting in to more.
+constexpr uint64_t kStaticSharedLimit = 48 * 1024;
+} // namespace
+
+SharedShadows::SharedShadows(Module &M) : M(M) {
+  uint64_t used = 0;
+  const DataLayout &DL = M.getDataLayout();
+  unsigned smallest = 0;
+  for (GlobalVariable &G : M.globals()) {
+    if (G.getAddressSpace() != kSharedAS)
+      continue;
+    Type *T = G.getValueType();
+    uint64_t size = DL.getTypeAllocSize(T);
+    used += size;
+    if (size == 0 && T->isArrayTy()) { // extern __shared__ T name[]
+      Type *E = T->getArrayElementType();
+      while (E->isArrayTy())
+        E = E->getArrayElementType();
+      unsigned g = E->isSized() ? unsigned(DL.getTypeAllocSize(E)) : 4;
+      g = g >= 8 ? 8 : g >= 4 ? 4 : 2;
+      if (!floatDtypeOf(E))
+        g = 4;
+      smallest = smallest ? std::min(smallest, g) : g;
+    }
+  }
+  dynGranule = smallest ? smallest : 4;
+  budget = used < kStaticSharedLimit ? kStaticSharedLimit - used : 0;
+}
+
+GlobalVariable *SharedShadows::shadowOf(GlobalVariable *G, unsigned &granule) {
+  auto it = shadows.find(G);
+  if (it != shadows.end()) {
+    granule = it->second.second;
+    return it->second.first;
+  }
+  const DataLayout &DL = M.getDataLayout();
+  Type *T = G->getValueType();
+  Type *E = T;
+  while (E->isArrayTy())
+    E = E->getArrayElementType();
+  uint64_t size = DL.getTypeAllocSize(T);
+  unsigned g = floatDtypeOf(E) ? unsigned(DL.getTypeAllocSize(E)) : 4;
+  g = g >= 8 ? 8 : g >= 4 ? 4 : 2;
+  uint64_t slots = (size + g - 1) / g;
+  GlobalVariable *S = nullptr;
+  if (size && slots * 8 <= budget) {
+    budget -= slots * 8;
+    auto *AT = ArrayType::get(Type::getInt64Ty(M.getContext()), slots);
+    S = new GlobalVariable(M, AT, false, GlobalValue::InternalLinkage, UndefValue::get(AT),
+                           G->getName() + ".kosan_fp", nullptr,
+                           GlobalValue::NotThreadLocal, kSharedAS);
+    S->setAlignment(Align(8));
+  }
+  shadows[G] = {S, g};
+  granule = g;
+  return S;
+}
+
+namespace {
+
+uint64_t opCode(StringRef name) { return kosan_fp_op(name.str().c_str()); }
+
+Instruction *noSanitize(Value *V) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (I)
+    I->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(I->getContext(), {}));
+  return I;
+}
+
+class Instrumenter {
+public:
+  Instrumenter(Function &F, const OrderContext &ctx, SiteTable &sites, SharedShadows &shared)
+      : F(F), M(*F.getParent()), DL(M.getDataLayout()), Ctx(F.getContext()), ctx(ctx),
+        sites(sites), shared(shared), PA(DL, ctx.kernel ? &F : nullptr),
+        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
+  OrderCounts run();
+
+private:
+  // The fingerprint type of a value of type T: i64, or <N x i64>.
+  Type *fpType(Type *T) {
+    if (auto *V = dyn_cast<FixedVectorType>(T))
+      return FixedVectorType::get(I64, V->getNumElements());
+    return I64;
+  }
+  static bool isFP(Type *T) {
+    return floatDtypeOf(T->getScalarType()) != KOSAN_DTYPE_UNKNOWN &&
+           (T->isFloatingPointTy() || isa<FixedVectorType>(T));
+  }
+  Constant *k(Type *T, uint64_t v) { return ConstantInt::get(T, v); }
+  BasicBlock::iterator entryPoint();
+  BasicBlock::iterator after(Value *V);
+  Value *fp(Value *V);
+  Value *constantFp(Constant *C);
+  Value *content(IRBuilder<> &B, Value *V);
+  Value *scramble(IRBuilder<> &B, Value *x);
+  Value *combine(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
+  Value *commutative(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
+  Value *unary(IRBuilder<> &B, uint64_t op, Value *a) {
+    return combine(B, op, a, k(a->getType(), KOSAN_FP_UNARY_SALT));
+  }
+  Value *positionLeaf(IRBuilder<> &B, unsigned arg, Value *offset, Type *T);
+  Value *leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset);
+  Value *sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p);
+  AllocaInst *shadowSlotFor(Value *ptr);
+  bool handleIntrinsic(CallInst *CI, IRBuilder<> &B);
+  void handleLoad(LoadInst *LI, IRBuilder<> &B);
+  void handleStore(StoreInst *SI);
+  void handleAtomic(AtomicRMWInst *RMW);
+  bool mayBeGlobal(Value *ptr, const Provenance &p);
+  Value *whereOf(IRBuilder<> &B, Value *ptr, const Provenance &p, uint32_t &arg);
+  FunctionCallee entry(StringRef name, Type *ret, ArrayRef<Type *> params) {
+    FunctionCallee c = M.getOrInsertFunction(name, FunctionType::get(ret, params, false));
+    if (auto *Fn = dyn_cast<Function>(c.getCallee()))
+      Fn->addFnAttr(Attribute::NoUnwind);
+    return c;
+  }
+
+  Function &F;
+  Module &M;
+  const DataLayout &DL;
+  LLVMContext &Ctx;
+  OrderContext ctx;
+  SiteTable &sites;
+  SharedShadows &shared;
+  ProvenanceAnalysis PA;
+  Type *I32, *I64;
+  Value *valueLeaves = nullptr; // i1: the launch asked for value-labelled leaves
+  DenseMap<Value *, Value *> fps;
+  // i32/i64 registers holding a float's bits (bitcasts), which shuffles move.
+  DenseMap<Value *, Value *> carried;
+  DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
+  OrderCounts counts;
+};
+
+BasicBlock::iterator Instrumenter::entryPoint() {
+  if (auto *I = dyn_cast_or_null<Instruction>(valueLeaves))
+    return std::next(I->getIterator());
+  for (Value *V : {ctx.dynSmem, ctx.flags, ctx.launchId, ctx.state})
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
+      return std::next(I->getIterator());
+  BasicBlock::iterator at = F.getEntryBlock().getFirstInsertionPt();
+  while (isa<AllocaInst>(*at))
+    ++at;
+  return at;
+}
+
+BasicBlock::iterator Instrumenter::after(Value *V) {
+  if (auto *I = dyn_cast<Instruction>(V)) {
+    if (isa<PHINode>(I))
+      return I->getParent()->getFirstInsertionPt();
+    return std::next(I->getIterator());
+  }
+  return entryPoint();
+}
+
+Value *Instrumenter::scramble(IRBuilder<> &B, Value *x) {
+  Type *T = x->getType();
+  x = B.CreateMul(x, k(T, KOSAN_FP_LEAF_MUL));
+  return B.CreateXor(x, B.CreateLShr(x, k(T, 29)));
+}
+
+Value *Instrumenter::combine(IRBuilder<> &B, uint64_t op, Value *a, Value *b) {
+  Type *T = a->getType();
+  Value *rot = B.CreateIntrinsic(Intrinsic::fshl, {T}, {a, a, k(T, KOSAN_FP_ROTATE)});
+  return B.CreateMul(B.CreateXor(B.CreateXor(rot, b), k(T, op)), k(T, KOSAN_FP_MUL));
+}
+
+Value *Instrumenter::commutative(IRBuilder<> &B, uint64_t op, Value *a, Value *b) {
+  Value *lt = B.CreateICmpULT(a, b);
+  Value *lo = B.CreateSelect(lt, a, b);
+  Value *hi = B.CreateSelect(lt, b, a);
+  return combine(B, op, lo, hi);
+}
+
+// kosan_fp_content of V's bits: i64 (or <N x i64>).
+Value *Instrumenter::content(IRBuilder<> &B, Value *V) {
+  Type *T = V->getType();
+  Type *S = T->getScalarType();
+  uint32_t dtype = floatDtypeOf(S);
+  unsigned bits = S->getPrimitiveSizeInBits();
+  Type *IT = IntegerType::get(Ctx, bits);
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    IT = FixedVectorType::get(IT, VT->getNumElements());
+  Value *x = S->isIntegerTy() ? V : B.CreateBitCast(V, IT);
+  Type *FT = fpType(T);
+  if (x->getType() != FT)
+    x = B.CreateZExt(x, FT);
+  x = B.CreateXor(x, k(FT, KOSAN_FP_CONTENT_SALT ^ (uint64_t(dtype) << 56)));
+  ++counts.contentLeaves;
+  return scramble(B, x);
+}
+
+Value *Instrumenter::constantFp(Constant *C) {
+  Type *T = C->getType();
+  auto one = [&](Constant *E) -> uint64_t {
+    uint32_t dtype = floatDtypeOf(E->getType());
+    uint64_t bits = 0;
+    if (auto *CF = dyn_cast<ConstantFP>(E))
+      bits = CF->getValueAPF().bitcastToAPInt().getZExtValue();
+    return kosan_fp_content(bits, dtype);
+  };
+  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    SmallVector<Constant *, 8> lanes;
+    for (unsigned i = 0; i < VT->getNumElements(); ++i) {
+      Constant *E = C->getAggregateElement(i);
+      lanes.push_back(ConstantInt::get(I64, E ? one(E) : 0));
+    }
+    return ConstantVector::get(lanes);
+  }
+  return ConstantInt::get(I64, one(C));
+}
+
+// The fingerprint of V: computed already, a constant, or labelled by V's
+// bits right where V is defined (a value from outside what the pass follows:
+// a parameter, a call's result, inline asm).
+Value *Instrumenter::fp(Value *V) {
+  if (Value *S = fps.lookup(V))
+    return S;
+  if (!isFP(V->getType()))
+    return nullptr;
+  Value *S;
+  if (auto *C = dyn_cast<Constant>(V)) {
+    S = constantFp(C);
+  } else {
+    IRBuilder<> B(&*after(V));
+    S = content(B, V);
+  }
+  fps[V] = S;
+  return S;
+}
+
+Value *Instrumenter::positionLeaf(IRBuilder<> &B, unsigned arg, Value *offset, Type *T) {
+  uint64_t salt = kosan_fp_arg_salt(arg);
+  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    // Lane j sits j elements further.
+    uint64_t elem = DL.getTypeStoreSize(VT->getElementType());
+    Type *FT = fpType(T);
+    Value *base = B.CreateVectorSplat(VT->getNumElements(), offset);
+    SmallVector<Constant *, 8> steps;
+    for (unsigned j = 0; j < VT->getNumElements(); ++j)
+      steps.push_back(ConstantInt::get(I64, j * elem));
+    Value *off = B.CreateAdd(base, ConstantVector::get(steps));
+    return scramble(B, B.CreateXor(off, k(FT, salt)));
+  }
+  return scramble(B, B.CreateXor(offset, k(I64, salt)));
+}
+
+// A value read from kernel parameter `arg` at byte offset `offset`.
+Value *Instrumenter::leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset) {
+  Value *pos = positionLeaf(B, arg, offset, LI->getType());
+  Value *val = content(B, LI);
+  --counts.contentLeaves; // a leaf, not a value of unknown origin
+  ++counts.leaves;
+  Value *cond = valueLeaves;
+  if (auto *VT = dyn_cast<FixedVectorType>(LI->getType()))
+    cond = B.CreateVectorSplat(VT->getNumElements(), valueLeaves);
+  return B.CreateSelect(cond, val, pos);
+}
+
+// -O0 keeps every variable in a stack slot: a floating-point slot whose
+// address goes nowhere else gets a fingerprint slot next to it.
+AllocaInst *Instrumenter::shadowSlotFor(Value *ptr) {
+  auto *AI = dyn_cast<AllocaInst>(ptr->stripPointerCasts());
+  if (!AI || !AI->isStaticAlloca() || !isFP(AI->getAllocatedType()) ||
+      AI->getAllocatedType()->isVectorTy())
+    return nullptr;
+  auto it = shadowSlots.find(AI);
+  if (it != shadowSlots.end())
+    return it->second;
+  bool privateSlot = true;
+  for (User *U : AI->users()) {
+    auto direct = [&](User *X, Value *P) {
+      return isa<LoadInst>(X) ||
+             (isa<StoreInst>(X) && cast<StoreInst>(X)->getPointerOperand() == P);
+    };
+    if (auto *C = dyn_cast<AddrSpaceCastInst>(U)) {
+      for (User *CU : C->users())
+        privateSlot &= direct(CU, C);
+      continue;
+    }
+    privateSlot &= direct(U, AI);
+  }
+  AllocaInst *slot = nullptr;
+  if (privateSlot) {
+    IRBuilder<> B(AI->getNextNode());
+    slot = B.CreateAlloca(I64, AI->getAddressSpace(), nullptr, AI->getName() + ".fp");
+    B.SetInsertPoint(&*entryPoint());
+    noSanitize(B.CreateStore(k(I64, 0), slot));
+  }
+  shadowSlots[AI] = slot;
+  return slot;
+}
+
+// The address of ptr's fingerprint in a shared-memory shadow, or nullptr.
+Value *Instrumenter::sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p) {
+  auto *G = dyn_cast_or_null<GlobalVariable>(p.base ? p.base->stripPointerCasts() : nullptr);
+  if (!G || G->getAddressSpace() != kSharedAS)
+    return nullptr;
+  Constant *base = ConstantExpr::getPointerBitCastOrAddrSpaceCast(G, ptr->getType());
+  Value *offset = B.CreatePtrDiff(B.getInt8Ty(), ptr, base);
+  Value *shadowBase;
+  unsigned granule;
+  if (p.kind == Provenance::DynamicShared) {
+    granule = shared.dynamicGranule();
+    shared.noteDynamicUse();
+    // After the program's own bytes, at the next multiple of 8.
+    Value *start = B.CreateAnd(B.CreateAdd(ctx.dynSmem, k(I64, 7)), k(I64, ~uint64_t(7)));
+    shadowBase = B.CreateGEP(B.getInt8Ty(), G, start);
+  } else {
+    GlobalVariable *S = shared.shadowOf(G, granule);
+    if (!S)
+      return nullptr;
+    shadowBase = S;
+  }
+  Value *index = B.CreateLShr(offset, k(I64, Log2_32(granule)));
+  ++counts.sharedAccesses;
+  return B.CreateGEP(I64, shadowBase, index);
+}
+
+bool Instrumenter::mayBeGlobal(Value *ptr, const Provenance &p) {
+  unsigned as = ptr->getType()->getPointerAddressSpace();
+  if (as == kSharedAS || as == kLocalAS || as == 4 || as == 101)
+    return false;
+  if (p.kind == Provenance::KernelArg)
+    return true;
+  if (p.kind != Provenance::Unknown)
+    return false;
+  return true;
+}
+
+// Where a global access goes, for the runtime: the byte offset from the
+// kernel parameter it derives from, or the address itself.
+Value *Instrumenter::whereOf(IRBuilder<> &B, Value *ptr, const Provenance &p, uint32_t &arg) {
+  if (p.kind == Provenance::KernelArg) {
+    arg = p.argIndex;
+    Value *base = B.CreatePtrToInt(F.getArg(p.argIndex), I64);
+    return B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
+  }
+  Value *addr = B.CreatePtrToInt(ptr, I64);
+  arg = KOSAN_ORDER_ARG_UNRESOLVED;
+  return addr;
+}
+
+void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
+  Type *T = LI->getType();
+  if (!isFP(T))
+    return;
+  Value *ptr = LI->getPointerOperand();
+  if (AllocaInst *slot = shadowSlotFor(ptr)) {
+    fps[LI] = noSanitize(B.CreateAlignedLoad(I64, slot, Align(8)));
+    return;
+  }
+  Provenance p = PA.resolve(ptr);
+  if (p.kind == Provenance::KernelArg && mayBeGlobal(ptr, p)) {
+    Value *base = B.CreatePtrToInt(F.getArg(p.argIndex), I64);
+    Value *off = B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
+    fps[LI] = leaf(B, LI, p.argIndex, off);
+    return;
+  }
+  if (Value *slot = sharedSlot(B, ptr, p)) {
+    fps[LI] = noSanitize(B.CreateAlignedLoad(fpType(T), slot, Align(8)));
+    return;
+  }
+  fps[LI] = content(B, LI);
+}
+
+void Instrumenter::handleStore(StoreInst *SI) {
+  Value *V = SI->getValueOperand();
+  if (!isFP(V->getType()))
+    return;
+  Value *ptr = SI->getPointerOperand();
+  IRBuilder<> B(SI);
+  B.SetCurrentDebugLocation(SI->getDebugLoc());
+  if (AllocaInst *slot = shadowSlotFor(ptr)) {
+    noSanitize(B.CreateAlignedStore(fp(V), slot, Align(8)));
+    return;
+  }
+  Provenance p = PA.resolve(ptr);
+  if (Value *slot = sharedSlot(B, ptr, p)) {
+    noSanitize(B.CreateAlignedStore(fp(V), slot, Align(8)));
+    return;
+  }
+  if (!mayBeGlobal(ptr, p))
+    return;
+  uint32_t arg;
+  Value *where = whereOf(B, ptr, p, arg);
+  Value *f = fp(V);
+  Type *T = V->getType();
+  uint32_t dtype = floatDtypeOf(T->getScalarType());
+  uint32_t site = sites.add(*SI, KOSAN_ACCESS_ORDER_STORE, KOSAN_SPACE_GLOBAL, dtype, "store",
+                            arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
+  FunctionCallee fn = entry("__kosan_order_store", Type::getVoidTy(Ctx),
+                            {I64, I32, I32, I64, I64, I32});
+  unsigned lanes = 1;
+  uint64_t elem = DL.getTypeStoreSize(T->getScalarType());
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    lanes = VT->getNumElements();
+  for (unsigned j = 0; j < lanes; ++j) {
+    Value *w = j ? B.CreateAdd(where, k(I64, j * elem)) : where;
+    Value *lf = lanes > 1 ? B.CreateExtractElement(f, uint64_t(j)) : f;
+    B.CreateCall(fn, {ctx.state, ctx.launchId, k(I32, arg), w, lf, k(I32, site)});
+  }
+  ++counts.stores;
+}
+
+void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
+  Value *V = RMW->getValOperand();
+  if (!isFP(V->getType()) || V->getType()->isVectorTy())
+    return;
+  StringRef op = AtomicRMWInst::getOperationName(RMW->getOperation());
+  Value *ptr = RMW->getPointerOperand();
+  IRBuilder<> B(RMW->getNextNode());
+  B.SetCurrentDebugLocation(RMW->getDebugLoc());
+  // What the atomic returns is a value of unknown order.
+  fps[RMW] = content(B, RMW);
+  Provenance p = PA.resolve(ptr);
+  if (Value *slot = sharedSlot(B, ptr, p)) {
+    FunctionCallee fn = entry("__kosan_order_shared_atomic", Type::getVoidTy(Ctx),
+                              {PointerType::get(Ctx, 0), I64, I64});
+    Value *generic = B.CreateAddrSpaceCast(slot, PointerType::get(Ctx, 0));
+    B.CreateCall(fn, {generic, k(I64, opCode((Twine("atomic.") + op).str())), fp(V)});
+    ++counts.atomics;
+    return;
+  }
+  if (!mayBeGlobal(ptr, p))
+    return;
+  uint32_t arg;
+  Value *where = whereOf(B, ptr, p, arg);
+  uint32_t dtype = floatDtypeOf(V->getType());
+  uint32_t site = sites.add(*RMW, KOSAN_ACCESS_ORDER_ATOMIC, KOSAN_SPACE_GLOBAL, dtype, op,
+                            arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
+  auto bits = [&](Value *x) {
+    unsigned n = x->getType()->getPrimitiveSizeInBits();
+    return B.CreateZExt(B.CreateBitCast(x, IntegerType::get(Ctx, n)), I64);
+  };
+  FunctionCallee fn = entry("__kosan_order_atomic", Type::getVoidTy(Ctx),
+                            {I64, I32, I32, I64, I64, I64, I64, I32});
+  B.CreateCall(fn, {ctx.state, ctx.launchId, k(I32, arg), where, fp(V), bits(RMW), bits(V),
+                    k(I32, site)});
+  ++counts.atomics;
+}
+
+bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
+  Function *callee = CI->getCalledFunction();
+  StringRef name = callee->getName();
+  Intrinsic::ID id = callee->getIntrinsicID();
+  // Warp shuffles move a value between lanes: its fingerprint moves along,
+  // as two 32-bit shuffles with the same lane arguments.
+  if (name.starts_with("llvm.nvvm.shfl.sync.") && !name.ends_with("p")) {
+    Value *val = CI->getArgOperand(1);
+    Value *f = isFP(val->getType()) ? fp(val) : carried.lookup(val);
+    if (!f)
+      return false;
+    StringRef kind = name.drop_front(strlen("llvm.nvvm.shfl.sync.")).split('.').first;
+    Intrinsic::ID sid = kind == "bfly"   ? Intrinsic::nvvm_shfl_sync_bfly_i32
+                        : kind == "down" ? Intrinsic::nvvm_shfl_sync_down_i32
+                        : kind == "up"   ? Intrinsic::nvvm_shfl_sync_up_i32
+                                         : Intrinsic::nvvm_shfl_sync_idx_i32;
+    Value *lo = B.CreateTrunc(f, I32);
+    Value *hi = B.CreateTrunc(B.CreateLShr(f, 32), I32);
+    auto shfl = [&](Value *x) {
+      return B.CreateIntrinsic(sid, {}, {CI->getArgOperand(0), x, CI->getArgOperand(2),
+                                         CI->getArgOperand(3)});
+    };
+    Value *low = B.CreateZExt(shfl(lo), I64);
+    Value *high = B.CreateShl(B.CreateZExt(shfl(hi), I64), 32);
+    Value *moved = B.CreateOr(high, low);
+    if (isFP(CI->getType()))
+      fps[CI] = moved;
+    else
+      carried[CI] = moved;
+    ++counts.shuffles;
+    return true;
+  }
+  if (!isFP(CI->getType()))
+    return false;
+  SmallVector<Value *, 3> a;
+  for (Value *A : CI->args())
+    if (isFP(A->getType()))
+      a.push_back(fp(A));
+  Value *S = nullptr;
+  switch (id) {
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    if (a.size() == 3)
+      S = combine(B, opCode("fma"), commutative(B, opCode("fma.mul"), a[0], a[1]), a[2]);
+    break;
+  case Intrinsic::minnum: case Intrinsic::maxnum: case Intrinsic::minimum:
+  case Intrinsic::maximum:
+    if (a.size() == 2)
+      S = commutative(B, opCode(Intrinsic::getBaseName(id)), a[0], a[1]);
+    break;
+  case Intrinsic::fabs:
+    // Exact, and what reductions of magnitudes start from: the value's own
+    // order, its sign dropped.
+    if (a.size() == 1)
+      S = unary(B, opCode("fabs"), a[0]);
+    break;
+  default: {
+    StringRef op = name.drop_front(5); // "llvm."
+    // NVVM's explicit roundings: fma/add/mul with a rounding mode.
+    if (op.starts_with("nvvm.fma.") && a.size() == 3)
+      S = combine(B, opCode(op.starts_with("nvvm.fma.rn.") ? "fma" : op),
+                  commutative(B, opCode("fma.mul"), a[0], a[1]), a[2]);
+    else if ((op.starts_with("nvvm.add.") || op.starts_with("nvvm.mul.") ||
+              op.starts_with("nvvm.fmin") || op.starts_with("nvvm.fmax")) &&
+             a.size() == 2)
+      S = commutative(B, opCode(op), a[0], a[1]);
+    else if (a.size() == 2)
+      S = combine(B, opCode(op), a[0], a[1]);
+    else if (a.size() == 1)
+      S = unary(B, opCode(op), a[0]);
+    break;
+  }
+  }
+  if (!S)
+    return false;
+  fps[CI] = S;
+  ++counts.operations;
+  return true;
+}
+
+OrderCounts Instrumenter::run() {
+  {
+    IRBuilder<> B(&*entryPoint());
+    valueLeaves = B.CreateICmpNE(B.CreateAnd(ctx.flags, k(I32, KOSAN_LAUNCH_ORDER_VALUE_LEAVES)),
+                                 k(I32, 0), "kosan.value_leaves");
+  }
+  SmallVector<Instruction *, 128> order;
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : *BB)
+      order.push_back(&I);
+
+  for (Instruction *I : order) {
+    if (I->hasMetadata(LLVMContext::MD_nosanitize) || I->isTerminator() || I == valueLeaves)
+      continue;
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      if (!isFP(P->getType()))
+        continue;
+      PHINode *SP = PHINode::Create(fpType(P->getType()), P->getNumIncomingValues(),
+                                    P->getName() + ".fp");
+      SP->insertAfter(P);
+      fps[P] = SP;
+      phis.push_back({P, SP});
+      continue;
+    }
+    IRBuilder<> B(I->getNextNode());
+    B.SetCurrentDebugLocation(I->getDebugLoc());
+    if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+      if (!isFP(BO->getType()))
+        continue;
+      Value *a = fp(BO->getOperand(0)), *b = fp(BO->getOperand(1));
+      uint64_t op = opCode(BO->getOpcodeName());
+      bool comm = BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FMul;
+      fps[BO] = comm ? commutative(B, op, a, b) : combine(B, op, a, b);
+      ++counts.operations;
+    } else if (auto *UO = dyn_cast<UnaryOperator>(I)) {
+      if (UO->getOpcode() == Instruction::FNeg && isFP(UO->getType()))
+        fps[UO] = unary(B, opCode("fneg"), fp(UO->getOperand(0)));
+    } else if (auto *FE = dyn_cast<FPExtInst>(I)) {
+      // Exact: the value, and so its order, stays what it was.
+      fps[FE] = fp(FE->getOperand(0));
+    } else if (auto *FT = dyn_cast<FPTruncInst>(I)) {
+      fps[FT] = unary(B, opCode((Twine("fptrunc.") +
+                                 dtypeShortName(floatDtypeOf(FT->getType()->getScalarType())))
+                                    .str()),
+                      fp(FT->getOperand(0)));
+    } else if (auto *SI = dyn_cast<SelectInst>(I)) {
+      if (isFP(SI->getType()))
+        fps[SI] = B.CreateSelect(SI->getCondition(), fp(SI->getTrueValue()),
+                                 fp(SI->getFalseValue()));
+    } else if (auto *EE = dyn_cast<ExtractElementInst>(I)) {
+      if (isFP(EE->getType()))
+        fps[EE] = B.CreateExtractElement(fp(EE->getVectorOperand()), EE->getIndexOperand());
+    } else if (auto *IE = dyn_cast<InsertElementInst>(I)) {
+      if (isFP(IE->getType()))
+        fps[IE] = B.CreateInsertElement(fp(IE->getOperand(0)), fp(IE->getOperand(1)),
+                                        IE->getOperand(2));
+    } else if (auto *SV = dyn_cast<ShuffleVectorInst>(I)) {
+      if (isFP(SV->getType()))
+        fps[SV] = B.CreateShuffleVector(fp(SV->getOperand(0)), fp(SV->getOperand(1)),
+                                        SV->getShuffleMask());
+    } else if (auto *BC = dyn_cast<BitCastInst>(I)) {
+      // A float's bits in an integer register (to be shuffled) and back.
+      Value *src = BC->getOperand(0);
+      Type *ST = src->getType(), *DT = BC->getType();
+      if (isFP(ST) && !ST->isVectorTy() && DT->isIntegerTy())
+        carried[BC] = fp(src);
+      else if (isFP(DT) && !DT->isVectorTy() && ST->isIntegerTy())
+        if (Value *f = carried.lookup(src))
+          fps[BC] = f;
+    } else if (auto *CI = dyn_cast<CallInst>(I)) {
+      if (CI->getCalledFunction() && CI->getCalledFunction()->isIntrinsic())
+        handleIntrinsic(CI, B);
+    } else if (auto *LI = dyn_cast<LoadInst>(I)) {
+      handleLoad(LI, B);
+    } else if (auto *ST = dyn_cast<StoreInst>(I)) {
+      handleStore(ST);
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+      handleAtomic(RMW);
+    }
+  }
+
+  for (auto [P, SP] : phis)
+    for (unsigned i = 0; i < P->getNumIncomingValues(); ++i) {
+      Value *s = fp(P->getIncomingValue(i));
+      if (!s)
+        s = Constant::getNullValue(SP->getType());
+      SP->addIncoming(s, P->getIncomingBlock(i));
+    }
+  return counts;
+}
+
+} // namespace
+
+OrderCounts instrumentOrder(Function &F, const OrderContext &ctx, SiteTable &sites,
+                            SharedShadows &shared) {
+  return Instrumenter(F, ctx, sites, shared).run();
+}
+
+} // namespace kosan

@@ -1,0 +1,106 @@
+//===- runtime/device/order.cpp - Device runtime of the order check --------===//
+//
+// Compiled to nvptx64 bitcode like oob.cpp and linked into instrumented
+// device modules after instrumentation. Instrumented code calls in here at
+// every store of a floating-point value to global memory and at every float
+// atomic, with the value's fingerprint (include/kosan/order.h). The lanes of
+// a warp that call together claim their records with one atomic, by the
+// lowest of them, and write them side by side. Records past a log's
+// capacity are not written; the count still rises, so the host knows how
+// many were dropped.
+//
+//===----------------------------------------------------------------------===//
+#include "kosan/abi.h"
+#include "kosan/order.h"
+
+#define KOSAN_DEVICE extern "C" __attribute__((noinline))
+
+namespace {
+
+kosan_order_state *orderState(uint64_t state) {
+  if (!state)
+    return nullptr;
+  return (kosan_order_state *)((const kosan_device_state *)state)->order;
+}
+
+// The first free index of `n` records for this lane's group, plus its rank.
+uint32_t claim(uint32_t *count) {
+  uint32_t group = __nvvm_activemask();
+  uint32_t lane = __nvvm_read_ptx_sreg_laneid();
+  uint32_t leader = (uint32_t)__builtin_ctz(group);
+  uint32_t rank = (uint32_t)__builtin_popcount(group & ((1u << lane) - 1));
+  uint32_t base = 0;
+  if (lane == leader)
+    base = __atomic_fetch_add(count, (uint32_t)__builtin_popcount(group), __ATOMIC_RELAXED);
+  base = (uint32_t)__nvvm_shfl_sync_idx_i32(group, (int)base, (int)leader, 0x1f);
+  return base + rank;
+}
+
+uint32_t linearBlock() {
+  return __nvvm_read_ptx_sreg_ctaid_x() +
+         __nvvm_read_ptx_sreg_nctaid_x() *
+             (__nvvm_read_ptx_sreg_ctaid_y() +
+              __nvvm_read_ptx_sreg_nctaid_y() * __nvvm_read_ptx_sreg_ctaid_z());
+}
+
+uint32_t linearThread() {
+  return __nvvm_read_ptx_sreg_tid_x() +
+         __nvvm_read_ptx_sreg_ntid_x() *
+             (__nvvm_read_ptx_sreg_tid_y() +
+              __nvvm_read_ptx_sreg_ntid_y() * __nvvm_read_ptx_sreg_tid_z());
+}
+
+} // namespace
+
+KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint32_t launch, uint32_t arg,
+                                      uint64_t where, uint64_t fp, uint32_t site) {
+  kosan_order_state *os = orderState(state);
+  if (!os)
+    return;
+  uint32_t i = claim(&os->store_count);
+  if (i >= os->store_capacity)
+    return;
+  kosan_order_store *r = (kosan_order_store *)os->stores + i;
+  r->fp = fp;
+  r->where = where;
+  r->arg = arg;
+  r->site = site;
+  r->launch = launch;
+  r->reserved = 0;
+}
+
+KOSAN_DEVICE void __kosan_order_atomic(uint64_t state, uint32_t launch, uint32_t arg,
+                                       uint64_t where, uint64_t fp, uint64_t oldBits,
+                                       uint64_t valBits, uint32_t site) {
+  kosan_order_state *os = orderState(state);
+  if (!os)
+    return;
+  uint32_t i = claim(&os->atomic_count);
+  if (i >= os->atomic_capacity)
+    return;
+  kosan_order_atomic *r = (kosan_order_atomic *)os->atomics + i;
+  r->fp = fp;
+  r->where = where;
+  r->old_bits = oldBits;
+  r->val_bits = valBits;
+  r->arg = arg;
+  r->site = site;
+  r->block = linearBlock();
+  r->thread = linearThread();
+  r->launch = launch;
+  r->reserved = 0;
+}
+
+// A float atomic on shared memory: fold the contribution into the
+// location's fingerprint in the order the folds succeed.
+KOSAN_DEVICE void __kosan_order_shared_atomic(uint64_t *shadow, uint64_t op, uint64_t fp) {
+  uint64_t seen = *(volatile uint64_t *)shadow;
+  while (true) {
+    uint64_t want = kosan_fp_combine(op, seen, fp);
+    uint64_t expected = seen;
+    if (__atomic_compare_exchange_n(shadow, &expected, want, false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      return;
+    seen = expected;
+  }
+}

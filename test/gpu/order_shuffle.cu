@@ -1,0 +1,49 @@
+// A warp-shuffle tree reduction per warp: deterministic, so 20 runs give the
+// same fingerprints. The fingerprints follow the tree: the butterfly (xor)
+// tree, reducing the same numbers, gets other ones.
+// usage: order_shuffle down|xor
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: python3 %S/Inputs/order_runs.py 20 %t/down %kosan-diff -- %gpubin/order_shuffle down > %t/down.runs
+// RUN: FileCheck %s --check-prefix=STABLE < %t/down.runs
+// STABLE: 20 runs; 19 compared with run 0: 19 DETERMINISTIC, 0 NONDETERMINISTIC
+// RUN: env KOSAN_OPTIONS=checks=order:trace=%t/xor.kosan %gpubin/order_shuffle xor > %t/xor.out
+// RUN: not %kosan-diff --order %t/down0.kosan %t/xor.kosan | FileCheck %s --check-prefix=TREE
+// TREE: 4096/4096 elements
+// TREE: NONDETERMINISTIC
+// RUN: %kosan-report %t/down0.kosan | FileCheck %s --check-prefix=STATIC
+// STATIC: warp-shuffle reduction at {{.*}}order_shuffle.cu
+// RUN: %gpubin/order_shuffle.plain down > %t/plain.out
+// RUN: diff %t/plain.out %t/down0.out
+// REQUIRES: gpu
+#include "common.h"
+
+constexpr int kWarps = 4096;
+
+__global__ void warp_sum(const float *x, float *out, int butterfly) {
+  int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1)
+    v += butterfly ? __shfl_xor_sync(0xffffffffu, v, o) : __shfl_down_sync(0xffffffffu, v, o);
+  if (threadIdx.x % 32 == 0)
+    out[warp] = v;
+}
+
+int main(int argc, char **argv) {
+  bool butterfly = argc > 1 && std::strcmp(argv[1], "xor") == 0;
+  std::vector<float> x(size_t(kWarps) * 32);
+  uint32_t s = 99;
+  for (float &v : x) {
+    s = s * 1664525u + 1013904223u;
+    v = float(s >> 8) / float(1 << 24);
+  }
+  float *dx, *dout;
+  CHECK_CUDA(cudaMalloc(&dx, x.size() * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&dout, kWarps * sizeof(float)));
+  CHECK_CUDA(cudaMemcpy(dx, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
+  warp_sum<<<kWarps * 32 / 256, 256>>>(dx, dout, butterfly);
+  CHECK_CUDA(cudaGetLastError());
+  std::vector<float> out(kWarps);
+  CHECK_CUDA(cudaMemcpy(out.data(), dout, kWarps * sizeof(float), cudaMemcpyDeviceToHost));
+  printChecksum("warp sums", out);
+  return 0;
+}

@@ -140,18 +140,23 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
   out.summary.dropped_stores = storeCount > nstores ? storeCount - nstores : 0;
   out.summary.dropped_atomics = atomicCount > natomics ? atomicCount - natomics : 0;
 
-  // (arg, byte offset) of a record; false when it lies in no parameter's buffer.
-  auto locate = [&](uint32_t arg, uint64_t where, uint32_t &outArg, uint64_t &offset) {
-    if (arg != KOSAN_ORDER_ARG_UNRESOLVED) {
-      outArg = arg;
-      offset = where;
+  const uint64_t mask = (uint64_t(1) << KOSAN_ORDER_WHERE_SHIFT) - 1;
+  // (parameter, byte offset) of a record; false when it lies in no
+  // parameter's buffer. traced: the compiler named the parameter.
+  auto locate = [&](uint64_t where, uint32_t &arg, uint64_t &offset, bool &traced) {
+    uint32_t a = uint32_t(where >> KOSAN_ORDER_WHERE_SHIFT);
+    uint64_t low = where & mask;
+    traced = a != KOSAN_ORDER_ARG_UNRESOLVED;
+    if (traced) {
+      arg = a;
+      offset = low;
       return true;
     }
     for (size_t i = 0; i < launch.argValues.size(); ++i) {
-      uint64_t begin = launch.argValues[i], end = launch.argEnds[i];
-      if (end > begin && where >= begin && where < end) {
-        outArg = uint32_t(i);
-        offset = where - begin;
+      uint64_t begin = launch.argValues[i] & mask, end = launch.argEnds[i] & mask;
+      if (end > begin && low >= begin && low < end) {
+        arg = uint32_t(i);
+        offset = low - begin;
         return true;
       }
     }
@@ -160,103 +165,107 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
   auto nameOf = [&](uint32_t arg) {
     return arg < launch.argNames.size() ? launch.argNames[arg] : "arg" + std::to_string(arg);
   };
-  auto siteInfo = [&](uint32_t id) -> const kosan_site * {
-    return launch.site ? launch.site(id) : nullptr;
+  // The sites of one access kind for a parameter (those of untraced
+  // pointers when the record was untraced).
+  auto sitesOf = [&](uint32_t access, uint32_t arg, bool traced) {
+    std::vector<const OrderLaunch::Site *> found;
+    for (const OrderLaunch::Site &s : launch.sites)
+      if (s.access == access && (traced ? s.arg == int32_t(arg) : s.arg < 0))
+        found.push_back(&s);
+    return found;
   };
 
   // Stores: the last record of each element (a thread's records reach the
   // log in its program order).
-  std::map<uint32_t, std::vector<std::pair<uint64_t, size_t>>> byArg; // arg -> (element, log index)
-  std::map<uint32_t, uint32_t> argDtype;
-  std::map<uint32_t, std::set<uint32_t>> argSites;
+  struct Buffer {
+    std::vector<std::pair<uint64_t, size_t>> list; // (byte offset, log index)
+    bool traced = false, untraced = false;
+  };
+  std::map<uint32_t, Buffer> byArg;
   for (size_t i = 0; i < nstores; ++i) {
-    const kosan_order_store &r = stores[i];
     uint32_t arg;
     uint64_t offset;
-    if (!locate(r.arg, r.where, arg, offset)) {
+    bool traced;
+    if (!locate(stores[i].where, arg, offset, traced)) {
       ++out.unresolved;
       continue;
     }
-    const kosan_site *s = siteInfo(r.site);
-    uint32_t dtype = s ? s->size : KOSAN_DTYPE_F32;
-    uint32_t size = dtypeSize(dtypeOf(dtype));
-    auto &dt = argDtype.try_emplace(arg, dtype).first->second;
-    if (dt != dtype)
-      dt = std::min(dt, dtype);
-    byArg[arg].push_back({offset / std::max<uint32_t>(size, 1), i});
-    argSites[arg].insert(r.site);
+    Buffer &b = byArg[arg];
+    (traced ? b.traced : b.untraced) = true;
+    b.list.push_back({offset, i});
   }
-  for (auto &[arg, list] : byArg) {
-    std::stable_sort(list.begin(), list.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &[arg, b] : byArg) {
     OrderStoreRecord rec;
     rec.launch = launch.launch;
     rec.arg = arg;
     rec.name = nameOf(arg);
-    rec.dtype = dtypeOf(argDtype[arg]);
-    for (uint32_t site : argSites[arg])
-      if (launch.siteLocation)
-        rec.sites.push_back(launch.siteLocation(site));
-    for (size_t i = 0; i < list.size(); ++i) {
-      if (i + 1 < list.size() && list[i + 1].first == list[i].first)
+    std::vector<const OrderLaunch::Site *> sites = sitesOf(KOSAN_ACCESS_ORDER_STORE, arg, true);
+    if (b.untraced || sites.empty())
+      for (const OrderLaunch::Site *s : sitesOf(KOSAN_ACCESS_ORDER_STORE, arg, false))
+        sites.push_back(s);
+    rec.dtype = sites.empty() ? DType::F32 : dtypeOf(sites.front()->dtype);
+    for (const OrderLaunch::Site *s : sites)
+      if (std::find(rec.sites.begin(), rec.sites.end(), s->location) == rec.sites.end())
+        rec.sites.push_back(s->location);
+    uint32_t size = std::max<uint32_t>(dtypeSize(rec.dtype), 1);
+    std::stable_sort(b.list.begin(), b.list.end(),
+                     [](const auto &x, const auto &y) { return x.first < y.first; });
+    for (size_t i = 0; i < b.list.size(); ++i) {
+      if (i + 1 < b.list.size() && b.list[i + 1].first == b.list[i].first)
         continue; // a later store to the same element wins
-      rec.elements.push_back({list[i].first, stores[list[i].second].fp});
+      rec.elements.push_back({b.list[i].first / size, stores[b.list[i].second].fp});
     }
     out.stores.push_back(std::move(rec));
   }
 
   // Atomics: per buffer and element, in landing order.
-  struct Location {
-    std::vector<const kosan_order_atomic *> log;
+  struct Locations {
+    std::map<uint64_t, std::vector<const kosan_order_atomic *>> byOffset;
+    bool untraced = false;
   };
-  std::map<std::pair<uint32_t, std::string>, std::map<uint64_t, Location>> atomicsByArg;
-  std::map<std::pair<uint32_t, std::string>, uint32_t> atomicDtype;
-  std::map<std::pair<uint32_t, std::string>, std::set<uint32_t>> atomicSites;
+  std::map<uint32_t, Locations> atomicsByArg;
   for (size_t i = 0; i < natomics; ++i) {
-    const kosan_order_atomic &r = atomics[i];
     uint32_t arg;
     uint64_t offset;
-    if (!locate(r.arg, r.where, arg, offset)) {
+    bool traced;
+    if (!locate(atomics[i].where, arg, offset, traced)) {
       ++out.unresolved;
       continue;
     }
-    const kosan_site *s = siteInfo(r.site);
-    uint32_t dtype = s ? s->size : KOSAN_DTYPE_F32;
-    std::string op = launch.siteOp ? launch.siteOp(r.site) : "";
-    if (op.empty())
-      op = "fadd";
-    uint32_t size = std::max<uint32_t>(dtypeSize(dtypeOf(dtype)), 1);
-    auto key = std::make_pair(arg, op);
-    atomicDtype.try_emplace(key, dtype);
-    atomicSites[key].insert(r.site);
-    atomicsByArg[key][offset / size].log.push_back(&r);
+    Locations &l = atomicsByArg[arg];
+    l.untraced |= !traced;
+    l.byOffset[offset].push_back(&atomics[i]);
   }
-  for (auto &[key, locations] : atomicsByArg) {
+  for (auto &[arg, locations] : atomicsByArg) {
     OrderAtomicRecord rec;
     rec.launch = launch.launch;
-    rec.arg = key.first;
-    rec.op = key.second;
-    rec.name = nameOf(key.first);
-    uint32_t dtype = atomicDtype[key];
+    rec.arg = arg;
+    rec.name = nameOf(arg);
+    std::vector<const OrderLaunch::Site *> sites = sitesOf(KOSAN_ACCESS_ORDER_ATOMIC, arg, true);
+    if (locations.untraced || sites.empty())
+      for (const OrderLaunch::Site *s : sitesOf(KOSAN_ACCESS_ORDER_ATOMIC, arg, false))
+        sites.push_back(s);
+    uint32_t dtype = sites.empty() ? KOSAN_DTYPE_F32 : sites.front()->dtype;
+    rec.op = sites.empty() || sites.front()->op.empty() ? "fadd" : sites.front()->op;
     rec.dtype = dtypeOf(dtype);
+    for (const OrderLaunch::Site *s : sites)
+      if (std::find(rec.sites.begin(), rec.sites.end(), s->location) == rec.sites.end())
+        rec.sites.push_back(s->location);
     uint32_t size = std::max<uint32_t>(dtypeSize(rec.dtype), 1);
-    for (uint32_t site : atomicSites[key])
-      if (launch.siteLocation)
-        rec.sites.push_back(launch.siteLocation(site));
     uint64_t foldOp = kosan_fp_op(("atomic." + rec.op).c_str());
     bool orderFree = rec.op == "fmin" || rec.op == "fmax";
-    for (auto &[element, loc] : locations) {
+    for (auto &[offset, log] : locations.byOffset) {
       bool exact = true;
-      std::vector<size_t> order = atomicLandingOrder(loc.log, dtype, rec.op, &exact);
+      std::vector<size_t> order = atomicLandingOrder(log, dtype, rec.op, &exact);
       rec.exact &= exact;
       AtomicSequence seq;
-      seq.element = element;
-      const kosan_order_atomic *first = loc.log[order.front()];
+      seq.element = offset / size;
+      const kosan_order_atomic *first = log[order.front()];
       uint64_t fp = launch.valueLeaves ? kosan_fp_content(first->old_bits, dtype)
-                                       : kosan_fp_leaf(key.first, element * size);
+                                       : kosan_fp_leaf(arg, offset);
       std::set<uint64_t> distinct;
       for (size_t i : order) {
-        const kosan_order_atomic *a = loc.log[i];
+        const kosan_order_atomic *a = log[i];
         seq.order.push_back({a->fp, a->val_bits, a->block, a->thread});
         fp = kosan_fp_combine(foldOp, fp, a->fp);
         distinct.insert(a->fp);

@@ -27,11 +27,17 @@ struct OrderLaunch {
   std::vector<uint64_t> argValues, argEnds;
   std::vector<std::string> argNames;   // as snapshots name them
   bool valueLeaves = false;            // order_leaves=value
-  // A site of the launch's module: its dtype (kosan_site::size), operation
-  // and "file:line:col".
-  std::function<const kosan_site *(uint32_t site)> site;
-  std::function<std::string(uint32_t site)> siteLocation;
-  std::function<std::string(uint32_t site)> siteOp;  // "fadd", ... (kosan_site::object_str)
+  // The launched kernel's order sites (KOSAN_ACCESS_ORDER_*): the records
+  // take their dtype, operation and source lines from those of their
+  // parameter (arg -1: a pointer the compiler could not trace).
+  struct Site {
+    int32_t arg = -1;
+    uint32_t access = KOSAN_ACCESS_ORDER_STORE;
+    uint32_t dtype = KOSAN_DTYPE_F32;
+    std::string op;                    // "store", "fadd", "fsub", "fmin", "fmax"
+    std::string location;              // "file:line:col"
+  };
+  std::vector<Site> sites;
 };
 
 struct OrderRecords {

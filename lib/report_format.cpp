@@ -433,6 +433,143 @@ std::string precisionSection(const Trace &trace, const ReportOptions &options) {
 
 } // namespace
 
+std::string formatKernelOrderFlags(const KernelOrderInfo &k) {
+  std::string out;
+  for (auto [on, name] : {std::pair{k.float_atomics, "float atomics"},
+                          std::pair{k.shuffle_reduction, "warp-shuffle reduction"},
+                          std::pair{k.shared_reduction, "shared-memory reduction"},
+                          std::pair{k.launch_dependent_loop,
+                                    "launch-dependent reduction loop"}})
+    if (on)
+      out += (out.empty() ? "" : ", ") + std::string(name);
+  return out.empty() ? "none" : out;
+}
+
+namespace {
+
+std::string launchLabel(uint32_t id, const std::map<uint32_t, const LaunchRecord *> &launches) {
+  std::string out = "launch #" + std::to_string(id);
+  auto it = launches.find(id);
+  if (it != launches.end() && !it->second->kernel.empty())
+    out += " " + it->second->kernel;
+  return out;
+}
+
+// The order part of kosan-report's text (checks=order): each kernel's
+// static findings, then per launch what its order records hold, warnings
+// for dropped records, and a closing line.
+std::string orderSection(const Trace &trace,
+                         const std::map<uint32_t, const LaunchRecord *> &launches) {
+  auto checks = trace.header.options.find("checks");
+  bool enabled = checks != trace.header.options.end() &&
+                 checks->second.find("order") != std::string::npos;
+  bool any = !trace.kernel_order.empty() || !trace.order_stores.empty() ||
+             !trace.order_atomics.empty() || !trace.order_summaries.empty();
+  if (!any && !enabled)
+    return "";
+  std::string out;
+  if (!trace.kernel_order.empty()) {
+    out += "order: static findings per kernel:\n";
+    for (const KernelOrderInfo &k : trace.kernel_order) {
+      std::string name = !k.kernel.empty() ? k.kernel : orUnknown(k.mangled);
+      out += "  " + name + ": " + formatKernelOrderFlags(k);
+      if (!k.fingerprints)
+        out += " (no fingerprints computed)";
+      out += "\n";
+      std::string findings = k.findings;
+      size_t start = 0;
+      while (start < findings.size()) {
+        size_t end = findings.find('\n', start);
+        if (end == std::string::npos)
+          end = findings.size();
+        if (end > start)
+          out += "    " + findings.substr(start, end - start) + "\n";
+        start = end + 1;
+      }
+    }
+  }
+
+  // Launches in id order, each with its records.
+  std::map<uint32_t, std::vector<std::string>> lines;
+  std::map<uint32_t, std::vector<std::string>> warnings;
+  uint64_t dependent = 0;
+  std::map<uint32_t, bool> dependentLaunches;
+  for (const OrderAtomicRecord &r : trace.order_atomics) {
+    uint64_t contributions = 0;
+    for (const AtomicSequence &l : r.locations)
+      contributions += l.order.size();
+    uint64_t d = orderDependentLocations(r);
+    dependent += d;
+    if (d > 0)
+      dependentLaunches[r.launch] = true;
+    std::string line = std::to_string(contributions) + " float atomics on '" + r.name +
+                       "' at " + plural(r.locations.size(), "location", "locations") +
+                       "; ";
+    if (!atomicOrderMatters(r.op))
+      line += "their result does not depend on the order they landed in (" + r.op + ")";
+    else if (d == 0)
+      line += "none is order-dependent";
+    else if (d == 1)
+      line += "1 is order-dependent (its result depends on the order the atomics landed in)";
+    else
+      line += std::to_string(d) + " are order-dependent (their result depends on "
+                                  "the order the atomics landed in)";
+    if (!r.exact)
+      line += "; the landing order is the order the log received them, not "
+              "reconstructed exactly";
+    lines[r.launch].push_back(line);
+  }
+  for (const OrderStoreRecord &r : trace.order_stores) {
+    std::string line = "fingerprints of " +
+                       plural(r.elements.size(), "element", "elements") + " of '" +
+                       r.name + "' (" + dtypeName(r.dtype) + ") recorded";
+    if (!r.sites.empty()) {
+      line += ", stored at ";
+      for (size_t i = 0; i < r.sites.size(); ++i)
+        line += (i ? ", " : "") + r.sites[i];
+    }
+    lines[r.launch].push_back(line);
+  }
+  for (const OrderSummary &o : trace.order_summaries) {
+    lines[o.launch].push_back(plural(o.stores, "store record", "store records") +
+                              " and " +
+                              plural(o.atomics, "atomic record", "atomic records") +
+                              " received");
+    if (o.dropped_stores > 0)
+      warnings[o.launch].push_back(
+          plural(o.dropped_stores, "store record", "store records") +
+          " dropped: the device log was full; raise order_stores");
+    if (o.dropped_atomics > 0)
+      warnings[o.launch].push_back(
+          plural(o.dropped_atomics, "atomic record", "atomic records") +
+          " dropped: the device log was full; raise order_atomics");
+  }
+  if (!lines.empty()) {
+    out += "order: per launch:\n";
+    for (const auto &[id, texts] : lines)
+      for (const std::string &text : texts)
+        out += "  " + launchLabel(id, launches) + ": " + text + "\n";
+  }
+  for (const auto &[id, texts] : warnings)
+    for (const std::string &text : texts)
+      out += "warning: " + launchLabel(id, launches) + ": " + text + "\n";
+
+  if (lines.empty()) {
+    out += "kosan: order: no order records (was the program built with "
+           "--kosan-checks=order?)\n";
+  } else {
+    out += "kosan: order: " +
+           plural(lines.size(), "launch", "launches") + " recorded; " +
+           plural(dependent, "order-dependent location", "order-dependent locations");
+    if (!dependentLaunches.empty())
+      out += " in " + plural(dependentLaunches.size(), "launch", "launches");
+    out += "\n";
+  }
+  return out;
+}
+
+} // namespace
+
 std::string formatOobSummary(const OobEvent &e) {
   std::string out = "SUMMARY: kosan: " + e.kind;
   if (!e.site.file.empty())
@@ -561,6 +698,7 @@ std::string formatTraceText(const Trace &trace, const ReportOptions &report) {
          plural(trace.oob.size(), "report", "reports") + ") in " +
          plural(trace.launches.size(), "launch", "launches") + "\n";
   out += precisionSection(trace, report);
+  out += orderSection(trace, launchById);
   size_t unchecked = std::count_if(
       trace.launches.begin(), trace.launches.end(),
       [](const LaunchRecord &l) { return !l.instrumented; });
@@ -612,6 +750,19 @@ std::string formatTraceJson(const Trace &trace, const ReportOptions &options) {
   doc["snapshots"] = detail::OrderedJson::array();
   for (const SnapshotRecord &s : trace.snapshots)
     doc["snapshots"].push_back(detail::toJson(s));
+  doc["kernel_order"] = detail::OrderedJson::array();
+  for (const KernelOrderInfo &k : trace.kernel_order)
+    doc["kernel_order"].push_back(detail::toJson(k));
+  // Order records without their elements: how many, and on which buffer.
+  doc["order_stores"] = detail::OrderedJson::array();
+  for (const OrderStoreRecord &r : trace.order_stores)
+    doc["order_stores"].push_back(detail::toJson(r));
+  doc["order_atomics"] = detail::OrderedJson::array();
+  for (const OrderAtomicRecord &r : trace.order_atomics)
+    doc["order_atomics"].push_back(detail::toJson(r));
+  doc["order_summaries"] = detail::OrderedJson::array();
+  for (const OrderSummary &o : trace.order_summaries)
+    doc["order_summaries"].push_back(detail::toJson(o));
   doc["end"] = trace.end ? detail::toJson(*trace.end) : detail::OrderedJson();
   doc["warnings"] = trace.warnings;
   return detail::dumpJson(doc, 2) + "\n";

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "base64.h"
 #include "line_reader.h"
 #include "trace_json.h"
 
@@ -47,7 +48,9 @@ constexpr std::array<uint8_t, 256> makeDecodeTable() {
 }
 constexpr std::array<uint8_t, 256> kBase64Decode = makeDecodeTable();
 
-void base64Encode(const uint8_t *in, size_t n, std::string &out) {
+} // namespace
+
+void detail::base64Encode(const uint8_t *in, size_t n, std::string &out) {
   size_t start = out.size();
   out.resize(start + (n + 2) / 3 * 4);
   char *o = out.data() + start;
@@ -71,6 +74,8 @@ void base64Encode(const uint8_t *in, size_t n, std::string &out) {
   }
 }
 
+namespace {
+
 // Two characters at a time: 12 bits, or kPairInvalid for a pair with a
 // character outside the alphabet. 128 KiB, built on first use; halves the
 // lookups of the one-character table on the megabytes of a chunk.
@@ -91,9 +96,9 @@ const uint16_t *pairTable() {
   return table.data();
 }
 
-// Decodes into out (resized). False on a length that is not a multiple of 4,
-// a character outside the alphabet, or misplaced padding.
-bool base64Decode(std::string_view in, std::vector<uint8_t> &out) {
+} // namespace
+
+bool detail::base64Decode(std::string_view in, std::vector<uint8_t> &out) {
   if (in.size() % 4 != 0)
     return false;
   size_t padding = 0;
@@ -132,6 +137,11 @@ bool base64Decode(std::string_view in, std::vector<uint8_t> &out) {
   }
   return true;
 }
+
+namespace {
+
+using detail::base64Decode;
+using detail::base64Encode;
 
 //===----------------------------------------------------------------------===//
 // Chunk lines

@@ -4,11 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "base64.h"
 #include "line_reader.h"
 #include "trace_json.h"
+#include "zstd_api.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -196,6 +199,105 @@ OrderedJson detail::toJson(const TraceEnd &e) {
   return j;
 }
 
+OrderedJson detail::toJson(const KernelOrderInfo &k) {
+  OrderedJson j = OrderedJson::object();
+  j["module"] = k.module;
+  j["kernel"] = k.kernel;
+  j["mangled"] = k.mangled;
+  j["float_atomics"] = k.float_atomics;
+  j["shuffle_reduction"] = k.shuffle_reduction;
+  j["shared_reduction"] = k.shared_reduction;
+  j["launch_dependent_loop"] = k.launch_dependent_loop;
+  j["fingerprints"] = k.fingerprints;
+  j["findings"] = k.findings;
+  return j;
+}
+
+OrderedJson detail::toJson(const OrderSummary &o) {
+  OrderedJson j = OrderedJson::object();
+  j["launch"] = o.launch;
+  j["stores"] = o.stores;
+  j["atomics"] = o.atomics;
+  j["dropped_stores"] = o.dropped_stores;
+  j["dropped_atomics"] = o.dropped_atomics;
+  j["order_dependent_locations"] = o.order_dependent_locations;
+  return j;
+}
+
+namespace {
+
+// The members every part line of an order record repeats.
+OrderedJson orderHead(const OrderStoreRecord &r) {
+  OrderedJson j = OrderedJson::object();
+  j["launch"] = r.launch;
+  j["arg"] = r.arg;
+  j["name"] = r.name;
+  j["dtype"] = dtypeName(r.dtype);
+  j["sites"] = r.sites;
+  return j;
+}
+
+OrderedJson orderHead(const OrderAtomicRecord &r) {
+  OrderedJson j = OrderedJson::object();
+  j["launch"] = r.launch;
+  j["arg"] = r.arg;
+  j["name"] = r.name;
+  j["dtype"] = dtypeName(r.dtype);
+  j["op"] = r.op;
+  j["sites"] = r.sites;
+  j["exact"] = r.exact;
+  return j;
+}
+
+} // namespace
+
+OrderedJson detail::toJson(const OrderStoreRecord &r) {
+  OrderedJson j = orderHead(r);
+  j["count"] = r.elements.size();
+  return j;
+}
+
+OrderedJson detail::toJson(const OrderAtomicRecord &r) {
+  OrderedJson j = orderHead(r);
+  uint64_t contributions = 0;
+  for (const AtomicSequence &l : r.locations)
+    contributions += l.order.size();
+  j["count"] = r.locations.size();
+  j["contributions"] = contributions;
+  j["order_dependent_locations"] = orderDependentLocations(r);
+  return j;
+}
+
+//===----------------------------------------------------------------------===//
+// Order helpers
+//===----------------------------------------------------------------------===//
+
+bool atomicOrderMatters(const std::string &op) {
+  return op != "fmin" && op != "fmax";
+}
+
+bool orderDependent(const OrderAtomicRecord &record, const AtomicSequence &location) {
+  if (!atomicOrderMatters(record.op) || location.order.size() < 2)
+    return false;
+  uint64_t first = location.order.front().fp;
+  for (const AtomicContribution &c : location.order)
+    if (c.fp != first)
+      return true;
+  return false;
+}
+
+uint64_t orderDependentLocations(const OrderAtomicRecord &record) {
+  uint64_t n = 0;
+  for (const AtomicSequence &l : record.locations)
+    n += orderDependent(record, l);
+  return n;
+}
+
+std::string orderLeaves(const TraceHeader &header) {
+  auto it = header.options.find("order_leaves");
+  return it != header.options.end() && it->second == "value" ? "value" : "position";
+}
+
 //===----------------------------------------------------------------------===//
 // TraceWriter
 //===----------------------------------------------------------------------===//
@@ -233,6 +335,149 @@ void TraceWriter::write(const PrecisionRecord &p) {
 }
 void TraceWriter::write(const TraceEnd &e) {
   writeLine(recordLine("end", detail::toJson(e)));
+}
+
+void TraceWriter::write(const KernelOrderInfo &k) {
+  writeLine(recordLine("kernel_order", detail::toJson(k)));
+}
+void TraceWriter::write(const OrderSummary &o) {
+  writeLine(recordLine("order_summary", detail::toJson(o)));
+}
+
+namespace {
+
+// Sizes of the order payloads (docs/trace-format.md).
+constexpr size_t kStoreEntryBytes = 16;       // u64 element, u64 fp
+constexpr size_t kLocationHeadBytes = 24;     // u64 element, u64 fp, u32 n, u32 0
+constexpr size_t kContributionBytes = 24;     // u64 fp, u64 value bits, u32 block, u32 thread
+
+void putU64(std::vector<uint8_t> &out, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    out.push_back(uint8_t(v >> (8 * i)));
+}
+void putU32(std::vector<uint8_t> &out, uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    out.push_back(uint8_t(v >> (8 * i)));
+}
+uint64_t getU64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i)
+    v = v << 8 | p[i];
+  return v;
+}
+uint32_t getU32(const uint8_t *p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i)
+    v = v << 8 | p[i];
+  return v;
+}
+
+// One part line: the record's members, then the part's, then its payload
+// compressed with zstd (stored as it is where zstd is not available, as
+// snapshot chunks are) in base64. The payload is appended to the text
+// directly: megabytes of base64 need no JSON escaping.
+std::string orderPartLine(const char *type, const OrderedJson &head,
+                          uint64_t count, uint32_t part, uint32_t parts,
+                          const std::vector<uint8_t> &raw) {
+  const detail::ZstdApi *zstd = detail::zstdApi();
+  std::vector<uint8_t> compressed;
+  bool isCompressed = false;
+  if (zstd) {
+    compressed.resize(zstd->compressBound(raw.size()));
+    size_t n = zstd->compress(compressed.data(), compressed.size(), raw.data(),
+                              raw.size(), kSnapshotZstdLevel);
+    if (!zstd->isError(n)) {
+      compressed.resize(n);
+      isCompressed = true;
+    }
+  }
+  const std::vector<uint8_t> &payload = isCompressed ? compressed : raw;
+  OrderedJson line = OrderedJson::object();
+  line["type"] = type;
+  for (const auto &[key, value] : head.items())
+    line[key] = value;
+  line["count"] = count;
+  line["part"] = part;
+  line["parts"] = parts;
+  line["bytes"] = raw.size();
+  line["encoding"] = isCompressed ? "zstd+base64" : "base64";
+  std::string text = detail::dumpJson(line);
+  text.pop_back(); // the closing brace
+  text.reserve(text.size() + 12 + (payload.size() + 2) / 3 * 4);
+  text += ",\"data\":\"";
+  detail::base64Encode(payload.data(), payload.size(), text);
+  text += "\"}\n";
+  return text;
+}
+
+} // namespace
+
+void TraceWriter::write(const OrderStoreRecord &r) {
+  uint64_t partBytes = order_part_bytes_ ? order_part_bytes_ : kSnapshotChunkBytes;
+  uint64_t perPart = std::max<uint64_t>(1, partBytes / kStoreEntryBytes);
+  uint64_t n = r.elements.size();
+  uint64_t parts = n == 0 ? 1 : (n - 1) / perPart + 1;
+  if (parts > UINT32_MAX) {
+    perPart = (n - 1) / UINT32_MAX + 1;
+    parts = (n - 1) / perPart + 1;
+  }
+  OrderedJson head = orderHead(r);
+  std::vector<uint8_t> raw;
+  // The parts follow one another with nothing in between.
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (uint64_t part = 0; part < parts; ++part) {
+    uint64_t first = part * perPart;
+    uint64_t count = std::min(perPart, n - std::min(n, first));
+    raw.clear();
+    raw.reserve(count * kStoreEntryBytes);
+    for (uint64_t i = first; i < first + count; ++i) {
+      putU64(raw, r.elements[i].element);
+      putU64(raw, r.elements[i].fp);
+    }
+    writeLineLocked(orderPartLine("order_stores", head, count, uint32_t(part),
+                                  uint32_t(parts), raw));
+  }
+}
+
+void TraceWriter::write(const OrderAtomicRecord &r) {
+  uint64_t partBytes = order_part_bytes_ ? order_part_bytes_ : kSnapshotChunkBytes;
+  // Parts split at location boundaries; a location larger than a part gets
+  // a part of its own.
+  std::vector<std::pair<size_t, size_t>> ranges; // [begin, end) of locations
+  size_t begin = 0;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < r.locations.size(); ++i) {
+    uint64_t size = kLocationHeadBytes + kContributionBytes * r.locations[i].order.size();
+    if (i > begin && bytes + size > partBytes) {
+      ranges.push_back({begin, i});
+      begin = i;
+      bytes = 0;
+    }
+    bytes += size;
+  }
+  ranges.push_back({begin, r.locations.size()});
+  OrderedJson head = orderHead(r);
+  std::vector<uint8_t> raw;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t part = 0; part < ranges.size(); ++part) {
+    raw.clear();
+    for (size_t i = ranges[part].first; i < ranges[part].second; ++i) {
+      const AtomicSequence &l = r.locations[i];
+      putU64(raw, l.element);
+      putU64(raw, l.fp);
+      putU32(raw, uint32_t(l.order.size()));
+      putU32(raw, 0);
+      for (const AtomicContribution &c : l.order) {
+        putU64(raw, c.fp);
+        putU64(raw, c.value_bits);
+        putU32(raw, c.block);
+        putU32(raw, c.thread);
+      }
+    }
+    writeLineLocked(orderPartLine("order_atomics", head,
+                                  ranges[part].second - ranges[part].first,
+                                  uint32_t(part), uint32_t(ranges.size()), raw));
+  }
 }
 
 void TraceWriter::writeLine(const std::string &line) {
@@ -581,6 +826,10 @@ private:
   std::string error_;
 };
 
+std::string plural(uint64_t n, const char *one, const char *many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 std::string parseHeader(const Json &j, TraceHeader &h) {
   FieldReader r(j);
   std::string type;
@@ -747,6 +996,179 @@ std::string parseRecord(const Json &j, SnapshotRecord &s) {
   return "";
 }
 
+std::string parseRecord(const Json &j, KernelOrderInfo &k) {
+  FieldReader r(j);
+  r.read("module", k.module);
+  r.read("kernel", k.kernel);
+  r.read("mangled", k.mangled);
+  r.read("float_atomics", k.float_atomics);
+  r.read("shuffle_reduction", k.shuffle_reduction);
+  r.read("shared_reduction", k.shared_reduction);
+  r.read("launch_dependent_loop", k.launch_dependent_loop);
+  r.read("fingerprints", k.fingerprints);
+  r.read("findings", k.findings);
+  return r.error();
+}
+
+std::string parseRecord(const Json &j, OrderSummary &o) {
+  FieldReader r(j);
+  r.read("launch", o.launch);
+  r.read("stores", o.stores);
+  r.read("atomics", o.atomics);
+  r.read("dropped_stores", o.dropped_stores);
+  r.read("dropped_atomics", o.dropped_atomics);
+  r.read("order_dependent_locations", o.order_dependent_locations);
+  return r.error();
+}
+
+// One line of an order_stores or order_atomics record: the record's members
+// and one part of its payload, decoded.
+struct OrderPart {
+  uint32_t launch = 0, arg = 0;
+  std::string name;
+  DType dtype = DType::Unknown;
+  std::vector<std::string> sites;
+  std::string op;                 // order_atomics
+  bool exact = true;              // order_atomics
+  uint64_t count = 0;
+  uint32_t part = 0, parts = 0;
+  std::vector<uint8_t> raw;
+};
+
+// The payload of a part line as raw bytes: "encoding" and "data" (and
+// "bytes", where present) checked.
+std::string decodeOrderPayload(const Json &j, std::vector<uint8_t> &raw) {
+  FieldReader r(j);
+  std::string encoding, data;
+  r.read("encoding", encoding);
+  r.read("data", data);
+  std::optional<uint64_t> bytes;
+  if (r.ok() && j.contains("bytes")) {
+    uint64_t b = 0;
+    r.read("bytes", b);
+    bytes = b;
+  }
+  if (!r.ok())
+    return r.error();
+  bool compressed = encoding == "zstd+base64";
+  if (!compressed && encoding != "base64")
+    return "unknown encoding '" + encoding +
+           "' (this reader knows zstd+base64 and base64)";
+  std::vector<uint8_t> decoded;
+  if (!detail::base64Decode(data, decoded))
+    return "field 'data' is not valid base64";
+  if (!compressed) {
+    raw = std::move(decoded);
+  } else {
+    const detail::ZstdApi *zstd = detail::zstdApi();
+    if (!zstd)
+      return "it is zstd-compressed and zstd is not available here (libzstd.so.1)";
+    unsigned long long size = zstd->getFrameContentSize(decoded.data(), decoded.size());
+    if (size == detail::kZstdContentSizeError)
+      return "field 'data' is not a zstd frame";
+    if (size == detail::kZstdContentSizeUnknown) {
+      if (!bytes)
+        return "field 'data' is a zstd frame without its size, and field "
+               "'bytes' is missing";
+      size = *bytes;
+    }
+    // A part holds at most a few MB; a frame that claims much more is damaged.
+    if (size > (uint64_t(1) << 32))
+      return "field 'data' claims " + std::to_string(size) +
+             " bytes, more than a part can hold";
+    raw.resize(size);
+    size_t n = zstd->decompress(raw.data(), raw.size(), decoded.data(), decoded.size());
+    if (zstd->isError(n))
+      return std::string("field 'data' does not decompress: ") + zstd->getErrorName(n);
+    if (n != size)
+      return "field 'data' decompresses to " + std::to_string(n) +
+             " bytes, its frame says " + std::to_string(size);
+  }
+  if (bytes && raw.size() != *bytes)
+    return "field 'data' holds " + std::to_string(raw.size()) +
+           " bytes, field 'bytes' says " + std::to_string(*bytes);
+  return "";
+}
+
+std::string parseOrderPart(const Json &j, bool atomics, OrderPart &p) {
+  FieldReader r(j);
+  r.read("launch", p.launch);
+  r.read("arg", p.arg);
+  r.read("name", p.name);
+  r.readDType("dtype", p.dtype);
+  if (atomics)
+    r.read("op", p.op);
+  r.read("sites", p.sites);
+  if (atomics)
+    r.read("exact", p.exact);
+  r.read("count", p.count);
+  r.read("part", p.part);
+  r.read("parts", p.parts);
+  if (!r.ok())
+    return r.error();
+  if (p.parts == 0)
+    return "field 'parts' must be 1 or more";
+  if (p.part >= p.parts)
+    return "field 'part' is " + std::to_string(p.part) + ", but the record has " +
+           plural(p.parts, "part", "parts") + " (numbered from 0)";
+  return decodeOrderPayload(j, p.raw);
+}
+
+// Appends the elements of one order_stores part; they must continue the
+// record's ascending order.
+std::string appendStores(const OrderPart &p, OrderStoreRecord &r) {
+  if (p.raw.size() != p.count * kStoreEntryBytes)
+    return "field 'data' holds " + std::to_string(p.raw.size()) + " bytes, but " +
+           plural(p.count, "element is ", "elements are ") +
+           std::to_string(p.count * kStoreEntryBytes) + " bytes";
+  r.elements.reserve(r.elements.size() + p.count);
+  for (uint64_t i = 0; i < p.count; ++i) {
+    const uint8_t *q = p.raw.data() + i * kStoreEntryBytes;
+    OrderElement e{getU64(q), getU64(q + 8)};
+    if (!r.elements.empty() && e.element <= r.elements.back().element)
+      return "its elements are not in ascending order: element " +
+             std::to_string(e.element) + " follows element " +
+             std::to_string(r.elements.back().element);
+    r.elements.push_back(e);
+  }
+  return "";
+}
+
+std::string appendAtomics(const OrderPart &p, OrderAtomicRecord &r) {
+  const uint8_t *q = p.raw.data(), *end = q + p.raw.size();
+  for (uint64_t i = 0; i < p.count; ++i) {
+    if (size_t(end - q) < kLocationHeadBytes)
+      return "field 'data' ends inside location " + std::to_string(i) + " of " +
+             std::to_string(p.count);
+    AtomicSequence l;
+    l.element = getU64(q);
+    l.fp = getU64(q + 8);
+    uint32_t n = getU32(q + 16);
+    q += kLocationHeadBytes;
+    if (uint64_t(end - q) < uint64_t(n) * kContributionBytes)
+      return "field 'data' ends inside the " + plural(n, "contribution", "contributions") +
+             " of element " + std::to_string(l.element);
+    l.order.resize(n);
+    for (AtomicContribution &c : l.order) {
+      c.fp = getU64(q);
+      c.value_bits = getU64(q + 8);
+      c.block = getU32(q + 16);
+      c.thread = getU32(q + 20);
+      q += kContributionBytes;
+    }
+    if (!r.locations.empty() && l.element <= r.locations.back().element)
+      return "its locations are not in ascending order: element " +
+             std::to_string(l.element) + " follows element " +
+             std::to_string(r.locations.back().element);
+    r.locations.push_back(std::move(l));
+  }
+  if (q != end)
+    return "field 'data' holds " + std::to_string(end - q) +
+           " bytes after the " + plural(p.count, "location", "locations") +
+           " field 'count' announces";
+  return "";
+}
+
 template <typename Record>
 std::string parseInto(const Json &j, std::vector<Record> &out) {
   Record record;
@@ -754,10 +1176,6 @@ std::string parseInto(const Json &j, std::vector<Record> &out) {
   if (error.empty())
     out.push_back(std::move(record));
   return error;
-}
-
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 bool isBlank(std::string_view line) {
@@ -801,6 +1219,16 @@ ReadResult readTrace(const std::string &path) {
   std::optional<SnapshotRecord> pending;
   size_t pendingLine = 0;
   uint32_t chunksSeen = 0;
+  // An order_stores or order_atomics record whose later parts are still to
+  // come: it joins its vector when the last one has been read.
+  struct PendingOrder {
+    std::string type;
+    size_t line = 0;
+    uint32_t parts = 0, seen = 0;
+    OrderStoreRecord stores;
+    OrderAtomicRecord atomics;
+  };
+  std::optional<PendingOrder> pendingOrder;
 
   detail::LineReader::Line current;
   for (;;) {
@@ -911,8 +1339,80 @@ ReadResult readTrace(const std::string &path) {
                       " but only " + std::to_string(chunksSeen) +
                       " follow it");
 
+    bool orderPart = type == "order_stores" || type == "order_atomics";
+    if (pendingOrder && !orderPart)
+      return fail(TraceError::Corrupt,
+                  where + "corrupt " + pendingOrder->type + " record: the " +
+                      pendingOrder->type + " record that starts on line " +
+                      std::to_string(pendingOrder->line) + " has " +
+                      plural(pendingOrder->parts, "part", "parts") + ", and only " +
+                      std::to_string(pendingOrder->seen) +
+                      " of them come before this line");
+
     std::string error;
-    if (type == "module") {
+    if (orderPart) {
+      bool atomics = type == "order_atomics";
+      OrderPart part;
+      error = parseOrderPart(j, atomics, part);
+      if (error.empty() && pendingOrder) {
+        const PendingOrder &o = *pendingOrder;
+        uint32_t launch = atomics ? o.atomics.launch : o.stores.launch;
+        uint32_t arg = atomics ? o.atomics.arg : o.stores.arg;
+        std::string expected = "part " + std::to_string(o.seen) + " of the " +
+                               o.type + " record of launch " +
+                               std::to_string(launch) + ", argument " +
+                               std::to_string(arg) + " (" +
+                               plural(o.parts, "part", "parts") + ", from line " +
+                               std::to_string(o.line) + ")";
+        if (type != o.type || part.launch != launch || part.arg != arg ||
+            part.parts != o.parts)
+          error = "it is part " + std::to_string(part.part) + " of a record of launch " +
+                  std::to_string(part.launch) + ", argument " +
+                  std::to_string(part.arg) + ", but " + expected + " was expected";
+        else if (part.part != o.seen)
+          error = "it is part " + std::to_string(part.part) + " where " + expected +
+                  " was expected (a part line is missing or out of order)";
+      } else if (error.empty() && part.part != 0) {
+        error = "it is part " + std::to_string(part.part) + " of " +
+                std::to_string(part.parts) + ", but no part 0 comes before it";
+      }
+      if (error.empty() && !pendingOrder) {
+        PendingOrder o;
+        o.type = type;
+        o.line = lineNo;
+        o.parts = part.parts;
+        if (atomics) {
+          o.atomics.launch = part.launch;
+          o.atomics.arg = part.arg;
+          o.atomics.name = part.name;
+          o.atomics.dtype = part.dtype;
+          o.atomics.op = part.op;
+          o.atomics.sites = part.sites;
+          o.atomics.exact = part.exact;
+        } else {
+          o.stores.launch = part.launch;
+          o.stores.arg = part.arg;
+          o.stores.name = part.name;
+          o.stores.dtype = part.dtype;
+          o.stores.sites = part.sites;
+        }
+        pendingOrder = std::move(o);
+      }
+      if (error.empty())
+        error = atomics ? appendAtomics(part, pendingOrder->atomics)
+                        : appendStores(part, pendingOrder->stores);
+      if (error.empty() && ++pendingOrder->seen == pendingOrder->parts) {
+        if (atomics)
+          trace.order_atomics.push_back(std::move(pendingOrder->atomics));
+        else
+          trace.order_stores.push_back(std::move(pendingOrder->stores));
+        pendingOrder.reset();
+      }
+    } else if (type == "kernel_order") {
+      error = parseInto(j, trace.kernel_order);
+    } else if (type == "order_summary") {
+      error = parseInto(j, trace.order_summaries);
+    } else if (type == "module") {
       error = parseInto(j, trace.modules);
     } else if (type == "launch") {
       error = parseInto(j, trace.launches);
@@ -956,6 +1456,16 @@ ReadResult readTrace(const std::string &path) {
   if (lineNo == 0)
     return fail(TraceError::Empty,
                 path + " is empty (the process wrote no trace header)");
+  if (pendingOrder)
+    return fail(TraceError::Truncated,
+                path + " ends mid-record after " +
+                    plural(records, "complete record", "complete records") +
+                    " (the " + pendingOrder->type + " record that starts on line " +
+                    std::to_string(pendingOrder->line) + " has " +
+                    plural(pendingOrder->parts, "part", "parts") + ", " +
+                    std::to_string(pendingOrder->seen) +
+                    " of them in the file); the process likely died while "
+                    "writing it");
   if (pending)
     return fail(TraceError::Truncated,
                 path + " ends mid-snapshot after " +

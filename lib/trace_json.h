@@ -34,6 +34,16 @@ OrderedJson toJson(const TraceEnd &end);
 // The snapshot record's members (not its chunks, not the reader's offsets).
 OrderedJson toJson(const SnapshotRecord &snapshot);
 
+// checks=order records. For order_stores and order_atomics, the members a
+// trace line and kosan-report's JSON share (not the payload): element
+// counts instead of the elements.
+OrderedJson toJson(const KernelOrderInfo &info);
+OrderedJson toJson(const OrderSummary &summary);
+OrderedJson toJson(const OrderStoreRecord &record);
+OrderedJson toJson(const OrderAtomicRecord &record);
+// Fingerprints are "0x..." strings, like addresses.
+inline std::string hexFingerprint(uint64_t fp) { return hexAddress(fp); }
+
 // How every snapshot_chunk line starts: readTrace skips such lines unparsed.
 inline constexpr const char *kSnapshotChunkStart = R"({"type":"snapshot_chunk")";
 

@@ -360,17 +360,22 @@ bool Instrumenter::mayBeGlobal(Value *ptr, const Provenance &p) {
   return true;
 }
 
-// Where a global access goes, for the runtime: the byte offset from the
-// kernel parameter it derives from, or the address itself.
+// Where a global access goes, for the runtime: the kernel parameter it
+// derives from in the top 16 bits, the byte offset from it below; or the
+// address itself.
 Value *Instrumenter::whereOf(IRBuilder<> &B, Value *ptr, const Provenance &p, uint32_t &arg) {
-  if (p.kind == Provenance::KernelArg) {
+  Value *offset;
+  if (p.kind == Provenance::KernelArg && p.argIndex < KOSAN_ORDER_ARG_UNRESOLVED) {
     arg = p.argIndex;
     Value *base = B.CreatePtrToInt(F.getArg(p.argIndex), I64);
-    return B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
+    offset = B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
+  } else {
+    arg = KOSAN_ORDER_ARG_UNRESOLVED;
+    offset = B.CreatePtrToInt(ptr, I64);
   }
-  Value *addr = B.CreatePtrToInt(ptr, I64);
-  arg = KOSAN_ORDER_ARG_UNRESOLVED;
-  return addr;
+  uint64_t mask = (uint64_t(1) << KOSAN_ORDER_WHERE_SHIFT) - 1;
+  return B.CreateOr(B.CreateAnd(offset, k(I64, mask)),
+                    k(I64, uint64_t(arg) << KOSAN_ORDER_WHERE_SHIFT));
 }
 
 void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
@@ -419,10 +424,10 @@ void Instrumenter::handleStore(StoreInst *SI) {
   Value *f = fp(V);
   Type *T = V->getType();
   uint32_t dtype = floatDtypeOf(T->getScalarType());
-  uint32_t site = sites.add(*SI, KOSAN_ACCESS_ORDER_STORE, KOSAN_SPACE_GLOBAL, dtype, "store",
+  // The site tells the host the stored type and where in the source.
+  sites.add(*SI, KOSAN_ACCESS_ORDER_STORE, KOSAN_SPACE_GLOBAL, dtype, "store",
                             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
-  FunctionCallee fn = entry("__kosan_order_store", Type::getVoidTy(Ctx),
-                            {I64, I32, I32, I64, I64, I32});
+  FunctionCallee fn = entry("__kosan_order_store", Type::getVoidTy(Ctx), {I64, I64, I64});
   unsigned lanes = 1;
   uint64_t elem = DL.getTypeStoreSize(T->getScalarType());
   if (auto *VT = dyn_cast<FixedVectorType>(T))
@@ -430,7 +435,7 @@ void Instrumenter::handleStore(StoreInst *SI) {
   for (unsigned j = 0; j < lanes; ++j) {
     Value *w = j ? B.CreateAdd(where, k(I64, j * elem)) : where;
     Value *lf = lanes > 1 ? B.CreateExtractElement(f, uint64_t(j)) : f;
-    B.CreateCall(fn, {ctx.state, ctx.launchId, k(I32, arg), w, lf, k(I32, site)});
+    B.CreateCall(fn, {ctx.state, w, lf});
   }
   ++counts.stores;
 }
@@ -459,16 +464,15 @@ void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
   uint32_t arg;
   Value *where = whereOf(B, ptr, p, arg);
   uint32_t dtype = floatDtypeOf(V->getType());
-  uint32_t site = sites.add(*RMW, KOSAN_ACCESS_ORDER_ATOMIC, KOSAN_SPACE_GLOBAL, dtype, op,
+  sites.add(*RMW, KOSAN_ACCESS_ORDER_ATOMIC, KOSAN_SPACE_GLOBAL, dtype, op,
                             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
   auto bits = [&](Value *x) {
     unsigned n = x->getType()->getPrimitiveSizeInBits();
     return B.CreateZExt(B.CreateBitCast(x, IntegerType::get(Ctx, n)), I64);
   };
   FunctionCallee fn = entry("__kosan_order_atomic", Type::getVoidTy(Ctx),
-                            {I64, I32, I32, I64, I64, I64, I64, I32});
-  B.CreateCall(fn, {ctx.state, ctx.launchId, k(I32, arg), where, fp(V), bits(RMW), bits(V),
-                    k(I32, site)});
+                            {I64, I64, I64, I64, I64});
+  B.CreateCall(fn, {ctx.state, where, fp(V), bits(RMW), bits(V)});
   ++counts.atomics;
 }
 

@@ -184,10 +184,13 @@ struct kosan_order_state {
   uint32_t atomic_count;
 };
 
-// Where a store or atomic went: `where` is the byte offset from the value of
-// kernel parameter `arg`, or, for KOSAN_ORDER_ARG_UNRESOLVED, the address
-// itself (the host finds the parameter it lies in).
-#define KOSAN_ORDER_ARG_UNRESOLVED 0xffffffffu
+// Where a store or atomic went: `where` holds the kernel parameter in its
+// top 16 bits and the byte offset from the parameter's value in the low 48;
+// for KOSAN_ORDER_ARG_UNRESOLVED the low 48 bits are the address itself
+// (the host finds the parameter it lies in). The dtype and the operation
+// come from the kernel's order sites for that parameter.
+#define KOSAN_ORDER_ARG_UNRESOLVED 0xffffu
+#define KOSAN_ORDER_WHERE_SHIFT 48
 
 // One store of a floating-point value to global memory, with the
 // fingerprint of how the value was computed. A warp writes its lanes'
@@ -195,10 +198,6 @@ struct kosan_order_state {
 struct kosan_order_store {
   uint64_t fp;
   uint64_t where;
-  uint32_t arg;
-  uint32_t site;              // site id in the module of the launch
-  uint32_t launch;
-  uint32_t reserved;
 };
 
 // One float atomic (add, sub, min, max) on global memory. old_bits is what
@@ -209,12 +208,8 @@ struct kosan_order_atomic {
   uint64_t where;
   uint64_t old_bits;
   uint64_t val_bits;
-  uint32_t arg;
-  uint32_t site;
   uint32_t block;             // linear block index
   uint32_t thread;            // linear thread index in the block
-  uint32_t launch;
-  uint32_t reserved;
 };
 
 // Mapped host memory the device writes (never atomically) so the host can
@@ -321,8 +316,8 @@ static_assert(sizeof(kosan_launch_info) == 32, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
 static_assert(sizeof(kosan_device_state) == 56, "ABI");
 static_assert(sizeof(kosan_order_state) == 32, "ABI");
-static_assert(sizeof(kosan_order_store) == 32, "ABI");
-static_assert(sizeof(kosan_order_atomic) == 56, "ABI");
+static_assert(sizeof(kosan_order_store) == 16, "ABI");
+static_assert(sizeof(kosan_order_atomic) == 40, "ABI");
 static_assert(sizeof(kosan_site_table_header) == 40, "ABI");
 static_assert(sizeof(kosan_kernel_entry) == 32, "ABI");
 static_assert(sizeof(kosan_param_entry) == 16, "ABI");
@@ -369,11 +364,9 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 // (checks=precision off at run time) makes them return at once.
 //
 // Signatures of the order entry points (fingerprints: include/kosan/order.h):
-//   void __kosan_order_store(uint64_t state, uint32_t launch, uint32_t arg,
-//                            uint64_t where, uint64_t fp, uint32_t site);
-//   void __kosan_order_atomic(uint64_t state, uint32_t launch, uint32_t arg,
-//                             uint64_t where, uint64_t fp, uint64_t old_bits,
-//                             uint64_t val_bits, uint32_t site);
+//   void __kosan_order_store(uint64_t state, uint64_t where, uint64_t fp);
+//   void __kosan_order_atomic(uint64_t state, uint64_t where, uint64_t fp,
+//                             uint64_t old_bits, uint64_t val_bits);
 //   void __kosan_order_shared_atomic(uint64_t *shadow /* shared */, uint64_t op,
 //                                    uint64_t fp);   // folds fp into *shadow atomically
 // A 0 order pointer in the state makes the first two return at once.

@@ -2,8 +2,10 @@
 //
 // What kosan-diff does, as a library: match the launches of two traces,
 // compare the snapshots of their outputs element by element, and gather the
-// records (out-of-bounds events, precision losses, later order) that explain
-// a difference. The comparison streams both snapshots chunk by chunk: memory
+// records (out-of-bounds events, precision losses) that explain a
+// difference; and, from the fingerprints of checks=order, whether two runs
+// computed their outputs in the same order (determinism, batch
+// invariance). The comparison streams both snapshots chunk by chunk: memory
 // use does not grow with the size of the outputs.
 //
 // Verdict and exit status: 0 equivalent within tolerance, 1 different,
@@ -20,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -143,6 +146,191 @@ std::string formatDiffJunit(const DiffResult &result);  // JUnit XML
 // The last line of formatDiffText, without its newline: "kosan-diff:
 // EQUIVALENT: ...", "kosan-diff: DIFFERENT: ..." or "kosan-diff: TROUBLE: ...".
 std::string formatDiffVerdict(const DiffResult &result);
+
+//===----------------------------------------------------------------------===//
+// checks=order: determinism (--order) and batch invariance
+// (--batch-invariance) from order fingerprints (docs/diff.md). Both compare
+// two traces A and B written with KOSAN_OPTIONS=checks=order; launches are
+// paired as above (kernel name and occurrence, or explicit pairs), among the
+// launches that have order records.
+//===----------------------------------------------------------------------===//
+
+// How many element indices (or locations) a finding lists.
+inline constexpr size_t kOrderExamples = 5;
+
+// Both runs' snapshots of one output (KOSAN_OPTIONS=snapshot=1), bit for
+// bit: where the fingerprints say the order changed, whether the bits did.
+struct OrderBits {
+  bool compared = false;          // both traces have a snapshot of it
+  uint64_t elements = 0;          // compared
+  uint64_t differing = 0;         // elements whose bits differ
+  std::vector<uint64_t> first;    // their indices, kOrderExamples at most
+  std::string problem;            // why the snapshots could not be compared
+};
+
+// One output buffer's store fingerprints (OrderStoreRecord) in A and B.
+struct OrderStoreDiff {
+  uint32_t arg = 0;
+  std::string name;
+  DType dtype = DType::Unknown;
+  std::vector<std::string> sites;
+  uint64_t elements_a = 0, elements_b = 0;
+  uint64_t compared = 0;          // elements both runs stored to
+  uint64_t differing = 0;         // of those, with other fingerprints
+  uint64_t only_a = 0, only_b = 0; // stored to in one run only
+  std::vector<uint64_t> first_differing, first_only_a, first_only_b;
+  std::string problem;            // recorded in one run only, other dtypes
+  OrderBits bits;
+  // A or B dropped store records of this launch: a fingerprint may be an
+  // earlier store's, an element may be missing. Only bits count then.
+  bool incomplete = false;
+  bool deterministic = true;
+};
+
+// Where the landing orders of one location part.
+struct AtomicDivergence {
+  uint64_t element = 0;
+  uint64_t contributions = 0;     // at this location, in A
+  uint64_t position = 0;          // the first position (from 0) that differs
+  AtomicContribution a, b;        // what landed there in A and in B
+};
+
+// One buffer's float atomics (OrderAtomicRecord) in A and B. Contributions
+// are the same when their (block, thread, fingerprint) are.
+struct OrderAtomicDiff {
+  uint32_t arg = 0;
+  std::string name;
+  DType dtype = DType::Unknown;
+  std::string op;
+  std::vector<std::string> sites;
+  bool exact_a = true, exact_b = true;
+  bool order_matters = true;      // atomicOrderMatters(op): false for fmin, fmax
+  uint64_t locations = 0;         // locations both runs hit
+  uint64_t contributions_a = 0, contributions_b = 0;
+  uint64_t reordered = 0;         // the same contributions, landed in another order
+  uint64_t other_contributions = 0; // the contributions themselves differ
+  uint64_t fp_differing = 0;      // the locations' fingerprints differ
+  // Locations whose result depends on the order the atomics land in
+  // (orderDependent) in A or in B, and of those, the ones both runs happened
+  // to land alike.
+  uint64_t order_dependent = 0, dependent_alike = 0;
+  uint64_t only_a = 0, only_b = 0; // hit in one run only
+  std::vector<AtomicDivergence> divergences;  // the first reordered locations
+  std::vector<uint64_t> first_other, first_dependent, first_only_a, first_only_b;
+  std::string problem;
+  OrderBits bits;
+  // A or B dropped atomic records of this launch: contributions may be
+  // missing. Only order dependence among those recorded, and bits, count.
+  bool incomplete = false;
+  bool deterministic = true;
+};
+
+struct OrderLaunchDiff {
+  LaunchRecord a, b;
+  std::optional<KernelOrderInfo> findings;   // the kernel's static findings (A's, else B's)
+  std::optional<OrderSummary> summary_a, summary_b;
+  std::vector<OrderStoreDiff> stores;
+  std::vector<OrderAtomicDiff> atomics;
+  bool deterministic = true;
+};
+
+enum class OrderVerdict { Deterministic = 0, Nondeterministic = 1, Trouble = 2 };
+
+struct OrderDiffOptions {
+  // Explicit launch pairs (A id, B id); empty: by kernel name and order.
+  std::vector<std::pair<uint32_t, uint32_t>> launches;
+};
+
+struct OrderDiffResult {
+  OrderVerdict verdict = OrderVerdict::Trouble;
+  std::string error;              // set when verdict is Trouble
+  std::string a_path, b_path;
+  TraceHeader a_header, b_header;
+  std::vector<OrderLaunchDiff> launches;
+  std::vector<std::string> notes;
+};
+
+// kosan-diff --order A B: two runs of one program. Deterministic when every
+// fingerprint matches and no location's result depends on the order its
+// atomics land in.
+OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
+                          const OrderDiffOptions &options = {});
+std::string formatOrderDiffText(const OrderDiffResult &result);
+std::string formatOrderDiffJson(const OrderDiffResult &result);
+// "kosan-diff: DETERMINISTIC: ...", "kosan-diff: NONDETERMINISTIC: ..." or
+// "kosan-diff: TROUBLE: ...", without newline.
+std::string formatOrderDiffVerdict(const OrderDiffResult &result);
+
+// Rows RA.. of A's outputs against rows RB.. of B's, `count` rows.
+struct RowPair {
+  uint64_t a = 0, b = 0, count = 1;
+  bool operator==(const RowPair &) const = default;
+};
+// "RA:RB[:COUNT],...": COUNT left out is 1. Returns nothing, with *error
+// saying what is wrong, for anything else (COUNT 0, an empty item, ...).
+std::optional<std::vector<RowPair>> parseRowPairs(std::string_view spec,
+                                                  std::string *error);
+
+struct BatchDiffOptions {
+  std::vector<RowPair> rows;
+  uint64_t row_length = 0;        // elements per row of every output compared
+  std::vector<std::pair<uint32_t, uint32_t>> launches;
+};
+
+// One row of A against one row of B in one output.
+struct BatchRowDiff {
+  uint64_t row_a = 0, row_b = 0;
+  // A or B dropped order records of the launch: fingerprints may be
+  // missing or an earlier store's. Only bits count then.
+  bool incomplete = false;
+  uint64_t compared = 0;          // columns both rows have fingerprints of
+  uint64_t variant = 0;           // of those, with other fingerprints
+  uint64_t only_a = 0, only_b = 0; // columns written in one row only
+  std::vector<uint64_t> first_variant;  // columns, kOrderExamples at most
+  OrderBits bits;                 // indices in `first` are columns
+  bool invariant = true;
+};
+
+struct BatchOutputDiff {
+  uint32_t arg = 0;
+  std::string name;
+  DType dtype = DType::Unknown;
+  std::string written_by;         // "stores", "atomics" or "stores and atomics"
+  std::string problem;            // why it could not be compared
+  std::vector<BatchRowDiff> rows;
+  bool invariant = true;
+};
+
+struct BatchLaunchDiff {
+  LaunchRecord a, b;
+  std::optional<KernelOrderInfo> findings;
+  // Why the kernel can depend on the batch, from its static findings.
+  std::vector<std::string> reasons;
+  std::vector<BatchOutputDiff> outputs;
+  bool invariant = true;
+};
+
+enum class BatchVerdict { Invariant = 0, BatchVariant = 1, Trouble = 2 };
+
+struct BatchDiffResult {
+  BatchVerdict verdict = BatchVerdict::Trouble;
+  std::string error;
+  std::string a_path, b_path;
+  TraceHeader a_header, b_header;
+  std::vector<RowPair> rows;
+  uint64_t row_length = 0;
+  std::vector<BatchLaunchDiff> launches;
+  std::vector<std::string> notes;
+};
+
+// kosan-diff --batch-invariance A B --rows SPEC --row-length N: A a run
+// with a smaller batch, B one with a larger; each row of A is to be
+// computed the same way as its row in B.
+BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string &bPath,
+                                    const BatchDiffOptions &options);
+std::string formatBatchDiffText(const BatchDiffResult &result);
+std::string formatBatchDiffJson(const BatchDiffResult &result);
+std::string formatBatchDiffVerdict(const BatchDiffResult &result);
 
 } // namespace kosan
 

@@ -282,6 +282,23 @@ struct OrderSummary {
   uint64_t order_dependent_locations = 0;
 };
 
+// Whether the result of float atomics of `op` on one location can depend on
+// the order they land in: true for "fadd", "fsub" and operations this
+// reader does not know; false for "fmin" and "fmax", whose result is the
+// same in any order.
+bool atomicOrderMatters(const std::string &op);
+// A location whose final value depends on the order its atomics landed in:
+// the op's order matters and two or more contributions have different
+// fingerprints (OrderSummary::order_dependent_locations counts them).
+bool orderDependent(const OrderAtomicRecord &record, const AtomicSequence &location);
+uint64_t orderDependentLocations(const OrderAtomicRecord &record);
+// The static findings as a list: "float atomics, warp-shuffle reduction,
+// shared-memory reduction, launch-dependent reduction loop", or "none".
+std::string formatKernelOrderFlags(const KernelOrderInfo &info);
+// KOSAN_OPTIONS=order_leaves of a trace: "value", or "position" (the
+// default, also when the header does not say).
+std::string orderLeaves(const TraceHeader &header);
+
 struct Trace {
   TraceHeader header;
   std::vector<ModuleRecord> modules;
@@ -316,6 +333,9 @@ public:
   // of at most kSnapshotChunkBytes raw); the reader joins them.
   void write(const OrderStoreRecord &);
   void write(const OrderAtomicRecord &);
+  // Raw payload bytes per order_stores/order_atomics line (0:
+  // kSnapshotChunkBytes); small values make multi-part records in tests.
+  void setOrderPartBytes(uint64_t bytes) { order_part_bytes_ = bytes; }
   // A snapshot: the record, then its contents (count * dtypeSize bytes) as
   // zstd-compressed, base64-encoded snapshot_chunk lines. Sets
   // record.chunks and record.chunk_elements if they are 0.
@@ -329,6 +349,7 @@ private:
   int fd_;
   std::string path_;
   std::mutex mutex_; // one record at a time, so lines never interleave
+  uint64_t order_part_bytes_ = 0;
 };
 
 enum class TraceError {

@@ -52,8 +52,7 @@ uint32_t linearThread() {
 
 } // namespace
 
-KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint32_t launch, uint32_t arg,
-                                      uint64_t where, uint64_t fp, uint32_t site) {
+KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint64_t where, uint64_t fp) {
   kosan_order_state *os = orderState(state);
   if (!os)
     return;
@@ -63,15 +62,10 @@ KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint32_t launch, uint32_t 
   kosan_order_store *r = (kosan_order_store *)os->stores + i;
   r->fp = fp;
   r->where = where;
-  r->arg = arg;
-  r->site = site;
-  r->launch = launch;
-  r->reserved = 0;
 }
 
-KOSAN_DEVICE void __kosan_order_atomic(uint64_t state, uint32_t launch, uint32_t arg,
-                                       uint64_t where, uint64_t fp, uint64_t oldBits,
-                                       uint64_t valBits, uint32_t site) {
+KOSAN_DEVICE void __kosan_order_atomic(uint64_t state, uint64_t where, uint64_t fp,
+                                       uint64_t oldBits, uint64_t valBits) {
   kosan_order_state *os = orderState(state);
   if (!os)
     return;
@@ -83,12 +77,8 @@ KOSAN_DEVICE void __kosan_order_atomic(uint64_t state, uint32_t launch, uint32_t
   r->where = where;
   r->old_bits = oldBits;
   r->val_bits = valBits;
-  r->arg = arg;
-  r->site = site;
   r->block = linearBlock();
   r->thread = linearThread();
-  r->launch = launch;
-  r->reserved = 0;
 }
 
 // A float atomic on shared memory: fold the contribution into the

@@ -1504,7 +1504,9 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
   kosan_order_state os{};
   if (cudaMemcpy(&os, dOrder, sizeof os, cudaMemcpyDeviceToHost) != cudaSuccess)
     return;
-  size_t nstores = std::min(os.store_count, os.store_capacity);
+  // Without a trace the stores' fingerprints have nowhere to go: only the
+  // atomics feed the report at exit.
+  size_t nstores = trace ? std::min(os.store_count, os.store_capacity) : 0;
   size_t natomics = std::min(os.atomic_count, os.atomic_capacity);
   std::vector<kosan_order_store> stores(nstores);
   std::vector<kosan_order_atomic> atomics(natomics);
@@ -1520,9 +1522,6 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
   uint32_t zero[2] = {0, 0};
   cudaMemcpy(reinterpret_cast<char *>(dOrder) + offsetof(kosan_order_state, store_count), zero,
              sizeof zero, cudaMemcpyHostToDevice);
-  // Records of other launches (a graph replayed since) are not this one's.
-  std::erase_if(stores, [&](const kosan_order_store &r) { return r.launch != ls.record.id; });
-  std::erase_if(atomics, [&](const kosan_order_atomic &r) { return r.launch != ls.record.id; });
 
   OrderLaunch launch;
   launch.launch = ls.record.id;
@@ -1538,20 +1537,25 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
     launch.argEnds.push_back(end);
     launch.argNames.push_back(name);
   }
-  const ModuleInfo *m = k->module;
-  launch.site = [m](uint32_t id) -> const kosan_site * {
-    return m && id < m->sites.size() ? &m->sites[id] : nullptr;
-  };
-  launch.siteLocation = [m](uint32_t id) -> std::string {
-    if (!m || id >= m->sites.size())
-      return "";
-    const kosan_site &s = m->sites[id];
-    return m->str(s.file_str) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column);
-  };
-  launch.siteOp = [m](uint32_t id) -> std::string {
-    return m && id < m->sites.size() ? m->str(m->sites[id].object_str) : "";
-  };
-  OrderRecords recs = buildOrderRecords(stores.data(), stores.size(), os.store_count,
+  if (const ModuleInfo *m = k->module; m && k->summary) {
+    uint32_t end = std::min<uint64_t>(uint64_t(k->summary->firstSite) + k->summary->nsites,
+                                      m->sites.size());
+    for (uint32_t id = k->summary->firstSite; id < end; ++id) {
+      const kosan_site &s = m->sites[id];
+      if (s.access != KOSAN_ACCESS_ORDER_STORE && s.access != KOSAN_ACCESS_ORDER_ATOMIC)
+        continue;
+      OrderLaunch::Site site;
+      site.arg = s.arg_index;
+      site.access = s.access;
+      site.dtype = s.size;
+      site.op = m->str(s.object_str);
+      site.location = m->str(s.file_str) + ":" + std::to_string(s.line) + ":" +
+                      std::to_string(s.column);
+      launch.sites.push_back(std::move(site));
+    }
+  }
+  OrderRecords recs = buildOrderRecords(stores.data(), stores.size(),
+                                        trace ? os.store_count : 0,
                                         atomics.data(), atomics.size(), os.atomic_count, launch);
   ++orderLaunches;
   orderDroppedStores += recs.summary.dropped_stores;

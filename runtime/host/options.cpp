@@ -153,7 +153,7 @@ void validate(Options &options, std::vector<std::string> &warnings) {
          " is neither position nor value; using position");
     options.order_leaves = "position";
   }
-  // Records are 32 and 56 bytes: 64 Mi of each is 5.5 GiB of device memory.
+  // Records are 16 and 40 bytes: 64 Mi of each is 3.5 GiB of device memory.
   constexpr int kMaxOrderRecords = 1 << 26;
   for (auto [name, value, fallback] :
        {std::tuple{"order_stores", &options.order_stores, defaults.order_stores},

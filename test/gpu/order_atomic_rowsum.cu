@@ -6,14 +6,14 @@
 // RUN: env KOSAN_OPTIONS=checks=order:trace=%t/bug1.kosan %gpubin/order_atomic_rowsum bug > %t/bug1.out 2> %t/bug1.err
 // RUN: env KOSAN_OPTIONS=checks=order:trace=%t/bug2.kosan %gpubin/order_atomic_rowsum bug > %t/bug2.out 2> %t/bug2.err
 // RUN: FileCheck %s --check-prefix=BUG-EXIT < %t/bug1.err
-// BUG-EXIT: kosan: order: kernel 'rowsum_atomic(float const*, float*, int)': 512 locations of 'out' depend on the order float atomics land in (launch #1; float atomics at {{.*}}order_atomic_rowsum.cu:{{[0-9]+}}
+// BUG-EXIT: kosan: order: kernel 'rowsum_atomic(float const*, float*, int)': 512 locations of 'dout' depend on the order float atomics land in (launch #1; float atomics at {{.*}}order_atomic_rowsum.cu:{{[0-9]+}}
 // The two runs are called nondeterministic whether or not their bits agree.
 // RUN: not %kosan-diff --order %t/bug1.kosan %t/bug2.kosan > %t/bug.diff
 // RUN: FileCheck %s --check-prefix=BUG-DIFF < %t/bug.diff
 // BUG-DIFF: 512 locations depend on the order
 // BUG-DIFF: NONDETERMINISTIC
 // RUN: %kosan-report %t/bug1.kosan | FileCheck %s --check-prefix=BUG-REPORT
-// BUG-REPORT: 1048576 float atomics on 'out' at 512 locations; 512 are order-dependent
+// BUG-REPORT: 1048576 float atomics on 'dout' at 512 locations; 512 are order-dependent
 // The twin: 20 runs, every one's fingerprints equal to the first's.
 // RUN: python3 %S/Inputs/order_runs.py 20 %t/fixed %kosan-diff -- %gpubin/order_atomic_rowsum fixed > %t/fixed.runs
 // RUN: FileCheck %s --check-prefix=FIXED-RUNS < %t/fixed.runs

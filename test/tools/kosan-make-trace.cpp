@@ -10,6 +10,8 @@
 //    "launches": [
 //      {"id": 1,                               default: 1, 2, ... in order
 //       "kernel": "scale(float*, int)", "mangled": "_Z5scalePfi",
+//       "module": 1, "grid": [8, 1, 1], "block": [256, 1, 1],  default (1,1,1)
+//       "shared_bytes": 0,
 //       "snapshots": [
 //         {"arg": 0, "name": "y", "dtype": "f32", "count": 1000,
 //          "formula": "ramp*2+1e-3",            or "values": [1, 2.5, "nan", "-inf"]
@@ -33,7 +35,41 @@
 //                      "thread": [17, 0, 0],         the worst value
 //                      "launch_last": 2}]}]}       default: this launch
 //
-// Header fields: "argv", "pid", "options" (an object of strings).
+// Header fields: "argv", "pid", "options" (an object of strings, e.g.
+// {"checks": "order", "order_leaves": "value"}).
+//
+// checks=order records (fingerprints are "0x..." strings or numbers):
+//
+//   {"kernel_order": [{"module": 1, "kernel": "rowsum(float*)",  written after
+//                      "mangled": "_Z6rowsumPf", "float_atomics": true,  the header
+//                      "shuffle_reduction": false, "shared_reduction": false,
+//                      "launch_dependent_loop": false, "fingerprints": true,
+//                      "findings": "float atomics at k.cu:12"}],
+//    "order_part_bytes": 64,                  payload bytes per part line (small:
+//                                             multi-part records)
+//    "launches": [{...,
+//      "order_stores": [
+//        {"arg": 1, "name": "y", "dtype": "f32", "sites": ["k.cu:20:7"],
+//         "elements": [[0, "0x1234"], [1, "0x99"]]}    explicit, or generated:
+//        {"arg": 1, "name": "y", "count": 1024, "first": 0, "seed": "0x5",
+//         "period": 256,                       fp(i) = mix(seed, i % period)
+//         "set": {"5": "0xdead"},              single elements
+//         "skip": [7, [10, 20]]}],             elements (ranges [a, b)) left out
+//      "order_atomics": [
+//        {"arg": 0, "name": "out", "dtype": "f32", "op": "fadd", "sites": [],
+//         "exact": true,
+//         "locations": [{"element": 17, "order": [[12, 0, "0xa"], [7, 3, "0xb", "0x3f800000"]],
+//                        "fp": "0x..."}]}     [block, thread, fp, value bits];
+//                                             fp: by default the contributions
+//                                             folded onto the element's leaf
+//        or generated: "count": 8 locations from "first", "contributions": 4
+//        each (block k, thread element % 32), "seed", "period" as above,
+//        "same_fp": true (one fingerprint per location: order-independent),
+//        "swap": {"17": [0, 1]} (swaps two positions), "reverse": [17]}],
+//      "order_summary": {"stores": 1024, "atomics": 32, "dropped_stores": 0,
+//                        "dropped_atomics": 0, "order_dependent_locations": 8}}]}
+//                                             members left out are computed
+//                                             from the launch's records
 //
 // Formulas: a base (ramp = i/count, index = i, zero, one, sin = sin(i),
 // random = a fixed pseudo-random sequence in [0, 1)) followed by any number
@@ -42,6 +78,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
+#include "kosan/order.h"
 #include "kosan/precision.h"
 #include "kosan/trace.h"
 
@@ -54,6 +91,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -260,6 +298,147 @@ void writePrecision(TraceWriter &writer, uint32_t launch, const Json &p) {
   writer.write(r);
 }
 
+//===----------------------------------------------------------------------===//
+// checks=order records
+//===----------------------------------------------------------------------===//
+
+uint64_t fpValue(const Json &v) {
+  if (v.is_string())
+    return std::stoull(v.get<std::string>(), nullptr, 0);
+  return v.get<uint64_t>();
+}
+
+uint64_t fpOr(const Json &j, const char *key, uint64_t fallback) {
+  return j.contains(key) ? fpValue(j.at(key)) : fallback;
+}
+
+// splitmix64: distinct fingerprints from (seed, key).
+uint64_t mix(uint64_t seed, uint64_t key) {
+  uint64_t x = seed + 0x9e3779b97f4a7c15ull * (key + 1);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+KernelOrderInfo kernelOrder(const Json &k) {
+  KernelOrderInfo info;
+  info.module = k.value("module", 0u);
+  info.kernel = k.value("kernel", "");
+  info.mangled = k.value("mangled", "");
+  info.float_atomics = k.value("float_atomics", false);
+  info.shuffle_reduction = k.value("shuffle_reduction", false);
+  info.shared_reduction = k.value("shared_reduction", false);
+  info.launch_dependent_loop = k.value("launch_dependent_loop", false);
+  info.fingerprints = k.value("fingerprints", true);
+  info.findings = k.value("findings", "");
+  return info;
+}
+
+OrderStoreRecord orderStores(uint32_t launch, const Json &o) {
+  OrderStoreRecord r;
+  r.launch = launch;
+  r.arg = o.value("arg", 0u);
+  r.name = o.value("name", "arg" + std::to_string(r.arg));
+  r.dtype = dtypeOf(o, "dtype", "f32");
+  r.sites = o.value("sites", std::vector<std::string>());
+  std::map<uint64_t, uint64_t> elements;
+  if (o.contains("elements")) {
+    for (const Json &e : o.at("elements"))
+      elements[e.at(0).get<uint64_t>()] = fpValue(e.at(1));
+  } else {
+    uint64_t first = o.value("first", uint64_t(0));
+    uint64_t count = o.value("count", uint64_t(0));
+    uint64_t seed = fpOr(o, "seed", 0);
+    uint64_t period = o.value("period", uint64_t(0));
+    for (uint64_t i = first; i < first + count; ++i)
+      elements[i] = mix(seed, period ? i % period : i);
+  }
+  if (o.contains("set"))
+    for (const auto &[index, fp] : o.at("set").items())
+      elements[std::stoull(index)] = fpValue(fp);
+  if (o.contains("skip"))
+    for (const Json &item : o.at("skip")) {
+      uint64_t begin = item.is_array() ? item.at(0).get<uint64_t>() : item.get<uint64_t>();
+      uint64_t end = item.is_array() ? item.at(1).get<uint64_t>() : begin + 1;
+      for (uint64_t i = begin; i < end; ++i)
+        elements.erase(i);
+    }
+  for (auto [element, fp] : elements)
+    r.elements.push_back({element, fp});
+  return r;
+}
+
+// The location's fingerprint as order.h describes it: its leaf, folded
+// with each contribution in landing order (test data: the operation code
+// is kosan_fp_op("atomic.<op>")).
+uint64_t foldLocation(const OrderAtomicRecord &r, uint64_t key, const AtomicSequence &l) {
+  uint64_t acc = kosan_fp_leaf(r.arg, key * dtypeSize(r.dtype));
+  uint64_t op = kosan_fp_op(("atomic." + r.op).c_str());
+  for (const AtomicContribution &c : l.order)
+    acc = kosan_fp_combine(op, acc, c.fp);
+  return acc;
+}
+
+OrderAtomicRecord orderAtomics(uint32_t launch, const Json &o) {
+  OrderAtomicRecord r;
+  r.launch = launch;
+  r.arg = o.value("arg", 0u);
+  r.name = o.value("name", "arg" + std::to_string(r.arg));
+  r.dtype = dtypeOf(o, "dtype", "f32");
+  r.op = o.value("op", "fadd");
+  r.sites = o.value("sites", std::vector<std::string>());
+  r.exact = o.value("exact", true);
+  uint64_t period = o.value("period", uint64_t(0));
+  std::map<uint64_t, AtomicSequence> locations;
+  std::map<uint64_t, bool> explicitFp;
+  if (o.contains("locations")) {
+    for (const Json &j : o.at("locations")) {
+      AtomicSequence l;
+      l.element = j.at("element").get<uint64_t>();
+      for (const Json &c : j.at("order"))
+        l.order.push_back({fpValue(c.at(2)), c.size() > 3 ? fpValue(c.at(3)) : 0,
+                           c.at(0).get<uint32_t>(), c.at(1).get<uint32_t>()});
+      if (j.contains("fp")) {
+        l.fp = fpValue(j.at("fp"));
+        explicitFp[l.element] = true;
+      }
+      locations[l.element] = std::move(l);
+    }
+  } else {
+    uint64_t first = o.value("first", uint64_t(0));
+    uint64_t count = o.value("count", uint64_t(0));
+    uint64_t contributions = o.value("contributions", uint64_t(2));
+    uint64_t seed = fpOr(o, "seed", 0);
+    bool sameFp = o.value("same_fp", false);
+    for (uint64_t e = first; e < first + count; ++e) {
+      AtomicSequence l;
+      l.element = e;
+      uint64_t key = period ? e % period : e;
+      for (uint64_t k = 0; k < contributions; ++k)
+        l.order.push_back({mix(seed, key * 1000003 + (sameFp ? 0 : k + 1)), k + 1,
+                           uint32_t(k), uint32_t(e % 32)});
+      locations[e] = std::move(l);
+    }
+  }
+  if (o.contains("swap"))
+    for (const auto &[index, positions] : o.at("swap").items()) {
+      AtomicSequence &l = locations.at(std::stoull(index));
+      std::swap(l.order.at(positions.at(0).get<size_t>()),
+                l.order.at(positions.at(1).get<size_t>()));
+    }
+  if (o.contains("reverse"))
+    for (const Json &index : o.at("reverse")) {
+      AtomicSequence &l = locations.at(index.get<uint64_t>());
+      std::reverse(l.order.begin(), l.order.end());
+    }
+  for (auto &[element, l] : locations) {
+    if (!explicitFp.count(element))
+      l.fp = foldLocation(r, period ? element % period : element, l);
+    r.locations.push_back(std::move(l));
+  }
+  return r;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -284,6 +463,10 @@ int main(int argc, char **argv) {
     h.gpu_arch = "sm_90";
     h.options = desc.value("options", std::map<std::string, std::string>());
     writer->write(h);
+    if (desc.contains("order_part_bytes"))
+      writer->setOrderPartBytes(desc.at("order_part_bytes").get<uint64_t>());
+    for (const Json &k : desc.value("kernel_order", Json::array()))
+      writer->write(kernelOrder(k));
 
     uint32_t nextId = 1;
     uint64_t errors = 0, reports = 0;
@@ -295,6 +478,11 @@ int main(int argc, char **argv) {
       launch.kernel = l.value("kernel", "");
       launch.mangled = l.value("mangled", "");
       launch.module = l.value("module", 0u);
+      if (l.contains("grid"))
+        launch.grid = dimOf(l, "grid");
+      if (l.contains("block"))
+        launch.block = dimOf(l, "block");
+      launch.shared_bytes = l.value("shared_bytes", uint64_t(0));
       launch.instrumented = true;
       writer->write(launch);
       for (const Json &o : l.value("oob", Json::array())) {
@@ -306,6 +494,30 @@ int main(int argc, char **argv) {
         writeSnapshot(*writer, launch.id, s);
       for (const Json &p : l.value("precision", Json::array()))
         writePrecision(*writer, launch.id, p);
+      OrderSummary summary;
+      summary.launch = launch.id;
+      for (const Json &o : l.value("order_stores", Json::array())) {
+        OrderStoreRecord r = orderStores(launch.id, o);
+        summary.stores += r.elements.size();
+        writer->write(r);
+      }
+      for (const Json &o : l.value("order_atomics", Json::array())) {
+        OrderAtomicRecord r = orderAtomics(launch.id, o);
+        for (const AtomicSequence &loc : r.locations)
+          summary.atomics += loc.order.size();
+        summary.order_dependent_locations += orderDependentLocations(r);
+        writer->write(r);
+      }
+      if (l.contains("order_summary")) {
+        const Json &o = l.at("order_summary");
+        summary.stores = o.value("stores", summary.stores);
+        summary.atomics = o.value("atomics", summary.atomics);
+        summary.dropped_stores = o.value("dropped_stores", uint64_t(0));
+        summary.dropped_atomics = o.value("dropped_atomics", uint64_t(0));
+        summary.order_dependent_locations =
+            o.value("order_dependent_locations", summary.order_dependent_locations);
+        writer->write(summary);
+      }
     }
     if (desc.value("end", true)) {
       TraceEnd end;

@@ -5,6 +5,11 @@
 // 1 different, 2 trouble (a trace that cannot be read, launches that cannot
 // be matched, wrong flags). The rules are in docs/diff.md.
 //
+// kosan-diff --order A B: two runs of one program (checks=order); 0
+// deterministic, 1 nondeterministic, 2 trouble.
+// kosan-diff --batch-invariance --rows SPEC --row-length N A B: a smaller
+// batch against a larger one; 0 invariant, 1 batch-variant, 2 trouble.
+//
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 
@@ -94,13 +99,64 @@ bool parseLaunchPair(const std::string &spec, kosan::DiffOptions &options,
   return true;
 }
 
+// A row length: 1 or more.
+std::optional<uint64_t> parseRowLength(std::string_view s) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || v == 0)
+    return std::nullopt;
+  return v;
+}
+
+// Writes the document of an --order or --batch-invariance comparison and
+// returns the exit status. Text is written also on trouble where launches
+// were compared (records the device log dropped), so that what was compared
+// shows.
+template <typename Result>
+int finish(const Result &result, int verdict, bool trouble, const std::string &format,
+           bool quiet, const std::string &output, std::string (*text)(const Result &),
+           std::string (*json)(const Result &), std::string (*verdictLine)(const Result &)) {
+  std::string document;
+  if (format == "json")
+    document = json(result);
+  else if (quiet && !trouble)
+    document = verdictLine(result) + "\n";
+  else if (!trouble || (!quiet && !result.launches.empty()))
+    document = text(result);
+  if (!document.empty() && !writeOutput(output, document))
+    return kExitTrouble;
+  if (trouble) {
+    printError(result.error);
+    return kExitTrouble;
+  }
+  return verdict;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"Compares the output snapshots of a candidate run (CAND) with "
                "those of a reference run (REF). Exit status: 0 equivalent, "
-               "1 different, 2 trouble.",
+               "1 different, 2 trouble.\n"
+               "With --order, compares the order fingerprints of two runs A and B "
+               "of one program (KOSAN_OPTIONS=checks=order). Exit status: "
+               "0 deterministic, 1 nondeterministic, 2 trouble.\n"
+               "With --batch-invariance, compares rows of a run with a smaller "
+               "batch (A) with rows of a run with a larger one (B). Exit status: "
+               "0 invariant, 1 batch-variant, 2 trouble.",
                "kosan-diff"};
+  app.footer("Modes:\n"
+             "  kosan-diff [OPTIONS] REF CAND              outputs within tolerance "
+             "(KOSAN_OPTIONS=snapshot=1)\n"
+             "  kosan-diff --order [OPTIONS] A B           determinism "
+             "(KOSAN_OPTIONS=checks=order)\n"
+             "  kosan-diff --batch-invariance --rows RA:RB[:COUNT],... --row-length N "
+             "[OPTIONS] A B\n"
+             "                                             batch invariance "
+             "(KOSAN_OPTIONS=checks=order:order_leaves=value)\n"
+             "--atol, --rtol and --tolerance apply to the first mode alone; --order "
+             "and --batch-invariance print text or json.\n"
+             "docs/diff.md has the rules.");
   app.set_version_flag("--version", "kosan-diff " KOSAN_VERSION_STRING);
   app.failure_message([](const CLI::App *, const CLI::Error &e) {
     return std::string("kosan-diff: error: ") + e.what() +
@@ -113,6 +169,21 @@ int main(int argc, char **argv) {
   std::string atol, rtol;
   std::vector<std::string> tolerances, launches;
   bool quiet = false;
+  bool orderMode = false, batchMode = false;
+  std::string rowsSpec, rowLength;
+  app.add_flag("--order", orderMode,
+               "Compare the order fingerprints of two runs A and B of one program: "
+               "is it deterministic?");
+  app.add_flag("--batch-invariance", batchMode,
+               "Compare rows of A (smaller batch) with rows of B (larger batch): "
+               "is each row computed the same way in both?");
+  app.add_option("--rows", rowsSpec,
+                 "With --batch-invariance: rows RA.. of A against rows RB.. of B, "
+                 "COUNT rows (default 1), e.g. 0:0,0:5")
+      ->option_text("RA:RB[:COUNT],...");
+  app.add_option("--row-length", rowLength,
+                 "With --batch-invariance: elements per row of the outputs")
+      ->option_text("N");
   app.add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
       ->capture_default_str();
@@ -133,8 +204,10 @@ int main(int argc, char **argv) {
       ->option_text("REF_ID[:CAND_ID]")
       ->allow_extra_args(false);
   app.add_flag("-q,--quiet", quiet, "Print only the verdict line (text format)");
-  app.add_option("REF", refPath, "Trace of the reference run")->required();
-  app.add_option("CAND", candPath, "Trace of the candidate run")->required();
+  app.add_option("REF", refPath, "Trace of the reference run (A with --order, "
+                                 "--batch-invariance)")->required();
+  app.add_option("CAND", candPath, "Trace of the candidate run (B with --order, "
+                                   "--batch-invariance)")->required();
 
   try {
     app.parse(argc, argv);
@@ -142,6 +215,78 @@ int main(int argc, char **argv) {
     // --help and --version exit 0; every usage error exits like any other
     // trouble, so scripts need to check a single status.
     return app.exit(e) == 0 ? 0 : kExitTrouble;
+  }
+
+  // The modes and the flags that belong to them.
+  if (orderMode && batchMode) {
+    printError("--order and --batch-invariance are two different comparisons; "
+               "give one of them");
+    return kExitTrouble;
+  }
+  if (!batchMode && (!rowsSpec.empty() || !rowLength.empty())) {
+    printError(std::string(!rowsSpec.empty() ? "--rows" : "--row-length") +
+               " belongs to --batch-invariance; add --batch-invariance to compare rows");
+    return kExitTrouble;
+  }
+  if (orderMode || batchMode) {
+    const char *mode = orderMode ? "--order" : "--batch-invariance";
+    for (auto [flag, given] : {std::pair{"--atol", !atol.empty()},
+                               std::pair{"--rtol", !rtol.empty()},
+                               std::pair{"--tolerance", !tolerances.empty()}})
+      if (given) {
+        printError(std::string(flag) + " sets a tolerance for comparing output "
+                   "values; " + mode + " compares fingerprints and takes no tolerance");
+        return kExitTrouble;
+      }
+    if (format == "sarif" || format == "junit") {
+      printError("--format " + format + " is not available with " + mode +
+                 "; use --format text or --format json");
+      return kExitTrouble;
+    }
+  }
+
+  if (orderMode || batchMode) {
+    std::string error;
+    kosan::DiffOptions pairs;
+    for (const std::string &spec : launches)
+      if (!parseLaunchPair(spec, pairs, &error)) {
+        printError(error);
+        return kExitTrouble;
+      }
+    if (orderMode) {
+      kosan::OrderDiffOptions options;
+      options.launches = pairs.launches;
+      kosan::OrderDiffResult result = kosan::diffOrder(refPath, candPath, options);
+      return finish(result, static_cast<int>(result.verdict),
+                    result.verdict == kosan::OrderVerdict::Trouble, format, quiet, output,
+                    &kosan::formatOrderDiffText, &kosan::formatOrderDiffJson,
+                    &kosan::formatOrderDiffVerdict);
+    }
+    if (rowsSpec.empty() || rowLength.empty()) {
+      printError("--batch-invariance needs --rows RA:RB[:COUNT],... and --row-length N "
+                 "(the elements in a row of the output)");
+      return kExitTrouble;
+    }
+    kosan::BatchDiffOptions options;
+    options.launches = pairs.launches;
+    std::optional<std::vector<kosan::RowPair>> rows = kosan::parseRowPairs(rowsSpec, &error);
+    if (!rows) {
+      printError(error);
+      return kExitTrouble;
+    }
+    options.rows = *rows;
+    std::optional<uint64_t> length = parseRowLength(rowLength);
+    if (!length) {
+      printError("--row-length " + rowLength +
+                 ": expected the number of elements in a row of the output, 1 or more");
+      return kExitTrouble;
+    }
+    options.row_length = *length;
+    kosan::BatchDiffResult result = kosan::diffBatchInvariance(refPath, candPath, options);
+    return finish(result, static_cast<int>(result.verdict),
+                  result.verdict == kosan::BatchVerdict::Trouble, format, quiet, output,
+                  &kosan::formatBatchDiffText, &kosan::formatBatchDiffJson,
+                  &kosan::formatBatchDiffVerdict);
   }
 
   kosan::DiffOptions options;

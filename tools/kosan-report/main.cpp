@@ -32,8 +32,8 @@ bool writeOutput(const std::string &path, const std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"Prints the out-of-bounds accesses and the precision losses "
-               "recorded in a kosan trace.",
+  CLI::App app{"Prints the out-of-bounds accesses, the precision losses and "
+               "the order findings (checks=order) recorded in a kosan trace.",
                "kosan-report"};
   app.set_version_flag("--version", "kosan-report " KOSAN_VERSION_STRING);
   app.failure_message([](const CLI::App *, const CLI::Error &e) {

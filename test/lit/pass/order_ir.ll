@@ -121,8 +121,9 @@ declare float @llvm.fma.f32(float, float, float)
 ; The select picks the fingerprint of the value it picks; cap is a parameter,
 ; labelled by its bits.
 ; CHECK:         [[RFP:%[0-9]+]] = select i1 %big, i64 {{%[0-9]+}}, i64 [[ACCFP]]
-; The store: argument 1, byte offset 12, site 0.
-; CHECK:         call void @__kosan_order_store(i64 %kosan.state, i32 %kosan.launch_id, i32 1, i64 {{%[0-9]+}}, i64 [[RFP]], i32 0)
+; The store: argument 1 in the top 16 bits (1 << 48), the byte offset below.
+; CHECK:         [[WHERE:%[0-9]+]] = or i64 {{%[0-9]+}}, 281474976710656
+; CHECK:         call void @__kosan_order_store(i64 %kosan.state, i64 [[WHERE]], i64 [[RFP]])
 ; CHECK-NEXT:    store float %r
 
 ; CHECK-LABEL: define ptx_kernel void @trees__kosan(
@@ -145,16 +146,16 @@ declare float @llvm.fma.f32(float, float, float)
 ; CHECK:         store i64 [[UFP]], ptr addrspace(3) {{%[0-9]+}}, align 8, !nosanitize
 ; The atomic: its contribution's fingerprint, what it found and what it added.
 ; CHECK:         %old = atomicrmw fadd ptr %out, float %u monotonic
-; CHECK:         call void @__kosan_order_atomic(i64 %kosan.state, i32 %kosan.launch_id, i32 1, i64 {{%[0-9]+}}, i64 [[UFP]], i64 {{%[0-9]+}}, i64 {{%[0-9]+}}, i32 {{[0-9]+}})
+; CHECK:         call void @__kosan_order_atomic(i64 %kosan.state, i64 {{%[0-9]+}}, i64 [[UFP]], i64 {{%[0-9]+}}, i64 {{%[0-9]+}})
 
 ; FOLD: SUB [[SUB:-?[0-9]+]]
 ; FOLD: FMA [[FMA:-?[0-9]+]]
 ; FOLD: SWAP [[SUB]]
 ; FOLD-LABEL: define ptx_kernel void @consts__kosan(
-; FOLD:         call void @__kosan_order_store({{.*}}, i64 [[SUB]], i32 {{[0-9]+}})
-; FOLD:         call void @__kosan_order_store({{.*}}, i64 [[FMA]], i32 {{[0-9]+}})
+; FOLD:         call void @__kosan_order_store(i64 %kosan.state, i64 0, i64 [[SUB]])
+; FOLD:         call void @__kosan_order_store({{.*}}, i64 [[FMA]])
 ; a+b and b+a: one fingerprint.
-; FOLD:         call void @__kosan_order_store({{.*}}, i64 [[SUB]], i32 {{[0-9]+}})
+; FOLD:         call void @__kosan_order_store({{.*}}, i64 [[SUB]])
 
 ; REMARK: remark: <unknown>:0:0: kernel 'sum': fingerprints for 1 operations, 1 loads from kernel arguments, 0 shared-memory accesses, 0 shuffles; 1 stores and 0 float atomics recorded; 1 values of other origin labelled by their bits
 ; REMARK: remark: <unknown>:0:0: kernel 'trees': fingerprints for 1 operations, 1 loads from kernel arguments, 3 shared-memory accesses, 1 shuffles; 0 stores and 1 float atomics recorded; 1 values of other origin labelled by their bits

@@ -1,0 +1,189 @@
+// The order fingerprint algebra (include/kosan/order.h) and the host's
+// reading of the device's order logs (lib/order_log.h).
+#include "order_log.h"
+
+#include "kosan/order.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+using namespace kosan;
+
+namespace {
+
+uint64_t f32(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return kosan_fp_content(b, KOSAN_DTYPE_F32);
+}
+
+uint32_t bits(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return b;
+}
+
+const uint64_t kAdd = kosan_fp_op("fadd");
+
+uint64_t add(uint64_t a, uint64_t b) { return kosan_fp_combine_commutative(kAdd, a, b); }
+
+} // namespace
+
+TEST(OrderFingerprint, SwappedOperandsOfAnAddAreOneOrder) {
+  uint64_t a = f32(1.5f), b = f32(-2.0f);
+  EXPECT_EQ(add(a, b), add(b, a));
+  // Not so for a subtraction, whose bits do depend on the order.
+  uint64_t sub = kosan_fp_op("fsub");
+  EXPECT_NE(kosan_fp_combine(sub, a, b), kosan_fp_combine(sub, b, a));
+}
+
+TEST(OrderFingerprint, AssociationAndPermutationChangeTheFingerprint) {
+  uint64_t x = f32(1), y = f32(2), z = f32(3), w = f32(4);
+  std::set<uint64_t> seen = {
+      add(add(x, y), z), add(x, add(y, z)), add(add(x, z), y),
+      // Pairwise trees with other pairings: not a linear hash.
+      add(add(x, y), add(z, w)), add(add(x, w), add(z, y)), add(add(x, z), add(y, w)),
+      add(add(add(x, y), z), w)};
+  EXPECT_EQ(seen.size(), 7u);
+}
+
+TEST(OrderFingerprint, FusedAndUnfusedDiffer) {
+  uint64_t a = f32(3), b = f32(2), c = f32(1);
+  uint64_t unfused = add(kosan_fp_combine_commutative(kosan_fp_op("fmul"), a, b), c);
+  EXPECT_NE(kosan_fp_fma(a, b, c), unfused);
+  EXPECT_EQ(kosan_fp_fma(a, b, c), kosan_fp_fma(b, a, c));
+}
+
+TEST(OrderFingerprint, LeavesTellArgumentsOffsetsAndTypesApart) {
+  EXPECT_NE(kosan_fp_leaf(0, 0), kosan_fp_leaf(1, 0));
+  EXPECT_NE(kosan_fp_leaf(0, 4), kosan_fp_leaf(0, 8));
+  uint64_t one32 = f32(1.0f);
+  double d = 1.0;
+  uint64_t b64;
+  std::memcpy(&b64, &d, 8);
+  EXPECT_NE(one32, kosan_fp_content(b64, KOSAN_DTYPE_F64));
+  // 10^5 offsets of one argument: no two leaves alike.
+  std::set<uint64_t> leaves;
+  for (uint64_t off = 0; off < 400000; off += 4)
+    leaves.insert(kosan_fp_leaf(2, off));
+  EXPECT_EQ(leaves.size(), 100000u);
+}
+
+namespace {
+
+uint64_t where(uint32_t arg, uint64_t offset) {
+  return uint64_t(arg) << KOSAN_ORDER_WHERE_SHIFT | offset;
+}
+
+kosan_order_atomic contribution(float old, float val, uint32_t block, uint64_t fp = 0) {
+  kosan_order_atomic a{};
+  a.old_bits = bits(old);
+  a.val_bits = bits(val);
+  a.block = block;
+  a.fp = fp ? fp : f32(val);
+  a.where = where(1, 8);
+  return a;
+}
+
+} // namespace
+
+TEST(OrderLog, AtomicsArePutInTheOrderTheyLanded) {
+  // Landed: 1.0 (found 0), then 2.0 (found 1), then 0.5 (found 3); the log
+  // received them in another order.
+  std::vector<kosan_order_atomic> log = {contribution(3.0f, 0.5f, 7),
+                                         contribution(0.0f, 1.0f, 12),
+                                         contribution(1.0f, 2.0f, 3)};
+  std::vector<const kosan_order_atomic *> ptrs;
+  for (auto &a : log)
+    ptrs.push_back(&a);
+  bool exact = false;
+  std::vector<size_t> order = atomicLandingOrder(ptrs, KOSAN_DTYPE_F32, "fadd", &exact);
+  EXPECT_TRUE(exact);
+  EXPECT_EQ(order, (std::vector<size_t>{1, 2, 0}));
+}
+
+TEST(OrderLog, ABrokenChainFallsBackToTheLogsOrder) {
+  std::vector<kosan_order_atomic> log = {contribution(5.0f, 1.0f, 1),
+                                         contribution(0.0f, 1.0f, 2)};
+  std::vector<const kosan_order_atomic *> ptrs = {&log[0], &log[1]};
+  bool exact = true;
+  std::vector<size_t> order = atomicLandingOrder(ptrs, KOSAN_DTYPE_F32, "fadd", &exact);
+  EXPECT_FALSE(exact);
+  EXPECT_EQ(order, (std::vector<size_t>{0, 1}));
+  // fmax cannot be redone from what the atomics returned: the log's order.
+  order = atomicLandingOrder(ptrs, KOSAN_DTYPE_F32, "fmax", &exact);
+  EXPECT_FALSE(exact);
+}
+
+namespace {
+
+OrderLaunch launchOf() {
+  OrderLaunch l;
+  l.launch = 1;
+  l.argValues = {0x700000000000, 0x700000100000};
+  l.argEnds = {0x700000001000, 0x700000101000};
+  l.argNames = {"x", "out"};
+  l.sites = {{1, KOSAN_ACCESS_ORDER_STORE, KOSAN_DTYPE_F32, "store", "k.cu:10:3"},
+             {-1, KOSAN_ACCESS_ORDER_STORE, KOSAN_DTYPE_F32, "store", "k.cu:14:3"},
+             {1, KOSAN_ACCESS_ORDER_ATOMIC, KOSAN_DTYPE_F32, "fadd", "k.cu:11:5"}};
+  return l;
+}
+
+} // namespace
+
+TEST(OrderLog, StoresKeepTheLastValuePerElementAndAtomicsFold) {
+  OrderLaunch launch = launchOf();
+  std::vector<kosan_order_store> stores = {
+      {111, where(1, 4)},            // out[1]
+      {222, where(1, 0)},            // out[0]
+      {333, where(1, 4)},            // out[1] again: the later one counts
+      {444, where(KOSAN_ORDER_ARG_UNRESOLVED, 0x700000100008)},  // out[2], by address
+      {555, where(KOSAN_ORDER_ARG_UNRESOLVED, 0x7fff00000000)}}; // nowhere known
+  std::vector<kosan_order_atomic> atomics = {contribution(1.0f, 2.0f, 4, 0x99),
+                                             contribution(0.0f, 1.0f, 9, 0x77)};
+  OrderRecords r = buildOrderRecords(stores.data(), stores.size(), 7, atomics.data(),
+                                     atomics.size(), 2, launch);
+  EXPECT_EQ(r.summary.dropped_stores, 2u);
+  EXPECT_EQ(r.summary.dropped_atomics, 0u);
+  EXPECT_EQ(r.unresolved, 1u);
+  ASSERT_EQ(r.stores.size(), 1u);
+  EXPECT_EQ(r.stores[0].name, "out");
+  EXPECT_EQ(r.stores[0].dtype, DType::F32);
+  EXPECT_EQ(r.stores[0].elements,
+            (std::vector<OrderElement>{{0, 222}, {1, 333}, {2, 444}}));
+  EXPECT_EQ(r.stores[0].sites, (std::vector<std::string>{"k.cu:10:3", "k.cu:14:3"}));
+  ASSERT_EQ(r.atomics.size(), 1u);
+  const OrderAtomicRecord &a = r.atomics[0];
+  EXPECT_EQ(a.op, "fadd");
+  EXPECT_EQ(a.sites, std::vector<std::string>{"k.cu:11:5"});
+  EXPECT_TRUE(a.exact);
+  ASSERT_EQ(a.locations.size(), 1u);
+  EXPECT_EQ(a.locations[0].element, 2u); // byte offset 8 of out
+  ASSERT_EQ(a.locations[0].order.size(), 2u);
+  EXPECT_EQ(a.locations[0].order[0].block, 9u); // found 0: landed first
+  EXPECT_EQ(a.locations[0].order[1].block, 4u);
+  uint64_t fold = kosan_fp_leaf(1, 8);
+  fold = kosan_fp_combine(kosan_fp_op("atomic.fadd"), fold, 0x77);
+  fold = kosan_fp_combine(kosan_fp_op("atomic.fadd"), fold, 0x99);
+  EXPECT_EQ(a.locations[0].fp, fold);
+  // Two contributions with different fingerprints: order-dependent.
+  EXPECT_EQ(r.summary.order_dependent_locations, 1u);
+}
+
+TEST(OrderLog, EqualContributionsDoNotDependOnOrder) {
+  OrderLaunch launch = launchOf();
+  std::vector<kosan_order_atomic> atomics = {contribution(0.0f, 1.0f, 1, 0x5),
+                                             contribution(1.0f, 1.0f, 2, 0x5)};
+  OrderRecords r = buildOrderRecords(nullptr, 0, 0, atomics.data(), atomics.size(), 2, launch);
+  EXPECT_EQ(r.summary.order_dependent_locations, 0u);
+  // With value-labelled leaves the fold starts from the value found first.
+  launch.valueLeaves = true;
+  r = buildOrderRecords(nullptr, 0, 0, atomics.data(), atomics.size(), 2, launch);
+  uint64_t fold = f32(0.0f);
+  fold = kosan_fp_combine(kosan_fp_op("atomic.fadd"), fold, 0x5);
+  fold = kosan_fp_combine(kosan_fp_op("atomic.fadd"), fold, 0x5);
+  EXPECT_EQ(r.atomics[0].locations[0].fp, fold);
+}

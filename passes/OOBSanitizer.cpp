@@ -319,6 +319,7 @@ static void copyKernelAnnotations(Module &M, Function &from, Function &to) {
   if (!Annotations)
     return;
   SmallVector<MDNode *, 4> added;
+  bool bounded = false;
   for (MDNode *Op : Annotations->operands()) {
     if (Op->getNumOperands() < 1)
       continue;
@@ -328,7 +329,20 @@ static void copyKernelAnnotations(Module &M, Function &from, Function &to) {
     SmallVector<Metadata *, 4> ops(Op->op_begin(), Op->op_end());
     ops[0] = ValueAsMetadata::get(&to);
     added.push_back(MDNode::get(M.getContext(), ops));
+    for (unsigned i = 1; i + 1 < Op->getNumOperands(); i += 2)
+      if (auto *Key = dyn_cast<MDString>(Op->getOperand(i)))
+        bounded |= Key->getString().starts_with("maxntid") || Key->getString() == "maxnreg";
   }
+  // Without launch bounds ptxas gives a kernel all the registers it wants,
+  // and the program's block size is what limits the original. The clone
+  // needs more registers than the original: keep it launchable with every
+  // block size the original may be launched with (1024 threads x 64
+  // registers fill a register file).
+  if (!bounded && Triple(M.getTargetTriple()).isNVPTX())
+    added.push_back(MDNode::get(
+        M.getContext(),
+        {ValueAsMetadata::get(&to), MDString::get(M.getContext(), "maxnreg"),
+         ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(M.getContext()), 64))}));
   for (MDNode *N : added)
     Annotations->addOperand(N);
 }

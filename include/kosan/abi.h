@@ -173,16 +173,18 @@ struct kosan_device_state {
 
 // checks=order: where the fingerprints of stored values and the float
 // atomics go (include/kosan/order.h has the fingerprint algebra). The host
-// collects both logs after every launch. Records past a log's capacity are
-// dropped, and counted: count keeps rising beyond capacity.
+// collects both logs after every launch. Each log has KOSAN_ORDER_SHARDS
+// shards (shard: the SM's id modulo KOSAN_ORDER_SHARDS), so that warps on
+// different SMs rarely claim records from the same counter. Records past a
+// shard's capacity are dropped, and counted: its count keeps rising.
 struct kosan_order_state {
-  uint64_t stores;            // device address of kosan_order_store[store_capacity]
-  uint64_t atomics;           // device address of kosan_order_atomic[atomic_capacity]
-  uint32_t store_capacity;
-  uint32_t atomic_capacity;
-  uint32_t store_count;       // records claimed (atomic)
-  uint32_t atomic_count;
+  uint64_t stores;            // kosan_order_store[KOSAN_ORDER_SHARDS][store_capacity]
+  uint64_t atomics;           // kosan_order_atomic[KOSAN_ORDER_SHARDS][atomic_capacity]
+  uint32_t store_capacity;    // records per shard; 0: stores are not logged
+  uint32_t atomic_capacity;   // records per shard
+  uint64_t counts;            // uint32_t[2 * KOSAN_ORDER_SHARDS]: claimed per shard, stores then atomics
 };
+#define KOSAN_ORDER_SHARDS 64
 
 // Where a store or atomic went: `where` holds the kernel parameter in its
 // top 16 bits and the byte offset from the parameter's value in the low 48;

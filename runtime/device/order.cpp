@@ -23,7 +23,8 @@ kosan_order_state *orderState(uint64_t state) {
   return (kosan_order_state *)((const kosan_device_state *)state)->order;
 }
 
-// The first free index of `n` records for this lane's group, plus its rank.
+// This lane's record index in its shard: the group of lanes here now claims
+// its records with one atomic, by the lowest of them.
 uint32_t claim(uint32_t *count) {
   uint32_t group = __nvvm_activemask();
   uint32_t lane = __nvvm_read_ptx_sreg_laneid();
@@ -52,14 +53,17 @@ uint32_t linearThread() {
 
 } // namespace
 
+static uint32_t shard() { return __nvvm_read_ptx_sreg_smid() & (KOSAN_ORDER_SHARDS - 1); }
+
 KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint64_t where, uint64_t fp) {
   kosan_order_state *os = orderState(state);
-  if (!os)
+  if (!os || !os->store_capacity)
     return;
-  uint32_t i = claim(&os->store_count);
+  uint32_t s = shard();
+  uint32_t i = claim((uint32_t *)os->counts + s);
   if (i >= os->store_capacity)
     return;
-  kosan_order_store *r = (kosan_order_store *)os->stores + i;
+  kosan_order_store *r = (kosan_order_store *)os->stores + (uint64_t)s * os->store_capacity + i;
   r->fp = fp;
   r->where = where;
 }
@@ -69,10 +73,11 @@ KOSAN_DEVICE void __kosan_order_atomic(uint64_t state, uint64_t where, uint64_t 
   kosan_order_state *os = orderState(state);
   if (!os)
     return;
-  uint32_t i = claim(&os->atomic_count);
+  uint32_t s = shard();
+  uint32_t i = claim((uint32_t *)os->counts + KOSAN_ORDER_SHARDS + s);
   if (i >= os->atomic_capacity)
     return;
-  kosan_order_atomic *r = (kosan_order_atomic *)os->atomics + i;
+  kosan_order_atomic *r = (kosan_order_atomic *)os->atomics + (uint64_t)s * os->atomic_capacity + i;
   r->fp = fp;
   r->where = where;
   r->old_bits = oldBits;

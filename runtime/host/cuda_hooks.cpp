@@ -329,7 +329,7 @@ private:
 
   // checks=order: the logs, in device memory.
   kosan_order_state *dOrder = nullptr;
-  uint32_t orderStoreCap = 0, orderAtomicCap = 0;
+  kosan_order_state orderState{};        // what dOrder holds
   bool orderFailed = false;
   struct OrderFinding {
     std::string kernel, findings, buffers;
@@ -1441,9 +1441,17 @@ void Runtime::printPrecisionReport() {
 // The order state and its two logs. Without them the order check records
 // nothing and everything else runs on.
 void Runtime::setUpOrder(kosan_device_state &st) {
-  uint32_t stores = uint32_t(opts.order_stores), atomics = uint32_t(opts.order_atomics);
-  size_t bytes = sizeof(kosan_order_state) + size_t(stores) * sizeof(kosan_order_store) +
-                 size_t(atomics) * sizeof(kosan_order_atomic);
+  // Per shard, rounded up; stores only when they have a trace to go to.
+  uint32_t stores = uint32_t((uint64_t(opts.order_stores) + KOSAN_ORDER_SHARDS - 1) /
+                             KOSAN_ORDER_SHARDS);
+  uint32_t atomics = uint32_t((uint64_t(opts.order_atomics) + KOSAN_ORDER_SHARDS - 1) /
+                              KOSAN_ORDER_SHARDS);
+  if (!trace)
+    stores = 0;
+  size_t countsBytes = 2 * KOSAN_ORDER_SHARDS * sizeof(uint32_t);
+  size_t bytes = sizeof(kosan_order_state) + countsBytes +
+                 KOSAN_ORDER_SHARDS * (size_t(stores) * sizeof(kosan_order_store) +
+                                       size_t(atomics) * sizeof(kosan_order_atomic));
   char *mem = nullptr;
   if (cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess) {
     cudaGetLastError();
@@ -1453,23 +1461,52 @@ void Runtime::setUpOrder(kosan_device_state &st) {
     return;
   }
   kosan_order_state os{};
-  os.stores = reinterpret_cast<uint64_t>(mem + sizeof(kosan_order_state));
-  os.atomics = os.stores + uint64_t(stores) * sizeof(kosan_order_store);
+  os.counts = reinterpret_cast<uint64_t>(mem + sizeof(kosan_order_state));
+  os.stores = os.counts + countsBytes;
+  os.atomics = os.stores + uint64_t(KOSAN_ORDER_SHARDS) * stores * sizeof(kosan_order_store);
   os.store_capacity = stores;
   os.atomic_capacity = atomics;
-  if (cudaMemcpy(mem, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess) {
+  if (cudaMemcpy(mem, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudaMemset(mem + sizeof os, 0, countsBytes) != cudaSuccess) {
     log("kosan: warning: cannot initialise the order logs; the order check records "
         "nothing\n");
     orderFailed = true;
     return;
   }
   dOrder = reinterpret_cast<kosan_order_state *>(mem);
-  orderStoreCap = stores;
-  orderAtomicCap = atomics;
+  orderState = os;
   st.order = reinterpret_cast<uint64_t>(dOrder);
   if (opts.verbosity >= 1)
-    log("kosan: order logs: %u stores and %u atomics, %zu MiB of device memory\n", stores,
-        atomics, bytes >> 20);
+    log("kosan: order logs: %u stores and %u atomics, %zu MiB of device memory\n",
+        stores * KOSAN_ORDER_SHARDS, atomics * KOSAN_ORDER_SHARDS, bytes >> 20);
+}
+
+// The records of one sharded log (shard s holds counts[s] records from
+// s * capacity on); *claimed: the records the device claimed in all.
+template <typename Record>
+static std::vector<Record> readShards(uint64_t base, uint32_t capacity, const uint32_t *counts,
+                                      uint64_t *claimed) {
+  *claimed = 0;
+  uint32_t widest = 0;
+  for (int s = 0; s < KOSAN_ORDER_SHARDS; ++s) {
+    *claimed += counts[s];
+    widest = std::max(widest, std::min(counts[s], capacity));
+  }
+  std::vector<Record> out;
+  if (!widest)
+    return out;
+  // One copy of the first `widest` records of every shard.
+  std::vector<Record> rows(size_t(KOSAN_ORDER_SHARDS) * widest);
+  if (cudaMemcpy2D(rows.data(), widest * sizeof(Record), reinterpret_cast<void *>(base),
+                   size_t(capacity) * sizeof(Record), widest * sizeof(Record),
+                   KOSAN_ORDER_SHARDS, cudaMemcpyDeviceToHost) != cudaSuccess)
+    return out;
+  for (int s = 0; s < KOSAN_ORDER_SHARDS; ++s) {
+    uint32_t n = std::min(counts[s], capacity);
+    out.insert(out.end(), rows.begin() + size_t(s) * widest,
+               rows.begin() + size_t(s) * widest + n);
+  }
+  return out;
 }
 
 std::pair<std::string, uint64_t> Runtime::argBuffer(const KernelInfo *k, size_t i,
@@ -1501,28 +1538,18 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
         ls.record.id, k->name.c_str(), cudaGetErrorString(e));
     return;
   }
-  kosan_order_state os{};
-  if (cudaMemcpy(&os, dOrder, sizeof os, cudaMemcpyDeviceToHost) != cudaSuccess)
-    return;
-  // Without a trace the stores' fingerprints have nowhere to go: only the
-  // atomics feed the report at exit.
-  size_t nstores = trace ? std::min(os.store_count, os.store_capacity) : 0;
-  size_t natomics = std::min(os.atomic_count, os.atomic_capacity);
-  std::vector<kosan_order_store> stores(nstores);
-  std::vector<kosan_order_atomic> atomics(natomics);
-  if ((nstores && cudaMemcpy(stores.data(), reinterpret_cast<void *>(os.stores),
-                             nstores * sizeof(kosan_order_store),
-                             cudaMemcpyDeviceToHost) != cudaSuccess) ||
-      (natomics && cudaMemcpy(atomics.data(), reinterpret_cast<void *>(os.atomics),
-                              natomics * sizeof(kosan_order_atomic),
-                              cudaMemcpyDeviceToHost) != cudaSuccess)) {
+  uint32_t counts[2 * KOSAN_ORDER_SHARDS];
+  if (cudaMemcpy(counts, reinterpret_cast<void *>(orderState.counts), sizeof counts,
+                 cudaMemcpyDeviceToHost) != cudaSuccess) {
     log("kosan: warning: cannot read the order logs of launch #%u\n", ls.record.id);
     return;
   }
-  uint32_t zero[2] = {0, 0};
-  cudaMemcpy(reinterpret_cast<char *>(dOrder) + offsetof(kosan_order_state, store_count), zero,
-             sizeof zero, cudaMemcpyHostToDevice);
-
+  uint64_t storeCount = 0, atomicCount = 0;
+  std::vector<kosan_order_store> stores = readShards<kosan_order_store>(
+      orderState.stores, orderState.store_capacity, counts, &storeCount);
+  std::vector<kosan_order_atomic> atomics = readShards<kosan_order_atomic>(
+      orderState.atomics, orderState.atomic_capacity, counts + KOSAN_ORDER_SHARDS, &atomicCount);
+  cudaMemset(reinterpret_cast<void *>(orderState.counts), 0, sizeof counts);
   OrderLaunch launch;
   launch.launch = ls.record.id;
   launch.valueLeaves = opts.order_leaves == "value";
@@ -1554,9 +1581,8 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
       launch.sites.push_back(std::move(site));
     }
   }
-  OrderRecords recs = buildOrderRecords(stores.data(), stores.size(),
-                                        trace ? os.store_count : 0,
-                                        atomics.data(), atomics.size(), os.atomic_count, launch);
+  OrderRecords recs = buildOrderRecords(stores.data(), stores.size(), storeCount,
+                                        atomics.data(), atomics.size(), atomicCount, launch);
   ++orderLaunches;
   orderDroppedStores += recs.summary.dropped_stores;
   orderDroppedAtomics += recs.summary.dropped_atomics;

@@ -73,6 +73,8 @@ constexpr uint64_t kInfoState = 0, kInfoLaunchId = 8, kInfoFlags = 12,
 static_assert(kInfoArgs == 32 && kBoundsSize == 32, "launch info layout");
 
 constexpr unsigned kSharedAS = 3, kLocalAS = 5;
+// Function objects allocated (and freed) before cloning: see run().
+constexpr unsigned kAddressFillers = 4096;
 
 #define KOSAN_ENTRY_NAME(id, sym) constexpr char k##id##Name[] = sym;
 KOSAN_DEVICE_ENTRIES(KOSAN_ENTRY_NAME)
@@ -1128,10 +1130,22 @@ bool OOBSanitizer::run() {
       orderFlags |= (8u / sharedShadows.dynamicGranule()) << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
   }
 
-  for (Function *F : kernels)
-    clones[F] = cloneKernel(*F);
-  for (Function *F : deviceFunctions)
-    clones[F] = cloneDeviceFunction(*F);
+  {
+    // LLVM 19's NVPTX backend caches each function's nvvm.annotations by
+    // the Function's address and never forgets a deleted one: a clone
+    // allocated where an inlined-and-deleted function lived would inherit
+    // that function's (empty) annotations and lose its launch bounds and
+    // register limit. Taking the freed Function-sized blocks first makes
+    // the clones land on addresses no annotation was ever cached for.
+    std::vector<std::unique_ptr<Function>> fillers;
+    FunctionType *filler = FunctionType::get(Type::getVoidTy(Ctx), false);
+    for (unsigned i = 0; i < kAddressFillers; ++i)
+      fillers.emplace_back(Function::Create(filler, GlobalValue::InternalLinkage));
+    for (Function *F : kernels)
+      clones[F] = cloneKernel(*F);
+    for (Function *F : deviceFunctions)
+      clones[F] = cloneDeviceFunction(*F);
+  }
 
   for (Function *F : kernels) {
     // Summarised before anything is instrumented, on the kernel as written.

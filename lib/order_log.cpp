@@ -208,12 +208,29 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
       if (std::find(rec.sites.begin(), rec.sites.end(), s->location) == rec.sites.end())
         rec.sites.push_back(s->location);
     uint32_t size = std::max<uint32_t>(dtypeSize(rec.dtype), 1);
-    std::stable_sort(b.list.begin(), b.list.end(),
-                     [](const auto &x, const auto &y) { return x.first < y.first; });
-    for (size_t i = 0; i < b.list.size(); ++i) {
-      if (i + 1 < b.list.size() && b.list[i + 1].first == b.list[i].first)
-        continue; // a later store to the same element wins
-      rec.elements.push_back({b.list[i].first / size, stores[b.list[i].second].fp});
+    uint64_t highest = 0;
+    for (const auto &[offset, index] : b.list)
+      highest = std::max(highest, offset / size);
+    if (highest < 4 * uint64_t(b.list.size()) + 1024) {
+      // Dense (the usual output): one slot per element, later stores
+      // overwrite earlier ones, no sort.
+      std::vector<uint64_t> fp(highest + 1);
+      std::vector<bool> written(highest + 1);
+      for (const auto &[offset, index] : b.list) {
+        fp[offset / size] = stores[index].fp;
+        written[offset / size] = true;
+      }
+      for (uint64_t e = 0; e <= highest; ++e)
+        if (written[e])
+          rec.elements.push_back({e, fp[e]});
+    } else {
+      std::stable_sort(b.list.begin(), b.list.end(),
+                       [](const auto &x, const auto &y) { return x.first < y.first; });
+      for (size_t i = 0; i < b.list.size(); ++i) {
+        if (i + 1 < b.list.size() && b.list[i + 1].first / size == b.list[i].first / size)
+          continue; // a later store to the same element wins
+        rec.elements.push_back({b.list[i].first / size, stores[b.list[i].second].fp});
+      }
     }
     out.stores.push_back(std::move(rec));
   }

@@ -165,14 +165,25 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
   auto nameOf = [&](uint32_t arg) {
     return arg < launch.argNames.size() ? launch.argNames[arg] : "arg" + std::to_string(arg);
   };
-  // The sites of one access kind for a parameter (those of untraced
-  // pointers when the record was untraced).
-  auto sitesOf = [&](uint32_t access, uint32_t arg, bool traced) {
+  // The sites of one access kind for a parameter, and those of untraced
+  // pointers where records came through one or no traced site exists.
+  auto sitesFor = [&](uint32_t access, uint32_t arg, bool untraced) {
     std::vector<const OrderLaunch::Site *> found;
-    for (const OrderLaunch::Site &s : launch.sites)
-      if (s.access == access && (traced ? s.arg == int32_t(arg) : s.arg < 0))
-        found.push_back(&s);
+    for (bool traced : {true, false}) {
+      if (!traced && !untraced && !found.empty())
+        break;
+      for (const OrderLaunch::Site &s : launch.sites)
+        if (s.access == access && (traced ? s.arg == int32_t(arg) : s.arg < 0))
+          found.push_back(&s);
+    }
     return found;
+  };
+  auto locationsOf = [](const std::vector<const OrderLaunch::Site *> &sites) {
+    std::vector<std::string> out;
+    for (const OrderLaunch::Site *s : sites)
+      if (std::find(out.begin(), out.end(), s->location) == out.end())
+        out.push_back(s->location);
+    return out;
   };
 
   // Stores: the last record of each element (a thread's records reach the
@@ -199,14 +210,10 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     rec.launch = launch.launch;
     rec.arg = arg;
     rec.name = nameOf(arg);
-    std::vector<const OrderLaunch::Site *> sites = sitesOf(KOSAN_ACCESS_ORDER_STORE, arg, true);
-    if (b.untraced || sites.empty())
-      for (const OrderLaunch::Site *s : sitesOf(KOSAN_ACCESS_ORDER_STORE, arg, false))
-        sites.push_back(s);
+    std::vector<const OrderLaunch::Site *> sites =
+        sitesFor(KOSAN_ACCESS_ORDER_STORE, arg, b.untraced);
     rec.dtype = sites.empty() ? DType::F32 : dtypeOf(sites.front()->dtype);
-    for (const OrderLaunch::Site *s : sites)
-      if (std::find(rec.sites.begin(), rec.sites.end(), s->location) == rec.sites.end())
-        rec.sites.push_back(s->location);
+    rec.sites = locationsOf(sites);
     uint32_t size = std::max<uint32_t>(dtypeSize(rec.dtype), 1);
     uint64_t highest = 0;
     for (const auto &[offset, index] : b.list)
@@ -258,16 +265,12 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     rec.launch = launch.launch;
     rec.arg = arg;
     rec.name = nameOf(arg);
-    std::vector<const OrderLaunch::Site *> sites = sitesOf(KOSAN_ACCESS_ORDER_ATOMIC, arg, true);
-    if (locations.untraced || sites.empty())
-      for (const OrderLaunch::Site *s : sitesOf(KOSAN_ACCESS_ORDER_ATOMIC, arg, false))
-        sites.push_back(s);
+    std::vector<const OrderLaunch::Site *> sites =
+        sitesFor(KOSAN_ACCESS_ORDER_ATOMIC, arg, locations.untraced);
     uint32_t dtype = sites.empty() ? KOSAN_DTYPE_F32 : sites.front()->dtype;
     rec.op = sites.empty() || sites.front()->op.empty() ? "fadd" : sites.front()->op;
     rec.dtype = dtypeOf(dtype);
-    for (const OrderLaunch::Site *s : sites)
-      if (std::find(rec.sites.begin(), rec.sites.end(), s->location) == rec.sites.end())
-        rec.sites.push_back(s->location);
+    rec.sites = locationsOf(sites);
     uint32_t size = std::max<uint32_t>(dtypeSize(rec.dtype), 1);
     uint64_t foldOp = kosan_fp_op(("atomic." + rec.op).c_str());
     bool orderFree = rec.op == "fmin" || rec.op == "fmax";

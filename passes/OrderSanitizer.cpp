@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "OrderSanitizer.h"
+#include "InsertionPoints.h"
 #include "KernelSummary.h"
 #include "Provenance.h"
 
@@ -165,24 +166,11 @@ private:
 };
 
 BasicBlock::iterator Instrumenter::entryPoint() {
-  if (auto *I = dyn_cast_or_null<Instruction>(valueLeaves))
-    return std::next(I->getIterator());
-  for (Value *V : {ctx.dynSmem, ctx.flags, ctx.launchId, ctx.state})
-    if (auto *I = dyn_cast_or_null<Instruction>(V))
-      return std::next(I->getIterator());
-  BasicBlock::iterator at = F.getEntryBlock().getFirstInsertionPt();
-  while (isa<AllocaInst>(*at))
-    ++at;
-  return at;
+  return afterContext(F, {valueLeaves, ctx.dynSmem, ctx.flags, ctx.launchId, ctx.state});
 }
 
 BasicBlock::iterator Instrumenter::after(Value *V) {
-  if (auto *I = dyn_cast<Instruction>(V)) {
-    if (isa<PHINode>(I))
-      return I->getParent()->getFirstInsertionPt();
-    return std::next(I->getIterator());
-  }
-  return entryPoint();
+  return afterDefinition(V, entryPoint());
 }
 
 Value *Instrumenter::scramble(IRBuilder<> &B, Value *x) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PrecisionSanitizer.h"
+#include "InsertionPoints.h"
 #include "KernelSummary.h"
 
 #include "kosan/abi.h"
@@ -239,24 +240,11 @@ private:
 };
 
 BasicBlock::iterator Instrumenter::entryPoint() {
-  // After the allocas and after the launch context is loaded.
-  if (auto *I = dyn_cast<Instruction>(launchId))
-    return std::next(I->getIterator());
-  if (auto *I = dyn_cast<Instruction>(state))
-    return std::next(I->getIterator());
-  BasicBlock::iterator at = F.getEntryBlock().getFirstInsertionPt();
-  while (isa<AllocaInst>(*at))
-    ++at;
-  return at;
+  return afterContext(F, {launchId, state});
 }
 
 BasicBlock::iterator Instrumenter::after(Value *V) {
-  if (auto *I = dyn_cast<Instruction>(V)) {
-    if (isa<PHINode>(I))
-      return I->getParent()->getFirstInsertionPt();
-    return std::next(I->getIterator());
-  }
-  return entryPoint();
+  return afterDefinition(V, entryPoint());
 }
 
 Value *Instrumenter::toDouble(IRBuilder<> &B, Value *V, Kind k) {

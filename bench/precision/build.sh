@@ -21,19 +21,7 @@ done
 python3 - "$out" > "$out/registers.md" <<'PY'
 import sys
 sys.path.insert(0, "bench")
-from ptxas_regs import parse, demangle
-out = sys.argv[1]
-variants = {v: parse(f"{out}/ptxas.{v}.txt") for v in ("oob", "precision", "oob+precision")}
-plain = variants["oob"]  # the originals are in every module, uninstrumented
-print("| kernel | registers plain | oob | precision | oob+precision | spill bytes plain / oob / precision / both | stack bytes plain / oob / precision / both |")
-print("|---|---:|---:|---:|---:|---|---|")
-for name, e in sorted(plain.items()):
-    if name.endswith("__kosan"):
-        continue
-    k = {v: variants[v].get(name + "__kosan", {}) for v in variants}
-    regs = [str(e.get("regs", "?"))] + [str(k[v].get("regs", "?")) for v in variants]
-    spill = [str(e.get("spill", "?"))] + [str(k[v].get("spill", "?")) for v in variants]
-    stack = [str(e.get("stack", "?"))] + [str(k[v].get("stack", "?")) for v in variants]
-    print(f"| {demangle(name)} | " + " | ".join(regs) + " | " + " / ".join(spill) + " | " + " / ".join(stack) + " |")
+from ptxas_regs import print_table
+print_table(sys.argv[1], ("oob", "precision", "oob+precision"))
 PY
 cat "$out/registers.md"

@@ -20,6 +20,7 @@
 #include <future>
 #include <limits>
 #include <set>
+#include <tuple>
 
 namespace kosan {
 
@@ -632,11 +633,8 @@ bool compareContents(const std::string &refPath, const SnapshotRecord &ref,
 //===----------------------------------------------------------------------===//
 
 // One trace as the matcher sees it: launches that have snapshots, in id order.
-struct Side {
-  const char *role; // "REF" or "CAND"
-  std::string path;
-  Trace trace;
-  std::map<uint32_t, LaunchRecord> launches;                    // all, by id
+struct Side : detail::DiffSide {
+  using DiffSide::DiffSide;
   std::map<uint32_t, std::vector<const SnapshotRecord *>> snapshots; // by launch id
 
   void index() {
@@ -644,6 +642,7 @@ struct Side {
       launches[l.id] = l;
     for (const SnapshotRecord &s : trace.snapshots) {
       snapshots[s.launch].push_back(&s);
+      compared.insert(s.launch);
       // A snapshot of a launch the trace does not describe (a reference
       // written without one) still gets a launch to be matched by.
       if (!launches.count(s.launch)) {
@@ -653,104 +652,102 @@ struct Side {
       }
     }
   }
-
-  std::string describe(uint32_t id) const {
-    auto it = launches.find(id);
-    std::string out = std::string(role) + " launch #" + std::to_string(id);
-    if (it != launches.end() && !it->second.kernel.empty())
-      out += " (" + it->second.kernel + ")";
-    return out;
-  }
 };
 
 std::string plural(uint64_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pairing launches, shared with --order and --batch-invariance
+//===----------------------------------------------------------------------===//
+
+std::string detail::DiffSide::describe(uint32_t id) const {
+  auto it = launches.find(id);
+  std::string out = std::string(role) + " launch #" + std::to_string(id);
+  if (it != launches.end() && !it->second.kernel.empty())
+    out += " (" + it->second.kernel + ")";
+  return out;
+}
+
 // Launch pairs by kernel name and occurrence; see docs/diff.md.
-bool matchLaunches(const Side &ref, const Side &cand, const DiffOptions &options,
-                   std::vector<std::pair<uint32_t, uint32_t>> *pairs,
-                   std::vector<std::string> *notes, std::string *error) {
-  if (!options.launches.empty()) {
-    std::set<uint32_t> refUsed, candUsed;
-    for (auto [r, c] : options.launches) {
-      for (auto [side, id] : {std::pair{&ref, r}, std::pair{&cand, c}}) {
+bool detail::pairLaunches(const DiffSide &a, const DiffSide &b, const char *what,
+                          const std::vector<std::pair<uint32_t, uint32_t>> &given,
+                          std::vector<std::pair<uint32_t, uint32_t>> *pairs,
+                          std::vector<std::string> *notes, std::string *error) {
+  if (!given.empty()) {
+    std::set<uint32_t> aUsed, bUsed;
+    for (auto [x, y] : given) {
+      for (auto [side, id] : {std::pair{&a, x}, std::pair{&b, y}}) {
         if (!side->launches.count(id)) {
           *error = std::string(side->role) + " " + side->path + " has no launch #" +
                    std::to_string(id);
           return false;
         }
-        if (!side->snapshots.count(id)) {
-          *error = side->describe(id) + " has no output snapshots (" +
-                   side->path + ")";
+        if (!side->compared.count(id)) {
+          *error = side->describe(id) + " has no " + what + " (" + side->path + ")";
           return false;
         }
       }
-      if (!refUsed.insert(r).second || !candUsed.insert(c).second) {
-        *error = "--launch " + std::to_string(r) + ":" + std::to_string(c) +
+      if (!aUsed.insert(x).second || !bUsed.insert(y).second) {
+        *error = "--launch " + std::to_string(x) + ":" + std::to_string(y) +
                  " pairs a launch that another --launch already pairs";
         return false;
       }
-      pairs->push_back({r, c});
+      pairs->push_back({x, y});
     }
     return true;
   }
 
-  auto kernelOf = [](const Side &side, uint32_t id) {
-    return side.launches.at(id).kernel;
-  };
-  std::map<std::string, std::vector<uint32_t>> candByKernel;
-  for (const auto &[id, snapshots] : cand.snapshots)
-    candByKernel[kernelOf(cand, id)].push_back(id);
+  std::map<std::string, std::vector<uint32_t>> bByKernel;
+  for (uint32_t id : b.compared)
+    bByKernel[b.launches.at(id).kernel].push_back(id);
   std::map<std::string, size_t> used;
-  std::set<uint32_t> candMatched;
-  for (const auto &[id, snapshots] : ref.snapshots) {
-    std::string kernel = kernelOf(ref, id);
-    auto it = candByKernel.find(kernel);
-    if (kernel.empty() || it == candByKernel.end())
+  std::set<uint32_t> aMatched, bMatched;
+  for (uint32_t id : a.compared) {
+    const std::string &kernel = a.launches.at(id).kernel;
+    auto it = bByKernel.find(kernel);
+    if (kernel.empty() || it == bByKernel.end())
       continue;
     size_t &next = used[kernel];
     if (next < it->second.size()) {
       pairs->push_back({id, it->second[next]});
-      candMatched.insert(it->second[next]);
+      aMatched.insert(id);
+      bMatched.insert(it->second[next]);
       ++next;
     }
   }
 
   if (pairs->empty()) {
-    if (ref.snapshots.size() != cand.snapshots.size()) {
-      *error = "no launch of REF matches a launch of CAND by kernel name, and "
-               "REF has " +
-               plural(ref.snapshots.size(), "launch", "launches") +
-               " with output snapshots where CAND has " +
-               std::to_string(cand.snapshots.size()) +
-               "; pair them with --launch REF_ID:CAND_ID";
+    if (a.compared.size() != b.compared.size()) {
+      *error = std::string("no launch of ") + a.role + " matches a launch of " + b.role +
+               " by kernel name, and " + a.role + " has " +
+               plural(a.compared.size(), "launch", "launches") + " with " + what +
+               " where " + b.role + " has " + std::to_string(b.compared.size()) +
+               "; pair them with --launch " + a.role + "_ID:" + b.role + "_ID";
       return false;
     }
-    auto c = cand.snapshots.begin();
-    for (auto r = ref.snapshots.begin(); r != ref.snapshots.end(); ++r, ++c)
-      pairs->push_back({r->first, c->first});
-    notes->push_back("no kernel name is common to REF and CAND: the launches "
-                     "with output snapshots are paired in order (" +
+    auto y = b.compared.begin();
+    for (auto x = a.compared.begin(); x != a.compared.end(); ++x, ++y)
+      pairs->push_back({*x, *y});
+    notes->push_back(std::string("no kernel name is common to ") + a.role + " and " +
+                     b.role + ": the launches with " + what + " are paired in order (" +
                      plural(pairs->size(), "pair", "pairs") + ")");
     return true;
   }
 
-  std::set<uint32_t> refMatched;
-  for (auto [r, c] : *pairs)
-    refMatched.insert(r);
-  for (const auto &[id, snapshots] : ref.snapshots)
-    if (!refMatched.count(id))
-      notes->push_back(ref.describe(id) +
-                       " has output snapshots but no CAND launch of the same "
-                       "kernel to compare with; it is not compared");
-  for (const auto &[id, snapshots] : cand.snapshots)
-    if (!candMatched.count(id))
-      notes->push_back(cand.describe(id) +
-                       " has output snapshots but no REF launch of the same "
-                       "kernel to compare with; it is not compared");
+  for (auto [side, matched, other] :
+       {std::tuple{&a, &aMatched, &b}, std::tuple{&b, &bMatched, &a}})
+    for (uint32_t id : side->compared)
+      if (!matched->count(id))
+        notes->push_back(side->describe(id) + " has " + what + " but no " + other->role +
+                         " launch of the same kernel to compare with; it is not compared");
   return true;
 }
+
+namespace {
 
 Tolerance toleranceFor(DType t, const DiffOptions &options) {
   if (t == DType::Unknown)
@@ -856,7 +853,7 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
     return std::move(result);
   };
 
-  Side ref{"REF", refPath, {}, {}, {}}, cand{"CAND", candPath, {}, {}, {}};
+  Side ref("REF", refPath), cand("CAND", candPath);
   for (Side *side : {&ref, &cand}) {
     ReadResult read = readTrace(side->path);
     if (read.error != TraceError::None)
@@ -877,7 +874,8 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
 
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   std::string error;
-  if (!matchLaunches(ref, cand, options, &pairs, &result.notes, &error))
+  if (!detail::pairLaunches(ref, cand, "output snapshots", options.launches, &pairs,
+                            &result.notes, &error))
     return trouble(error);
 
   // Build every pair first, so that progress knows the total.

@@ -13,7 +13,6 @@
 #include <charconv>
 #include <cstring>
 #include <map>
-#include <set>
 #include <tuple>
 
 namespace kosan {
@@ -28,15 +27,12 @@ std::string plural(uint64_t n, const char *one, const char *many) {
 // One trace's order records, by launch
 //===----------------------------------------------------------------------===//
 
-struct OrderSide {
-  const char *role; // "A" or "B"
-  std::string path;
-  Trace trace;
-  std::map<uint32_t, LaunchRecord> launches;
+// `compared` holds the launches with order records.
+struct OrderSide : detail::DiffSide {
+  using DiffSide::DiffSide;
   std::map<uint32_t, std::vector<const OrderStoreRecord *>> stores;
   std::map<uint32_t, std::vector<const OrderAtomicRecord *>> atomics;
   std::map<uint32_t, const OrderSummary *> summaries;
-  std::set<uint32_t> recorded; // launches with order records
   std::map<std::pair<uint32_t, uint32_t>, const SnapshotRecord *> snapshots;
 
   void index() {
@@ -44,20 +40,20 @@ struct OrderSide {
       launches[l.id] = l;
     for (const OrderStoreRecord &r : trace.order_stores) {
       stores[r.launch].push_back(&r);
-      recorded.insert(r.launch);
+      compared.insert(r.launch);
     }
     for (const OrderAtomicRecord &r : trace.order_atomics) {
       atomics[r.launch].push_back(&r);
-      recorded.insert(r.launch);
+      compared.insert(r.launch);
     }
     for (const OrderSummary &s : trace.order_summaries) {
       summaries[s.launch] = &s;
-      recorded.insert(s.launch);
+      compared.insert(s.launch);
     }
     for (const SnapshotRecord &s : trace.snapshots)
       snapshots.emplace(std::pair{s.launch, s.arg}, &s);
     // Records of a launch the trace does not describe still get one.
-    for (uint32_t id : recorded)
+    for (uint32_t id : compared)
       if (!launches.count(id)) {
         LaunchRecord l;
         l.id = id;
@@ -65,15 +61,7 @@ struct OrderSide {
       }
   }
 
-  bool hasOrderRecords() const { return !recorded.empty(); }
-
-  std::string describe(uint32_t id) const {
-    auto it = launches.find(id);
-    std::string out = std::string(role) + " launch #" + std::to_string(id);
-    if (it != launches.end() && !it->second.kernel.empty())
-      out += " (" + it->second.kernel + ")";
-    return out;
-  }
+  bool hasOrderRecords() const { return !compared.empty(); }
 
   // The kernel's static findings: by module and mangled name, else by name.
   std::optional<KernelOrderInfo> findingsOf(const LaunchRecord &l) const {
@@ -106,8 +94,8 @@ struct OrderSide {
 };
 
 // Reads both traces; false with *error on the first problem.
-bool readSides(OrderSide &a, OrderSide &b, std::vector<std::string> *notes,
-               std::string *error) {
+bool readTraces(OrderSide &a, OrderSide &b, std::vector<std::string> *notes,
+                std::string *error) {
   for (OrderSide *side : {&a, &b}) {
     ReadResult read = readTrace(side->path);
     if (read.error != TraceError::None) {
@@ -136,81 +124,43 @@ bool readSides(OrderSide &a, OrderSide &b, std::vector<std::string> *notes,
   return true;
 }
 
-// Launch pairs by kernel name and occurrence, as diffTraces pairs launches
-// with snapshots (docs/diff.md), among the launches with order records.
+// The start of diffOrder and diffBatchInvariance: A and B read, their
+// headers in the result and their warnings in its notes. False with *error
+// on the first problem.
+template <typename Result>
+bool readSides(OrderSide &a, OrderSide &b, Result &result, std::string *error) {
+  bool read = readTraces(a, b, &result.notes, error);
+  result.a_header = a.trace.header;
+  result.b_header = b.trace.header;
+  return read;
+}
+
+// The launch pairs of A and B, as diffTraces pairs launches with snapshots
+// (docs/diff.md), among the launches with order records.
 bool pairLaunches(const OrderSide &a, const OrderSide &b,
                   const std::vector<std::pair<uint32_t, uint32_t>> &given,
                   std::vector<std::pair<uint32_t, uint32_t>> *pairs,
                   std::vector<std::string> *notes, std::string *error) {
-  if (!given.empty()) {
-    std::set<uint32_t> aUsed, bUsed;
-    for (auto [x, y] : given) {
-      for (auto [side, id] : {std::pair{&a, x}, std::pair{&b, y}}) {
-        if (!side->launches.count(id)) {
-          *error = std::string(side->role) + " " + side->path + " has no launch #" +
-                   std::to_string(id);
-          return false;
-        }
-        if (!side->recorded.count(id)) {
-          *error = side->describe(id) + " has no order records (" + side->path + ")";
-          return false;
-        }
-      }
-      if (!aUsed.insert(x).second || !bUsed.insert(y).second) {
-        *error = "--launch " + std::to_string(x) + ":" + std::to_string(y) +
-                 " pairs a launch that another --launch already pairs";
-        return false;
-      }
-      pairs->push_back({x, y});
-    }
-    return true;
-  }
+  return detail::pairLaunches(a, b, "order records", given, pairs, notes, error);
+}
 
-  std::map<std::string, std::vector<uint32_t>> bByKernel;
-  for (uint32_t id : b.recorded)
-    bByKernel[b.launches.at(id).kernel].push_back(id);
-  std::map<std::string, size_t> used;
-  std::set<uint32_t> aMatched, bMatched;
-  for (uint32_t id : a.recorded) {
-    const std::string &kernel = a.launches.at(id).kernel;
-    auto it = bByKernel.find(kernel);
-    if (kernel.empty() || it == bByKernel.end())
-      continue;
-    size_t &next = used[kernel];
-    if (next < it->second.size()) {
-      pairs->push_back({id, it->second[next]});
-      aMatched.insert(id);
-      bMatched.insert(it->second[next]);
-      ++next;
-    }
-  }
-  if (pairs->empty()) {
-    if (a.recorded.size() != b.recorded.size()) {
-      *error = "no launch of A matches a launch of B by kernel name, and A has " +
-               plural(a.recorded.size(), "launch", "launches") +
-               " with order records where B has " + std::to_string(b.recorded.size()) +
-               "; pair them with --launch A_ID:B_ID";
-      return false;
-    }
-    auto y = b.recorded.begin();
-    for (auto x = a.recorded.begin(); x != a.recorded.end(); ++x, ++y)
-      pairs->push_back({*x, *y});
-    notes->push_back("no kernel name is common to A and B: the launches with order "
-                     "records are paired in order (" +
-                     plural(pairs->size(), "pair", "pairs") + ")");
-    return true;
-  }
-  for (uint32_t id : a.recorded)
-    if (!aMatched.count(id))
-      notes->push_back(a.describe(id) +
-                       " has order records but no B launch of the same kernel to "
-                       "compare with; it is not compared");
-  for (uint32_t id : b.recorded)
-    if (!bMatched.count(id))
-      notes->push_back(b.describe(id) +
-                       " has order records but no A launch of the same kernel to "
-                       "compare with; it is not compared");
-  return true;
+// A comparison that ends in trouble.
+template <typename Result> Result troubled(Result &result, std::string message) {
+  result.verdict = decltype(result.verdict)::Trouble;
+  result.error = std::move(message);
+  return std::move(result);
+}
+
+// A launch pair's launches and the kernel's static findings (A's, else B's).
+template <typename LaunchDiff>
+LaunchDiff launchPair(const OrderSide &a, uint32_t x, const OrderSide &b, uint32_t y) {
+  LaunchDiff d;
+  d.a = a.launches.at(x);
+  d.b = b.launches.at(y);
+  d.findings = a.findingsOf(d.a);
+  if (!d.findings)
+    d.findings = b.findingsOf(d.b);
+  return d;
 }
 
 // Pairs the records of two launches: by argument for the same kernel, else
@@ -246,29 +196,30 @@ void addExample(std::vector<uint64_t> &list, uint64_t value) {
     list.push_back(value);
 }
 
-// The notes, and the trouble, of records the device log dropped.
-// Returns the sentence that makes a clean comparison trouble, "" if none.
-std::string droppedRecords(const OrderSide &side, uint32_t launch,
-                           std::vector<std::string> *notes) {
-  auto it = side.summaries.find(launch);
-  if (it == side.summaries.end())
-    return "";
-  const OrderSummary &s = *it->second;
-  std::string trouble;
-  for (auto [n, what, option] :
-       {std::tuple{s.dropped_stores, "store record", "order_stores"},
-        std::tuple{s.dropped_atomics, "atomic record", "order_atomics"}}) {
-    if (n == 0)
+// The notes of records the device log dropped in a launch pair. *trouble,
+// where still empty, gets the first sentence, which makes a clean
+// comparison trouble.
+void droppedRecords(const OrderSide &a, uint32_t x, const OrderSide &b, uint32_t y,
+                    std::vector<std::string> *notes, std::string *trouble) {
+  for (auto [side, launch] : {std::pair{&a, x}, std::pair{&b, y}}) {
+    auto it = side->summaries.find(launch);
+    if (it == side->summaries.end())
       continue;
-    std::string sentence = side.describe(launch) + ": " +
-                           plural(n, what, (std::string(what) + "s").c_str()) +
-                           " dropped: the device log was full; raise " + option;
-    notes->push_back(sentence);
-    if (trouble.empty())
-      trouble = sentence + " (KOSAN_OPTIONS=" + option +
-                "=N) and record again: differences could hide in the dropped records";
+    const OrderSummary &s = *it->second;
+    for (auto [n, what, option] :
+         {std::tuple{s.dropped_stores, "store record", "order_stores"},
+          std::tuple{s.dropped_atomics, "atomic record", "order_atomics"}}) {
+      if (n == 0)
+        continue;
+      std::string sentence = side->describe(launch) + ": " +
+                             plural(n, what, (std::string(what) + "s").c_str()) +
+                             " dropped: the device log was full; raise " + option;
+      notes->push_back(sentence);
+      if (trouble->empty())
+        *trouble = sentence + " (KOSAN_OPTIONS=" + option +
+                   "=N) and record again: differences could hide in the dropped records";
+    }
   }
-  return trouble;
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,33 +475,16 @@ OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
   OrderDiffResult result;
   result.a_path = aPath;
   result.b_path = bPath;
-  auto trouble = [&](std::string message) {
-    result.verdict = OrderVerdict::Trouble;
-    result.error = std::move(message);
-    return std::move(result);
-  };
-
-  OrderSide a{"A", aPath, {}, {}, {}, {}, {}, {}, {}};
-  OrderSide b{"B", bPath, {}, {}, {}, {}, {}, {}, {}};
-  std::string error;
-  bool read = readSides(a, b, &result.notes, &error);
-  result.a_header = a.trace.header;
-  result.b_header = b.trace.header;
-  if (!read)
-    return trouble(error);
-
+  OrderSide a("A", aPath), b("B", bPath);
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  if (!pairLaunches(a, b, options.launches, &pairs, &result.notes, &error))
-    return trouble(error);
+  std::string error;
+  if (!readSides(a, b, result, &error) ||
+      !pairLaunches(a, b, options.launches, &pairs, &result.notes, &error))
+    return troubled(result, error);
 
   std::string droppedTrouble;
   for (auto [x, y] : pairs) {
-    OrderLaunchDiff d;
-    d.a = a.launches.at(x);
-    d.b = b.launches.at(y);
-    d.findings = a.findingsOf(d.a);
-    if (!d.findings)
-      d.findings = b.findingsOf(d.b);
+    OrderLaunchDiff d = launchPair<OrderLaunchDiff>(a, x, b, y);
     d.summary_a = a.summary(x);
     d.summary_b = b.summary(y);
     static const std::vector<const OrderStoreRecord *> noStores;
@@ -572,7 +506,7 @@ OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
     for (auto [ra, rb] : pairRecords(d.a, storesOf(a, x), d.b, storesOf(b, y))) {
       OrderStoreDiff s = compareStores(ra, rb);
       if (ra && rb && !compareSnapshotBits(a, x, b, y, s.arg, &s.bits, &error))
-        return trouble(error);
+        return troubled(result, error);
       s.incomplete = storesDropped;
       s.deterministic = (s.incomplete || s.deterministic) && s.bits.differing == 0;
       d.stores.push_back(std::move(s));
@@ -580,7 +514,7 @@ OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
     for (auto [ra, rb] : pairRecords(d.a, atomicsOf(a, x), d.b, atomicsOf(b, y))) {
       OrderAtomicDiff t = compareAtomics(ra, rb);
       if (ra && rb && !compareSnapshotBits(a, x, b, y, t.arg, &t.bits, &error))
-        return trouble(error);
+        return troubled(result, error);
       t.incomplete = atomicsDropped;
       // Contributions the log recorded with different fingerprints depend
       // on the order whatever else was dropped.
@@ -594,11 +528,7 @@ OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
                     [](const OrderStoreDiff &s) { return s.deterministic; }) &&
         std::all_of(d.atomics.begin(), d.atomics.end(),
                     [](const OrderAtomicDiff &t) { return t.deterministic; });
-    for (auto [side, id] : {std::pair{&a, x}, std::pair{&b, y}}) {
-      std::string sentence = droppedRecords(*side, id, &result.notes);
-      if (droppedTrouble.empty())
-        droppedTrouble = sentence;
-    }
+    droppedRecords(a, x, b, y, &result.notes, &droppedTrouble);
     result.launches.push_back(std::move(d));
   }
 
@@ -607,7 +537,7 @@ OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
   // A difference found is one; a clean comparison with records missing
   // proves nothing.
   if (deterministic && !droppedTrouble.empty())
-    return trouble(droppedTrouble);
+    return troubled(result, droppedTrouble);
   result.verdict = deterministic ? OrderVerdict::Deterministic : OrderVerdict::Nondeterministic;
   return result;
 }
@@ -686,6 +616,13 @@ struct OutputFingerprints {
   }
 };
 
+template <typename T> std::vector<const T *> pointersTo(const std::vector<T> &v) {
+  std::vector<const T *> out;
+  for (const T &x : v)
+    out.push_back(&x);
+  return out;
+}
+
 std::vector<OutputFingerprints> outputsOf(const OrderSide &side, uint32_t launch) {
   std::map<uint32_t, OutputFingerprints> byArg;
   std::map<uint32_t, std::map<uint64_t, uint64_t>> atomicFps;
@@ -761,75 +698,54 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
   result.b_path = bPath;
   result.rows = options.rows;
   result.row_length = options.row_length;
-  auto trouble = [&](std::string message) {
-    result.verdict = BatchVerdict::Trouble;
-    result.error = std::move(message);
-    return std::move(result);
-  };
   if (options.row_length == 0)
-    return trouble("--row-length must be 1 or more");
+    return troubled(result, "--row-length must be 1 or more");
   if (options.rows.empty())
-    return trouble("no rows to compare: give --rows RA:RB[:COUNT],...");
+    return troubled(result, "no rows to compare: give --rows RA:RB[:COUNT],...");
 
-  OrderSide a{"A", aPath, {}, {}, {}, {}, {}, {}, {}};
-  OrderSide b{"B", bPath, {}, {}, {}, {}, {}, {}, {}};
+  OrderSide a("A", aPath), b("B", bPath);
   std::string error;
-  bool read = readSides(a, b, &result.notes, &error);
-  result.a_header = a.trace.header;
-  result.b_header = b.trace.header;
-  if (!read)
-    return trouble(error);
+  if (!readSides(a, b, result, &error))
+    return troubled(result, error);
 
   const uint64_t n = options.row_length;
   for (const RowPair &r : options.rows) {
     uint64_t last = std::max(r.a, r.b) + (r.count - 1);
     if (last < std::max(r.a, r.b) || last > (UINT64_MAX - n) / n)
-      return trouble("--rows " + std::to_string(r.a) + ":" + std::to_string(r.b) + ":" +
-                     std::to_string(r.count) + " reaches beyond 2^64 elements");
+      return troubled(result, "--rows " + std::to_string(r.a) + ":" + std::to_string(r.b) +
+                                  ":" + std::to_string(r.count) +
+                                  " reaches beyond 2^64 elements");
     if (r.a != r.b && orderLeaves(a.trace.header) == "position")
-      return trouble("--rows " + std::to_string(r.a) + ":" + std::to_string(r.b) +
-                     " compares row " + std::to_string(r.a) + " of A with row " +
-                     std::to_string(r.b) + " of B, and the traces were recorded with "
-                     "order_leaves=position: rows at different offsets need "
-                     "value-labelled leaves: record both runs with "
-                     "KOSAN_OPTIONS=order_leaves=value");
+      return troubled(result, "--rows " + std::to_string(r.a) + ":" + std::to_string(r.b) +
+                                  " compares row " + std::to_string(r.a) + " of A with row " +
+                                  std::to_string(r.b) + " of B, and the traces were recorded "
+                                  "with order_leaves=position: rows at different offsets "
+                                  "need value-labelled leaves: record both runs with "
+                                  "KOSAN_OPTIONS=order_leaves=value");
   }
 
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   if (!pairLaunches(a, b, options.launches, &pairs, &result.notes, &error))
-    return trouble(error);
+    return troubled(result, error);
 
   std::string droppedTrouble, rowTrouble;
   for (auto [x, y] : pairs) {
-    BatchLaunchDiff d;
-    d.a = a.launches.at(x);
-    d.b = b.launches.at(y);
-    d.findings = a.findingsOf(d.a);
-    if (!d.findings)
-      d.findings = b.findingsOf(d.b);
+    BatchLaunchDiff d = launchPair<BatchLaunchDiff>(a, x, b, y);
     bool incomplete = false;
     for (auto [side, id] : {std::pair{&a, x}, std::pair{&b, y}})
       if (std::optional<OrderSummary> s = side->summary(id))
         incomplete |= s->dropped_stores > 0 || s->dropped_atomics > 0;
     std::vector<OutputFingerprints> oa = outputsOf(a, x), ob = outputsOf(b, y);
-    bool sameKernel = d.a.mangled == d.b.mangled && d.a.kernel == d.b.kernel;
-    std::vector<bool> taken(ob.size(), false);
     std::string pairName = a.describe(x) + " and " + b.describe(y);
-    for (const OutputFingerprints &fa : oa) {
-      const OutputFingerprints *fb = nullptr;
-      for (size_t i = 0; i < ob.size(); ++i)
-        if (!taken[i] && (sameKernel ? ob[i].arg == fa.arg
-                                     : !fa.name.empty() && ob[i].name == fa.name)) {
-          taken[i] = true;
-          fb = &ob[i];
-          break;
-        }
-      if (!fb) {
-        result.notes.push_back(pairName + ": '" + fa.name + "' (argument " +
-                               std::to_string(fa.arg) +
-                               ") has fingerprints in A only; it is not compared");
+    for (auto [pa, fb] : pairRecords(d.a, pointersTo(oa), d.b, pointersTo(ob))) {
+      if (!pa || !fb) {
+        const OutputFingerprints &only = pa ? *pa : *fb;
+        result.notes.push_back(pairName + ": '" + only.name + "' (argument " +
+                               std::to_string(only.arg) + ") has fingerprints in " +
+                               (pa ? "A" : "B") + " only; it is not compared");
         continue;
       }
+      const OutputFingerprints &fa = *pa;
       BatchOutputDiff out;
       out.arg = fa.arg;
       out.name = fa.name;
@@ -905,7 +821,7 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
         std::map<uint64_t, std::vector<char>> da, db;
         if (!readSnapshotRanges(a.path, *sa, rangesA, &da, &error) ||
             !readSnapshotRanges(b.path, *sb, rangesB, &db, &error))
-          return trouble(error);
+          return troubled(result, error);
         uint32_t size = dtypeSize(sa->dtype);
         for (BatchRowDiff &row : out.rows) {
           const std::vector<char> &ra = da[row.row_a * n], &rb = db[row.row_b * n];
@@ -927,25 +843,16 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
                                   [](const BatchRowDiff &r) { return r.invariant; });
       d.outputs.push_back(std::move(out));
     }
-    for (size_t i = 0; i < ob.size(); ++i)
-      if (!taken[i])
-        result.notes.push_back(pairName + ": '" + ob[i].name + "' (argument " +
-                               std::to_string(ob[i].arg) +
-                               ") has fingerprints in B only; it is not compared");
     d.invariant = std::all_of(d.outputs.begin(), d.outputs.end(),
                               [](const BatchOutputDiff &o) { return o.invariant; });
     if (!d.invariant)
       d.reasons = batchReasons(d.findings);
-    for (auto [side, id] : {std::pair{&a, x}, std::pair{&b, y}}) {
-      std::string sentence = droppedRecords(*side, id, &result.notes);
-      if (droppedTrouble.empty())
-        droppedTrouble = sentence;
-    }
+    droppedRecords(a, x, b, y, &result.notes, &droppedTrouble);
     result.launches.push_back(std::move(d));
   }
 
   if (!rowTrouble.empty())
-    return trouble(rowTrouble);
+    return troubled(result, rowTrouble);
   bool compared = std::any_of(result.launches.begin(), result.launches.end(),
                               [](const BatchLaunchDiff &d) {
                                 return std::any_of(d.outputs.begin(), d.outputs.end(),
@@ -954,12 +861,12 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
                                                    });
                               });
   if (!compared)
-    return trouble("no row of --rows holds fingerprints in either run: check --rows "
-                   "and --row-length");
+    return troubled(result, "no row of --rows holds fingerprints in either run: check "
+                            "--rows and --row-length");
   bool invariant = std::all_of(result.launches.begin(), result.launches.end(),
                                [](const BatchLaunchDiff &d) { return d.invariant; });
   if (invariant && !droppedTrouble.empty())
-    return trouble(droppedTrouble);
+    return troubled(result, droppedTrouble);
   result.verdict = invariant ? BatchVerdict::Invariant : BatchVerdict::BatchVariant;
   return result;
 }

@@ -94,18 +94,27 @@ std::string bitsLine(const OrderBits &b, bool fingerprintsDiffer, const char *un
   if (!b.compared)
     return "";
   std::string out = "    bits: ";
+  std::string elements = plural(b.elements, unit, (std::string(unit) + "s").c_str());
   if (b.differing > 0)
-    out += std::to_string(b.differing) + "/" + plural(b.elements, unit, (std::string(unit) + "s").c_str()) +
-           " differ (" + (columns ? columnList(b.first, b.differing)
-                                  : elementList(b.first, b.differing)) + ")";
+    out += std::to_string(b.differing) + "/" + elements + " differ (" +
+           (columns ? columnList(b.first, b.differing) : elementList(b.first, b.differing)) +
+           ")";
   else if (fingerprintsDiffer)
-    out += "identical (" + plural(b.elements, unit, (std::string(unit) + "s").c_str()) +
+    out += "identical (" + elements +
            "), although the order differs: the results happened to round alike "
            "this time";
   else
-    out += "identical (" + plural(b.elements, unit, (std::string(unit) + "s").c_str()) + ")";
+    out += "identical (" + elements + ")";
   if (!b.problem.empty())
     out += "; " + b.problem;
+  return out + "\n";
+}
+
+// The findings of an output's line, "; " between them, and its newline.
+std::string partsLine(const std::vector<std::string> &parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i)
+    out += (i ? "; " : "") + parts[i];
   return out + "\n";
 }
 
@@ -126,6 +135,38 @@ OrderedJson optionalJson(const std::optional<KernelOrderInfo> &k) {
 }
 OrderedJson optionalJson(const std::optional<OrderSummary> &s) {
   return s ? detail::toJson(*s) : OrderedJson();
+}
+
+// The lines that open a launch pair's block: the two launches, how their
+// configurations differ, and the kernel's static findings.
+template <typename LaunchDiff> std::string pairHeading(const LaunchDiff &d) {
+  return launchName("A", d.a) + " vs " + launchName("B", d.b) + ":\n" + configText(d.a, d.b) +
+         findingsText(d.findings);
+}
+
+// The lines that close a document: its notes and its verdict.
+std::string notesAndVerdict(const std::vector<std::string> &notes, const std::string &verdict) {
+  std::string out;
+  for (const std::string &note : notes)
+    out += "note: " + note + "\n";
+  return out + verdict + "\n";
+}
+
+// The members a JSON document opens with, up to A and B.
+template <typename Result>
+OrderedJson documentHead(const Result &r, const char *mode, const char *verdict,
+                         const std::string &summary) {
+  OrderedJson doc = OrderedJson::object();
+  doc["format"] = "kosan-diff";
+  doc["version"] = 1;
+  doc["mode"] = mode;
+  doc["verdict"] = verdict;
+  doc["exit_status"] = static_cast<int>(r.verdict);
+  doc["error"] = r.error;
+  doc["summary"] = summary;
+  doc["a"] = {{"path", r.a_path}, {"header", detail::toJson(r.a_header)}};
+  doc["b"] = {{"path", r.b_path}, {"header", detail::toJson(r.b_header)}};
+  return doc;
 }
 
 //===----------------------------------------------------------------------===//
@@ -152,9 +193,7 @@ std::string storeText(const OrderStoreDiff &s) {
                     elementList(s.first_only_b, s.only_b) + ")");
   if (parts.empty())
     parts.push_back("same fingerprints at all " + plural(s.compared, "element", "elements"));
-  for (size_t i = 0; i < parts.size(); ++i)
-    out += (i ? "; " : "") + parts[i];
-  out += "\n";
+  out += partsLine(parts);
   if (s.incomplete)
     out += "    store records of this launch were dropped: a fingerprint may be an "
            "earlier store's, and only the bits count\n";
@@ -201,9 +240,7 @@ std::string atomicText(const OrderAtomicDiff &t) {
                     plural(t.locations, "location", "locations"));
   if (!t.order_matters)
     parts.push_back(t.op + ": the result does not depend on the order they land in");
-  for (size_t i = 0; i < parts.size(); ++i)
-    out += (i ? "; " : "") + parts[i];
-  out += "\n";
+  out += partsLine(parts);
   for (const AtomicDivergence &v : t.divergences)
     out += "    " + t.name + "[" + std::to_string(v.element) + "]: " +
            plural(v.contributions, "atomic contribution", "atomic contributions") +
@@ -333,9 +370,7 @@ std::string rowText(const BatchOutputDiff &o, const BatchRowDiff &row, uint64_t 
   if (parts.empty())
     parts.push_back("invariant (same fingerprints at all " +
                     plural(row.compared, "element", "elements") + ")");
-  for (size_t i = 0; i < parts.size(); ++i)
-    out += (i ? "; " : "") + parts[i];
-  out += "\n";
+  out += partsLine(parts);
   if (row.incomplete)
     out += "    order records of this launch were dropped: only the bits count\n";
   return out + bitsLine(row.bits, row.variant > 0, "column", true);
@@ -365,9 +400,7 @@ std::string formatOrderDiffVerdict(const OrderDiffResult &r) {
 std::string formatOrderDiffText(const OrderDiffResult &r) {
   std::string out;
   for (const OrderLaunchDiff &d : r.launches) {
-    out += launchName("A", d.a) + " vs " + launchName("B", d.b) + ":\n";
-    out += configText(d.a, d.b);
-    out += findingsText(d.findings);
+    out += pairHeading(d);
     for (const OrderAtomicDiff &t : d.atomics)
       out += atomicText(t);
     for (const OrderStoreDiff &s : d.stores)
@@ -375,22 +408,12 @@ std::string formatOrderDiffText(const OrderDiffResult &r) {
     if (d.stores.empty() && d.atomics.empty())
       out += "  no floating-point stores or float atomics recorded\n";
   }
-  for (const std::string &note : r.notes)
-    out += "note: " + note + "\n";
-  return out + formatOrderDiffVerdict(r) + "\n";
+  return out + notesAndVerdict(r.notes, formatOrderDiffVerdict(r));
 }
 
 std::string formatOrderDiffJson(const OrderDiffResult &r) {
-  OrderedJson doc = OrderedJson::object();
-  doc["format"] = "kosan-diff";
-  doc["version"] = 1;
-  doc["mode"] = "order";
-  doc["verdict"] = orderVerdictName(r.verdict);
-  doc["exit_status"] = static_cast<int>(r.verdict);
-  doc["error"] = r.error;
-  doc["summary"] = formatOrderDiffVerdict(r);
-  doc["a"] = {{"path", r.a_path}, {"header", detail::toJson(r.a_header)}};
-  doc["b"] = {{"path", r.b_path}, {"header", detail::toJson(r.b_header)}};
+  OrderedJson doc =
+      documentHead(r, "order", orderVerdictName(r.verdict), formatOrderDiffVerdict(r));
   doc["launches"] = OrderedJson::array();
   for (const OrderLaunchDiff &d : r.launches) {
     OrderedJson l = OrderedJson::object();
@@ -487,9 +510,7 @@ std::string formatBatchDiffVerdict(const BatchDiffResult &r) {
 std::string formatBatchDiffText(const BatchDiffResult &r) {
   std::string out;
   for (const BatchLaunchDiff &d : r.launches) {
-    out += launchName("A", d.a) + " vs " + launchName("B", d.b) + ":\n";
-    out += configText(d.a, d.b);
-    out += findingsText(d.findings);
+    out += pairHeading(d);
     for (const BatchOutputDiff &o : d.outputs) {
       if (!o.problem.empty()) {
         out += "  " + o.name + ": not compared: " + o.problem + "\n";
@@ -501,22 +522,12 @@ std::string formatBatchDiffText(const BatchDiffResult &r) {
     for (const std::string &reason : d.reasons)
       out += "  why: " + reason + "\n";
   }
-  for (const std::string &note : r.notes)
-    out += "note: " + note + "\n";
-  return out + formatBatchDiffVerdict(r) + "\n";
+  return out + notesAndVerdict(r.notes, formatBatchDiffVerdict(r));
 }
 
 std::string formatBatchDiffJson(const BatchDiffResult &r) {
-  OrderedJson doc = OrderedJson::object();
-  doc["format"] = "kosan-diff";
-  doc["version"] = 1;
-  doc["mode"] = "batch-invariance";
-  doc["verdict"] = batchVerdictName(r.verdict);
-  doc["exit_status"] = static_cast<int>(r.verdict);
-  doc["error"] = r.error;
-  doc["summary"] = formatBatchDiffVerdict(r);
-  doc["a"] = {{"path", r.a_path}, {"header", detail::toJson(r.a_header)}};
-  doc["b"] = {{"path", r.b_path}, {"header", detail::toJson(r.b_header)}};
+  OrderedJson doc = documentHead(r, "batch-invariance", batchVerdictName(r.verdict),
+                                 formatBatchDiffVerdict(r));
   doc["row_length"] = r.row_length;
   doc["rows"] = OrderedJson::array();
   for (const RowPair &p : r.rows)

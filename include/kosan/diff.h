@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -157,6 +158,34 @@ std::string formatDiffVerdict(const DiffResult &result);
 
 // How many element indices (or locations) a finding lists.
 inline constexpr size_t kOrderExamples = 5;
+
+namespace detail {
+
+// One trace as diffTraces, diffOrder and diffBatchInvariance pair its
+// launches: its role in messages ("REF", "CAND", "A" or "B"), its path,
+// every launch it describes, and those with something to compare.
+struct DiffSide {
+  DiffSide(const char *role, std::string path) : role(role), path(std::move(path)) {}
+  const char *role;
+  std::string path;
+  Trace trace;
+  std::map<uint32_t, LaunchRecord> launches; // all, by id
+  std::set<uint32_t> compared;               // with snapshots, or with order records
+  // "A launch #3 (kernel)", or "A launch #3" for a launch without a name.
+  std::string describe(uint32_t id) const;
+};
+
+// Launch pairs among the launches of a and b with `what` to compare
+// ("output snapshots", "order records"): the pairs given, else by kernel
+// name and occurrence, else in order where no kernel name is common to both
+// (docs/diff.md). Launches left unpaired go to the notes; false with *error
+// where the launches cannot be paired.
+bool pairLaunches(const DiffSide &a, const DiffSide &b, const char *what,
+                  const std::vector<std::pair<uint32_t, uint32_t>> &given,
+                  std::vector<std::pair<uint32_t, uint32_t>> *pairs,
+                  std::vector<std::string> *notes, std::string *error);
+
+} // namespace detail
 
 // Both runs' snapshots of one output (KOSAN_OPTIONS=snapshot=1), bit for
 // bit: where the fingerprints say the order changed, whether the bits did.

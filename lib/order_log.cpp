@@ -192,19 +192,25 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     std::vector<std::pair<uint64_t, size_t>> list; // (byte offset, log index)
     bool traced = false, untraced = false;
   };
-  std::map<uint32_t, Buffer> byArg;
-  for (size_t i = 0; i < nstores; ++i) {
-    uint32_t arg;
-    uint64_t offset;
-    bool traced;
-    if (!locate(stores[i].where, arg, offset, traced)) {
-      ++out.unresolved;
-      continue;
+  // Each record's parameter and byte offset; those that lie in no
+  // parameter's buffer are counted.
+  auto eachLocated = [&](const auto *records, size_t n, auto &&take) {
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t arg;
+      uint64_t offset;
+      bool traced;
+      if (locate(records[i].where, arg, offset, traced))
+        take(i, arg, offset, traced);
+      else
+        ++out.unresolved;
     }
+  };
+  std::map<uint32_t, Buffer> byArg;
+  eachLocated(stores, nstores, [&](size_t i, uint32_t arg, uint64_t offset, bool traced) {
     Buffer &b = byArg[arg];
     (traced ? b.traced : b.untraced) = true;
     b.list.push_back({offset, i});
-  }
+  });
   for (auto &[arg, b] : byArg) {
     OrderStoreRecord rec;
     rec.launch = launch.launch;
@@ -248,18 +254,11 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     bool untraced = false;
   };
   std::map<uint32_t, Locations> atomicsByArg;
-  for (size_t i = 0; i < natomics; ++i) {
-    uint32_t arg;
-    uint64_t offset;
-    bool traced;
-    if (!locate(atomics[i].where, arg, offset, traced)) {
-      ++out.unresolved;
-      continue;
-    }
+  eachLocated(atomics, natomics, [&](size_t i, uint32_t arg, uint64_t offset, bool traced) {
     Locations &l = atomicsByArg[arg];
     l.untraced |= !traced;
     l.byOffset[offset].push_back(&atomics[i]);
-  }
+  });
   for (auto &[arg, locations] : atomicsByArg) {
     OrderAtomicRecord rec;
     rec.launch = launch.launch;

@@ -3,7 +3,8 @@
 // Shared by the shadow passes (precision, order): a shadow is computed
 // right after the value it shadows, and anything that needs no operand goes
 // at the function's entry, after the allocas (which the backend wants
-// first) and after the loads of the launch context.
+// first) and after the loads of the launch context. Their calls go to
+// device runtime entries declared here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_PASSES_INSERTIONPOINTS_H
@@ -11,6 +12,7 @@
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 namespace kosan {
 
@@ -37,6 +39,17 @@ inline llvm::BasicBlock::iterator afterDefinition(llvm::Value *V,
     return std::next(I->getIterator());
   }
   return entry;
+}
+
+// A device runtime entry point (linked in after instrumentation), declared
+// in M with this signature; it never throws.
+inline llvm::FunctionCallee runtimeEntry(llvm::Module &M, llvm::StringRef name,
+                                         llvm::Type *ret, llvm::ArrayRef<llvm::Type *> params) {
+  llvm::FunctionCallee c =
+      M.getOrInsertFunction(name, llvm::FunctionType::get(ret, params, false));
+  if (auto *Fn = llvm::dyn_cast<llvm::Function>(c.getCallee()))
+    Fn->addFnAttr(llvm::Attribute::NoUnwind);
+  return c;
 }
 
 } // namespace kosan

@@ -141,10 +141,7 @@ private:
   bool mayBeGlobal(Value *ptr, const Provenance &p);
   Value *whereOf(IRBuilder<> &B, Value *ptr, const Provenance &p, uint32_t &arg);
   FunctionCallee entry(StringRef name, Type *ret, ArrayRef<Type *> params) {
-    FunctionCallee c = M.getOrInsertFunction(name, FunctionType::get(ret, params, false));
-    if (auto *Fn = dyn_cast<Function>(c.getCallee()))
-      Fn->addFnAttr(Attribute::NoUnwind);
-    return c;
+    return runtimeEntry(M, name, ret, params);
   }
 
   Function &F;

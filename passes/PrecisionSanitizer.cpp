@@ -218,10 +218,7 @@ private:
   bool isGlobalPointer(Value *ptr);
   AllocaInst *shadowSlotFor(Value *ptr);
   FunctionCallee entry(StringRef name, Type *ret, ArrayRef<Type *> params) {
-    FunctionCallee c = M.getOrInsertFunction(name, FunctionType::get(ret, params, false));
-    if (auto *Fn = dyn_cast<Function>(c.getCallee()))
-      Fn->addFnAttr(Attribute::NoUnwind);
-    return c;
+    return runtimeEntry(M, name, ret, params);
   }
 
   Function &F;

@@ -40,6 +40,44 @@ std::optional<uint64_t> applyAtomic(uint64_t oldBits, uint64_t valBits, uint32_t
     std::memcpy(&ri, &r, 4);
     return ri;
   }
+  if (dtype == KOSAN_DTYPE_F16 || dtype == KOSAN_DTYPE_BF16) {
+    // The exact sum or difference of two halves fits a double; one
+    // rounding to the type then gives what the hardware gives (bf16: the
+    // float in between can round twice, which only breaks the chain).
+    auto decode = [&](uint64_t b) -> double {
+      uint16_t h = uint16_t(b);
+      if (dtype == KOSAN_DTYPE_BF16) {
+        uint32_t f = uint32_t(h) << 16;
+        float v;
+        std::memcpy(&v, &f, 4);
+        return v;
+      }
+      _Float16 v;
+      std::memcpy(&v, &h, 2);
+      return double(v);
+    };
+    double a = decode(oldBits), b = decode(valBits);
+    double r;
+    if (op == "fadd")
+      r = a + b;
+    else if (op == "fsub")
+      r = a - b;
+    else
+      return std::nullopt;
+    if (dtype == KOSAN_DTYPE_F16) {
+      _Float16 h = _Float16(r);
+      uint16_t bits;
+      std::memcpy(&bits, &h, 2);
+      return bits;
+    }
+    float f = float(r);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+      return uint16_t((u >> 16) | 0x40); // NaN stays NaN
+    u += 0x7fffu + ((u >> 16) & 1);      // round to nearest even
+    return uint16_t(u >> 16);
+  }
   if (dtype == KOSAN_DTYPE_F64) {
     double a, b;
     std::memcpy(&a, &oldBits, 8);

@@ -135,6 +135,7 @@ private:
   Value *sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p);
   AllocaInst *shadowSlotFor(Value *ptr);
   bool handleIntrinsic(CallInst *CI, IRBuilder<> &B);
+  void handleAsmAtomic(CallInst *CI);
   void handleLoad(LoadInst *LI, IRBuilder<> &B);
   void handleStore(StoreInst *SI);
   void handleAtomic(AtomicRMWInst *RMW);
@@ -461,6 +462,40 @@ void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
   ++counts.atomics;
 }
 
+// cuda_fp16.h/cuda_bf16.h add halves atomically in inline PTX
+// ("atom.add.noftz.f16 $0,[$1],$2;" on i16 registers): logged like an IR
+// atomic, the contribution labelled by its bits.
+void Instrumenter::handleAsmAtomic(CallInst *CI) {
+  StringRef text = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
+  size_t at = text.find("atom.");
+  if (at == StringRef::npos || text.count(';') != 1)
+    return;
+  StringRef mnemonic = text.drop_front(at).take_until([](char c) { return c == ' ' || c == '\t'; });
+  uint32_t dtype = mnemonic.ends_with(".f16")    ? KOSAN_DTYPE_F16
+                   : mnemonic.ends_with(".bf16") ? KOSAN_DTYPE_BF16
+                                                 : KOSAN_DTYPE_UNKNOWN;
+  if (!dtype || !mnemonic.contains(".add") || CI->arg_size() != 2 ||
+      !CI->getArgOperand(0)->getType()->isPointerTy() || !CI->getType()->isIntegerTy(16) ||
+      !CI->getArgOperand(1)->getType()->isIntegerTy(16))
+    return;
+  Value *ptr = CI->getArgOperand(0), *val = CI->getArgOperand(1);
+  Provenance p = PA.resolve(ptr);
+  if (!mayBeGlobal(ptr, p))
+    return;
+  IRBuilder<> B(CI->getNextNode());
+  B.SetCurrentDebugLocation(CI->getDebugLoc());
+  uint32_t arg;
+  Value *where = whereOf(B, ptr, p, arg);
+  sites.add(*CI, KOSAN_ACCESS_ORDER_ATOMIC, KOSAN_SPACE_GLOBAL, dtype, "fadd",
+            arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
+  Value *bits = B.CreateZExt(val, I64);
+  Value *fp = scramble(B, B.CreateXor(bits, k(I64, KOSAN_FP_CONTENT_SALT ^ (uint64_t(dtype) << 56))));
+  FunctionCallee fn = entry("__kosan_order_atomic", Type::getVoidTy(Ctx),
+                            {I64, I64, I64, I64, I64});
+  B.CreateCall(fn, {ctx.state, where, fp, B.CreateZExt(CI, I64), bits});
+  ++counts.atomics;
+}
+
 bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   Function *callee = CI->getCalledFunction();
   StringRef name = callee->getName();
@@ -612,7 +647,9 @@ OrderCounts Instrumenter::run() {
         if (Value *f = carried.lookup(src))
           fps[BC] = f;
     } else if (auto *CI = dyn_cast<CallInst>(I)) {
-      if (CI->getCalledFunction() && CI->getCalledFunction()->isIntrinsic())
+      if (CI->isInlineAsm())
+        handleAsmAtomic(CI);
+      else if (CI->getCalledFunction() && CI->getCalledFunction()->isIntrinsic())
         handleIntrinsic(CI, B);
     } else if (auto *LI = dyn_cast<LoadInst>(I)) {
       handleLoad(LI, B);

@@ -187,3 +187,27 @@ TEST(OrderLog, EqualContributionsDoNotDependOnOrder) {
   fold = kosan_fp_combine(kosan_fp_op("atomic.fadd"), fold, 0x5);
   EXPECT_EQ(r.atomics[0].locations[0].fp, fold);
 }
+
+TEST(OrderLog, HalfAtomicsAreChainedInTheirOwnType) {
+  // f16 1.0 = 0x3c00, 2.0 = 0x4000, 3.0 = 0x4200, 0.5 = 0x3800, 3.5 = 0x4300.
+  auto half = [](uint16_t old, uint16_t val, uint32_t block) {
+    kosan_order_atomic a{};
+    a.old_bits = old;
+    a.val_bits = val;
+    a.block = block;
+    return a;
+  };
+  std::vector<kosan_order_atomic> log = {half(0x4200, 0x3800, 5), half(0x0000, 0x3c00, 6),
+                                         half(0x3c00, 0x4000, 7)};
+  std::vector<const kosan_order_atomic *> ptrs = {&log[0], &log[1], &log[2]};
+  bool exact = false;
+  EXPECT_EQ(atomicLandingOrder(ptrs, KOSAN_DTYPE_F16, "fadd", &exact),
+            (std::vector<size_t>{1, 2, 0}));
+  EXPECT_TRUE(exact);
+  // bf16 1.0 = 0x3f80, 2.0 = 0x4000, 3.0 = 0x4040.
+  log = {half(0x3f80, 0x4000, 1), half(0x0000, 0x3f80, 2)};
+  ptrs = {&log[0], &log[1]};
+  EXPECT_EQ(atomicLandingOrder(ptrs, KOSAN_DTYPE_BF16, "fadd", &exact),
+            (std::vector<size_t>{1, 0}));
+  EXPECT_TRUE(exact);
+}

@@ -83,13 +83,20 @@ define void @consts(ptr %out) {
   ret void
 }
 
+; cuda_fp16.h's atomicAdd on a half: inline PTX on i16 registers.
+define void @half_atomic(ptr %out, i16 %h) {
+  %old = call i16 asm sideeffect "{ atom.add.noftz.f16 $0,[$1],$2; }\0A", "=h,l,h,~{memory}"(ptr %out, i16 %h)
+  ret void
+}
+
 declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32)
 declare float @llvm.fma.f32(float, float, float)
 
-!nvvm.annotations = !{!0, !1, !2}
+!nvvm.annotations = !{!0, !1, !2, !3}
 !0 = !{ptr @sum, !"kernel", i32 1}
 !1 = !{ptr @trees, !"kernel", i32 1}
 !2 = !{ptr @consts, !"kernel", i32 1}
+!3 = !{ptr @half_atomic, !"kernel", i32 1}
 
 ; The shadow of the static tile: one i64 per float.
 ; CHECK: @tile.kosan_fp = internal addrspace(3) global [256 x i64] undef, align 8
@@ -147,6 +154,13 @@ declare float @llvm.fma.f32(float, float, float)
 ; The atomic: its contribution's fingerprint, what it found and what it added.
 ; CHECK:         %old = atomicrmw fadd ptr %out, float %u monotonic
 ; CHECK:         call void @__kosan_order_atomic(i64 %kosan.state, i64 {{%[0-9]+}}, i64 [[UFP]], i64 {{%[0-9]+}}, i64 {{%[0-9]+}})
+
+; CHECK-LABEL: define ptx_kernel void @half_atomic__kosan(
+; The half's bits label it (dtype f16 = 3); what it found is the asm's result.
+; CHECK:         %old = call i16 asm sideeffect "{ atom.add.noftz.f16
+; CHECK:         [[HB:%[0-9]+]] = zext i16 %h to i64
+; CHECK:         [[OB:%[0-9]+]] = zext i16 %old to i64
+; CHECK-NEXT:    call void @__kosan_order_atomic(i64 %kosan.state, i64 {{%[0-9]+}}, i64 {{%[0-9]+}}, i64 [[OB]], i64 [[HB]])
 
 ; FOLD: SUB [[SUB:-?[0-9]+]]
 ; FOLD: FMA [[FMA:-?[0-9]+]]

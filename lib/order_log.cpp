@@ -14,6 +14,16 @@ namespace kosan {
 
 namespace {
 
+// old + val or old - val; nothing for operations whose order does not show
+// in what the atomics returned.
+template <typename T> std::optional<T> addOrSub(const std::string &op, T a, T b) {
+  if (op == "fadd")
+    return a + b;
+  if (op == "fsub")
+    return a - b;
+  return std::nullopt;
+}
+
 // The value an atomic left behind: old op val, in the location's type, or
 // nothing where the host cannot redo the operation bit for bit.
 std::optional<uint64_t> applyAtomic(uint64_t oldBits, uint64_t valBits, uint32_t dtype,
@@ -26,16 +36,10 @@ std::optional<uint64_t> applyAtomic(uint64_t oldBits, uint64_t valBits, uint32_t
     uint32_t ai = uint32_t(oldBits), bi = uint32_t(valBits);
     std::memcpy(&a, &ai, 4);
     std::memcpy(&b, &bi, 4);
-    a = ftz32(a);
-    b = ftz32(b);
-    float r;
-    if (op == "fadd")
-      r = a + b;
-    else if (op == "fsub")
-      r = a - b;
-    else
+    std::optional<float> sum = addOrSub(op, ftz32(a), ftz32(b));
+    if (!sum)
       return std::nullopt;
-    r = ftz32(r);
+    float r = ftz32(*sum);
     uint32_t ri;
     std::memcpy(&ri, &r, 4);
     return ri;
@@ -56,14 +60,10 @@ std::optional<uint64_t> applyAtomic(uint64_t oldBits, uint64_t valBits, uint32_t
       std::memcpy(&v, &h, 2);
       return double(v);
     };
-    double a = decode(oldBits), b = decode(valBits);
-    double r;
-    if (op == "fadd")
-      r = a + b;
-    else if (op == "fsub")
-      r = a - b;
-    else
+    std::optional<double> sum = addOrSub(op, decode(oldBits), decode(valBits));
+    if (!sum)
       return std::nullopt;
+    double r = *sum;
     if (dtype == KOSAN_DTYPE_F16) {
       _Float16 h = _Float16(r);
       uint16_t bits;
@@ -82,15 +82,11 @@ std::optional<uint64_t> applyAtomic(uint64_t oldBits, uint64_t valBits, uint32_t
     double a, b;
     std::memcpy(&a, &oldBits, 8);
     std::memcpy(&b, &valBits, 8);
-    double r;
-    if (op == "fadd")
-      r = a + b;
-    else if (op == "fsub")
-      r = a - b;
-    else
+    std::optional<double> r = addOrSub(op, a, b);
+    if (!r)
       return std::nullopt;
     uint64_t ri;
-    std::memcpy(&ri, &r, 8);
+    std::memcpy(&ri, &*r, 8);
     return ri;
   }
   return std::nullopt;

@@ -267,8 +267,9 @@ enum kosan_kernel_flags : uint32_t {
 };
 // Bits 8-11 of the flags: bytes of fingerprint shadow the clone keeps per
 // byte of dynamic shared memory (0: it keeps none). The host enlarges the
-// launch's dynamic shared memory by that much, plus 8 for alignment; the
-// shadow starts at the first multiple of 8 past the program's own bytes.
+// launch's dynamic shared memory by that much, plus the padding to a
+// multiple of 8: the shadow starts at the first multiple of 8 past the
+// program's own bytes.
 #define KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT 8u
 #define KOSAN_KERNEL_DYNSMEM_SHADOW_MASK 0xf00u
 

@@ -97,6 +97,20 @@ const Value *throughCasts(const Value *V) {
   return V;
 }
 
+// A shuffle's result, or a choice between values of which one is (a tree
+// picked at run time: a select, or a phi at -O0 and after branches).
+bool fromShuffle(const Value *V) {
+  V = throughCasts(V);
+  if (isShuffle(V))
+    return true;
+  SmallVector<const Value *, 4> choices;
+  if (auto *S = dyn_cast<SelectInst>(V))
+    choices = {S->getTrueValue(), S->getFalseValue()};
+  else if (auto *P = dyn_cast<PHINode>(V))
+    choices.append(P->incoming_values().begin(), P->incoming_values().end());
+  return any_of(choices, [](const Value *C) { return isShuffle(throughCasts(C)); });
+}
+
 bool fromSharedMemory(const Value *ptr) {
   const Value *obj = getUnderlyingObject(ptr, 12);
   if (auto *GV = dyn_cast<GlobalVariable>(obj))
@@ -190,7 +204,7 @@ Findings analyze(Function &F, unsigned depth) {
       continue;
     for (const Value *Op : I.operands()) {
       const Value *src = throughCasts(Op);
-      if (isShuffle(src))
+      if (fromShuffle(src))
         add(f.shuffles, where(I).empty() ? "shuffle" : where(I));
       // A combination of values read from shared memory whose result goes
       // back to shared memory: one step of a block-wide tree.

@@ -51,3 +51,13 @@ __global__ void splitk(const float *a, const float *x, float *partial, int k, in
     s += a[row * k + i] * x[i];
   partial[(row * splits + part) * blockDim.x + threadIdx.x] = s;
 }
+
+// A tree picked at run time: the shuffle reaches the add through a select
+// (or a phi at -O0).
+__global__ void warp_sum_either(const float *x, float *out, int butterfly) {
+  float v = x[blockIdx.x * 32 + threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1)
+    v += butterfly ? __shfl_xor_sync(0xffffffffu, v, o) : __shfl_down_sync(0xffffffffu, v, o);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = v;
+}

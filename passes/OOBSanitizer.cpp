@@ -1120,15 +1120,9 @@ bool OOBSanitizer::run() {
   bool order = opts.checks & KOSAN_CHECK_ORDER;
   SharedShadows sharedShadows(M);
   uint32_t orderFlags = 0;
-  if (order) {
-    orderFlags = KOSAN_KERNEL_ORDER_FINGERPRINTS;
-    bool dynamicShared = false;
-    for (GlobalVariable &G : M.globals())
-      dynamicShared |= G.getAddressSpace() == kSharedAS && G.getValueType()->isArrayTy() &&
-                       DL.getTypeAllocSize(G.getValueType()) == 0;
-    if (dynamicShared)
-      orderFlags |= (8u / sharedShadows.dynamicGranule()) << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
-  }
+  if (order)
+    orderFlags = KOSAN_KERNEL_ORDER_FINGERPRINTS |
+                 sharedShadows.dynamicFactor() << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
 
   {
     // LLVM 19's NVPTX backend caches each function's nvvm.annotations by

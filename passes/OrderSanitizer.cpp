@@ -34,6 +34,18 @@ constexpr unsigned kSharedAS = 3, kLocalAS = 5;
 constexpr uint64_t kStaticSharedLimit = 48 * 1024;
 } // namespace
 
+// One fingerprint per element of a shared array of floats (8, 4 or 2 bytes
+// each); per 4 bytes of anything else.
+static unsigned granuleOf(Type *arrayType, const DataLayout &DL) {
+  Type *E = arrayType;
+  while (E->isArrayTy())
+    E = E->getArrayElementType();
+  if (!floatDtypeOf(E))
+    return 4;
+  uint64_t size = DL.getTypeAllocSize(E);
+  return size >= 8 ? 8 : size >= 4 ? 4 : 2;
+}
+
 SharedShadows::SharedShadows(Module &M) : M(M) {
   uint64_t used = 0;
   const DataLayout &DL = M.getDataLayout();
@@ -45,16 +57,11 @@ SharedShadows::SharedShadows(Module &M) : M(M) {
     uint64_t size = DL.getTypeAllocSize(T);
     used += size;
     if (size == 0 && T->isArrayTy()) { // extern __shared__ T name[]
-      Type *E = T->getArrayElementType();
-      while (E->isArrayTy())
-        E = E->getArrayElementType();
-      unsigned g = E->isSized() ? unsigned(DL.getTypeAllocSize(E)) : 4;
-      g = g >= 8 ? 8 : g >= 4 ? 4 : 2;
-      if (!floatDtypeOf(E))
-        g = 4;
+      unsigned g = granuleOf(T, DL);
       smallest = smallest ? std::min(smallest, g) : g;
     }
   }
+  dynDeclared = smallest != 0;
   dynGranule = smallest ? smallest : 4;
   budget = used < kStaticSharedLimit ? kStaticSharedLimit - used : 0;
 }
@@ -66,13 +73,8 @@ GlobalVariable *SharedShadows::shadowOf(GlobalVariable *G, unsigned &granule) {
     return it->second.first;
   }
   const DataLayout &DL = M.getDataLayout();
-  Type *T = G->getValueType();
-  Type *E = T;
-  while (E->isArrayTy())
-    E = E->getArrayElementType();
-  uint64_t size = DL.getTypeAllocSize(T);
-  unsigned g = floatDtypeOf(E) ? unsigned(DL.getTypeAllocSize(E)) : 4;
-  g = g >= 8 ? 8 : g >= 4 ? 4 : 2;
+  uint64_t size = DL.getTypeAllocSize(G->getValueType());
+  unsigned g = granuleOf(G->getValueType(), DL);
   uint64_t slots = (size + g - 1) / g;
   GlobalVariable *S = nullptr;
   if (size && slots * 8 <= budget) {
@@ -123,6 +125,8 @@ private:
   BasicBlock::iterator after(Value *V);
   Value *fp(Value *V);
   Value *constantFp(Constant *C);
+  Value *contentOfBits(IRBuilder<> &B, Value *bits, uint32_t dtype);
+  Value *labelByBits(IRBuilder<> &B, Value *V);
   Value *content(IRBuilder<> &B, Value *V);
   Value *scramble(IRBuilder<> &B, Value *x);
   Value *combine(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
@@ -190,22 +194,26 @@ Value *Instrumenter::commutative(IRBuilder<> &B, uint64_t op, Value *a, Value *b
   return combine(B, op, lo, hi);
 }
 
-// kosan_fp_content of V's bits: i64 (or <N x i64>).
-Value *Instrumenter::content(IRBuilder<> &B, Value *V) {
+// kosan_fp_content(bits, dtype), bits widened to i64 (or <N x i64>).
+Value *Instrumenter::contentOfBits(IRBuilder<> &B, Value *bits, uint32_t dtype) {
+  Type *T = bits->getType();
+  return scramble(B, B.CreateXor(bits, k(T, KOSAN_FP_CONTENT_SALT ^ (uint64_t(dtype) << 56))));
+}
+
+// The label of the floating-point value V by its bits.
+Value *Instrumenter::labelByBits(IRBuilder<> &B, Value *V) {
   Type *T = V->getType();
   Type *S = T->getScalarType();
-  uint32_t dtype = floatDtypeOf(S);
-  unsigned bits = S->getPrimitiveSizeInBits();
-  Type *IT = IntegerType::get(Ctx, bits);
+  Type *IT = IntegerType::get(Ctx, S->getPrimitiveSizeInBits());
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     IT = FixedVectorType::get(IT, VT->getNumElements());
-  Value *x = S->isIntegerTy() ? V : B.CreateBitCast(V, IT);
-  Type *FT = fpType(T);
-  if (x->getType() != FT)
-    x = B.CreateZExt(x, FT);
-  x = B.CreateXor(x, k(FT, KOSAN_FP_CONTENT_SALT ^ (uint64_t(dtype) << 56)));
+  return contentOfBits(B, B.CreateZExt(B.CreateBitCast(V, IT), fpType(T)), floatDtypeOf(S));
+}
+
+// A value of unknown origin: labelled by its bits, and counted.
+Value *Instrumenter::content(IRBuilder<> &B, Value *V) {
   ++counts.contentLeaves;
-  return scramble(B, x);
+  return labelByBits(B, V);
 }
 
 Value *Instrumenter::constantFp(Constant *C) {
@@ -266,8 +274,7 @@ Value *Instrumenter::positionLeaf(IRBuilder<> &B, unsigned arg, Value *offset, T
 // A value read from kernel parameter `arg` at byte offset `offset`.
 Value *Instrumenter::leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset) {
   Value *pos = positionLeaf(B, arg, offset, LI->getType());
-  Value *val = content(B, LI);
-  --counts.contentLeaves; // a leaf, not a value of unknown origin
+  Value *val = labelByBits(B, LI);
   ++counts.leaves;
   Value *cond = valueLeaves;
   if (auto *VT = dyn_cast<FixedVectorType>(LI->getType()))
@@ -320,7 +327,6 @@ Value *Instrumenter::sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p)
   unsigned granule;
   if (p.kind == Provenance::DynamicShared) {
     granule = shared.dynamicGranule();
-    shared.noteDynamicUse();
     // After the program's own bytes, at the next multiple of 8.
     Value *start = B.CreateAnd(B.CreateAdd(ctx.dynSmem, k(I64, 7)), k(I64, ~uint64_t(7)));
     shadowBase = B.CreateGEP(B.getInt8Ty(), G, start);
@@ -489,7 +495,7 @@ void Instrumenter::handleAsmAtomic(CallInst *CI) {
   sites.add(*CI, KOSAN_ACCESS_ORDER_ATOMIC, KOSAN_SPACE_GLOBAL, dtype, "fadd",
             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
   Value *bits = B.CreateZExt(val, I64);
-  Value *fp = scramble(B, B.CreateXor(bits, k(I64, KOSAN_FP_CONTENT_SALT ^ (uint64_t(dtype) << 56))));
+  Value *fp = contentOfBits(B, bits, dtype);
   FunctionCallee fn = entry("__kosan_order_atomic", Type::getVoidTy(Ctx),
                             {I64, I64, I64, I64, I64});
   B.CreateCall(fn, {ctx.state, where, fp, B.CreateZExt(CI, I64), bits});

@@ -46,17 +46,17 @@ public:
   // Granule of the dynamic shared memory's shadow (by the element type of
   // the module's extern __shared__ arrays, the smallest).
   unsigned dynamicGranule() const { return dynGranule; }
-  // Bytes of shadow per byte of dynamic shared memory: 8 / granule, or 0
-  // when no instrumented code used dynamic shared memory.
-  unsigned dynamicFactor() const { return dynUsed ? 8 / dynGranule : 0; }
-  void noteDynamicUse() { dynUsed = true; }
+  // Bytes of shadow per byte of dynamic shared memory the host adds to a
+  // launch: 8 / granule, or 0 when the module declares no extern __shared__
+  // array.
+  unsigned dynamicFactor() const { return dynDeclared ? 8 / dynGranule : 0; }
 
 private:
   llvm::Module &M;
   llvm::DenseMap<llvm::GlobalVariable *, std::pair<llvm::GlobalVariable *, unsigned>> shadows;
   uint64_t budget = 0;     // bytes of static shared memory left for shadows
   unsigned dynGranule = 4;
-  bool dynUsed = false;
+  bool dynDeclared = false;
 };
 
 struct OrderContext {

@@ -283,8 +283,14 @@ private:
   // Collects the order logs of launch ls (mu held; waits for the device).
   void harvestOrder(const LaunchState &ls, void **args);
   void printOrderReport();
-  // Name and end of the buffer kernel parameter i points into (end 0: none known).
-  std::pair<std::string, uint64_t> argBuffer(const KernelInfo *k, size_t i, uint64_t ptr);
+  // The buffer kernel parameter i (value ptr) points into, as snapshots and
+  // order records name it.
+  struct ArgBuffer {
+    std::string name;            // registered name, else the parameter's, else "arg<i>"
+    uint64_t end = 0;            // end of the buffer; 0: none known
+    const Buffer *registered = nullptr; // the table's buffer when ptr is its start
+  };
+  ArgBuffer argBuffer(const KernelInfo *k, size_t i, uint64_t ptr);
   KernelInfo *kernelFor(const void *func);
   // The kernel's record when it has a usable instrumented clone (mu held).
   KernelInfo *instrumentedKernel(const void *func);
@@ -1124,24 +1130,15 @@ std::vector<PendingSnapshot> Runtime::prepareSnapshots(KernelInfo *k, void **arg
     r.arg = i;
     r.address = ptr;
     r.dtype = static_cast<DType>(p.dtype <= uint32_t(DType::Bool) ? p.dtype : 0);
-    uint64_t end = 0;
-    if (const Buffer *buf = table.find(ptr)) {
-      end = buf->end;
-      if (buf->begin == ptr) {
-        r.name = buf->name;
-        if (!buf->dtype.empty())
-          if (std::optional<DType> t = parseDType(buf->dtype))
-            r.dtype = *t;
-        r.shape = buf->shape;
-      }
-    } else {
-      CUdeviceptr base = 0;
-      size_t size = 0;
-      if (drv.memGetAddressRange(&base, &size, ptr) == CUDA_SUCCESS)
-        end = base + size;
+    ArgBuffer buffer = argBuffer(k, i, ptr);
+    uint64_t end = buffer.end;
+    r.name = std::move(buffer.name);
+    if (const Buffer *buf = buffer.registered) {
+      if (!buf->dtype.empty())
+        if (std::optional<DType> t = parseDType(buf->dtype))
+          r.dtype = *t;
+      r.shape = buf->shape;
     }
-    if (r.name.empty())
-      r.name = p.name.empty() ? "arg" + std::to_string(i) : p.name;
     if (end <= ptr) {
       log("kosan: warning: no snapshot of '%s' (argument %zu of kernel '%s'): "
           "it points into no buffer kosan knows\n", r.name.c_str(), i, k->name.c_str());
@@ -1509,25 +1506,27 @@ static std::vector<Record> readShards(uint64_t base, uint32_t capacity, const ui
   return out;
 }
 
-std::pair<std::string, uint64_t> Runtime::argBuffer(const KernelInfo *k, size_t i,
-                                                    uint64_t ptr) {
-  std::string name;
-  uint64_t end = 0;
+Runtime::ArgBuffer Runtime::argBuffer(const KernelInfo *k, size_t i, uint64_t ptr) {
+  ArgBuffer out;
   if (const Buffer *buf = table.find(ptr)) {
-    end = buf->end;
-    if (buf->begin == ptr)
-      name = buf->name;
+    out.end = buf->end;
+    if (buf->begin == ptr) {
+      out.name = buf->name;
+      out.registered = buf;
+    }
   } else if (ptr >= (1ull << 32)) {
+    // Memory from an allocator kosan does not see: the driver still knows
+    // the allocation's extent (no device allocation lies below 4 GiB).
     CUdeviceptr base = 0;
     size_t size = 0;
     if (drv.memGetAddressRange(&base, &size, ptr) == CUDA_SUCCESS)
-      end = base + size;
+      out.end = base + size;
   }
-  if (name.empty() && k->summary && i < k->summary->params.size())
-    name = k->summary->params[i].name;
-  if (name.empty())
-    name = "arg" + std::to_string(i);
-  return {name, end};
+  if (out.name.empty() && k->summary && i < k->summary->params.size())
+    out.name = k->summary->params[i].name;
+  if (out.name.empty())
+    out.name = "arg" + std::to_string(i);
+  return out;
 }
 
 void Runtime::harvestOrder(const LaunchState &ls, void **args) {
@@ -1557,12 +1556,10 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
     uint64_t value = 0;
     if (k->paramSizes[i] == 8)
       std::memcpy(&value, args[i], 8);
-    auto [name, end] = value ? argBuffer(k, i, value) : std::pair<std::string, uint64_t>{"", 0};
-    if (name.empty())
-      name = "arg" + std::to_string(i);
+    ArgBuffer buffer = argBuffer(k, i, value);
     launch.argValues.push_back(value);
-    launch.argEnds.push_back(end);
-    launch.argNames.push_back(name);
+    launch.argEnds.push_back(buffer.end);
+    launch.argNames.push_back(std::move(buffer.name));
   }
   if (const ModuleInfo *m = k->module; m && k->summary) {
     uint32_t end = std::min<uint64_t>(uint64_t(k->summary->firstSite) + k->summary->nsites,

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
+#include "order_explain.h"
 
 #include <algorithm>
 #include <charconv>
@@ -33,6 +34,7 @@ struct OrderSide : detail::DiffSide {
   std::map<uint32_t, std::vector<const OrderStoreRecord *>> stores;
   std::map<uint32_t, std::vector<const OrderAtomicRecord *>> atomics;
   std::map<uint32_t, const OrderSummary *> summaries;
+  std::map<uint32_t, const OrderOpsRecord *> ops; // checks=order-ops, by launch
   std::map<std::pair<uint32_t, uint32_t>, const SnapshotRecord *> snapshots;
 
   void index() {
@@ -50,6 +52,8 @@ struct OrderSide : detail::DiffSide {
       summaries[s.launch] = &s;
       compared.insert(s.launch);
     }
+    for (const OrderOpsRecord &r : trace.order_ops)
+      ops.emplace(r.launch, &r);
     for (const SnapshotRecord &s : trace.snapshots)
       snapshots.emplace(std::pair{s.launch, s.arg}, &s);
     // Records of a launch the trace does not describe still get one.
@@ -220,6 +224,78 @@ void droppedRecords(const OrderSide &a, uint32_t x, const OrderSide &b, uint32_t
                    "=N) and record again: differences could hide in the dropped records";
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Where differing fingerprints part (checks=order-ops)
+//===----------------------------------------------------------------------===//
+
+// The operation logs of one launch pair, indexed at the first element to
+// explain: a launch without differences costs nothing.
+class PartingExplainer {
+public:
+  PartingExplainer(const OrderSide &a, uint32_t x, const OrderSide &b, uint32_t y) {
+    auto find = [](const OrderSide &side, uint32_t id) -> const OrderOpsRecord * {
+      auto it = side.ops.find(id);
+      return it == side.ops.end() ? nullptr : it->second;
+    };
+    auto dropped = [](const OrderSide &side, uint32_t id) -> uint64_t {
+      std::optional<OrderSummary> s = side.summary(id);
+      return s ? s->dropped_ops : 0;
+    };
+    recordA_ = find(a, x);
+    recordB_ = find(b, y);
+    droppedA_ = dropped(a, x);
+    droppedB_ = dropped(b, y);
+  }
+
+  // Both runs logged the launch's operations.
+  bool available() const { return recordA_ && recordB_; }
+
+  OrderParting explain(uint64_t elementA, uint64_t fpA, uint64_t elementB, uint64_t fpB) {
+    if (!indexA_) {
+      indexA_.emplace(*recordA_, droppedA_);
+      indexB_.emplace(*recordB_, droppedB_);
+    }
+    OrderParting p = detail::explainParting(*indexA_, *indexB_, fpA, fpB);
+    p.element = elementA;
+    p.element_b = elementB;
+    return p;
+  }
+
+  // The note under an output with differing elements: the hint where a log
+  // is missing, that a log dropped operations, or "".
+  std::string note() const {
+    if (!available())
+      return kOrderOpsHint;
+    if (droppedA_ == 0 && droppedB_ == 0)
+      return "";
+    std::string who = droppedA_ > 0 && droppedB_ > 0
+                          ? "A's operation log dropped " + std::to_string(droppedA_) +
+                                " operations of this launch and B's " +
+                                std::to_string(droppedB_)
+                          : std::string(droppedA_ > 0 ? "A" : "B") +
+                                "'s operation log dropped " +
+                                plural(std::max(droppedA_, droppedB_), "operation",
+                                       "operations") +
+                                " of this launch";
+    return who + ": an explanation may stop at a lost operation; raise order_ops";
+  }
+
+private:
+  const OrderOpsRecord *recordA_ = nullptr, *recordB_ = nullptr;
+  uint64_t droppedA_ = 0, droppedB_ = 0;
+  std::optional<detail::OrderOpsIndex> indexA_, indexB_;
+};
+
+// The fingerprint of element in elements (ascending), if there is one.
+std::optional<uint64_t> fingerprintAt(const std::vector<OrderElement> &elements,
+                                      uint64_t element) {
+  auto it = std::lower_bound(elements.begin(), elements.end(), element,
+                             [](const OrderElement &e, uint64_t v) { return e.element < v; });
+  if (it == elements.end() || it->element != element)
+    return std::nullopt;
+  return it->fp;
 }
 
 //===----------------------------------------------------------------------===//
@@ -503,10 +579,21 @@ OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
     };
     bool storesDropped = dropped(&OrderSummary::dropped_stores);
     bool atomicsDropped = dropped(&OrderSummary::dropped_atomics);
+    PartingExplainer explainer(a, x, b, y);
     for (auto [ra, rb] : pairRecords(d.a, storesOf(a, x), d.b, storesOf(b, y))) {
       OrderStoreDiff s = compareStores(ra, rb);
       if (ra && rb && !compareSnapshotBits(a, x, b, y, s.arg, &s.bits, &error))
         return troubled(result, error);
+      if (ra && rb && s.differing > 0) {
+        s.parting_note = explainer.note();
+        if (explainer.available())
+          for (uint64_t element : s.first_differing) {
+            std::optional<uint64_t> fa = fingerprintAt(ra->elements, element),
+                                    fb = fingerprintAt(rb->elements, element);
+            if (fa && fb)
+              s.partings.push_back(explainer.explain(element, *fa, element, *fb));
+          }
+      }
       s.incomplete = storesDropped;
       s.deterministic = (s.incomplete || s.deterministic) && s.bits.differing == 0;
       d.stores.push_back(std::move(s));
@@ -731,6 +818,7 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
   std::string droppedTrouble, rowTrouble;
   for (auto [x, y] : pairs) {
     BatchLaunchDiff d = launchPair<BatchLaunchDiff>(a, x, b, y);
+    PartingExplainer explainer(a, x, b, y);
     bool incomplete = false;
     for (auto [side, id] : {std::pair{&a, x}, std::pair{&b, y}})
       if (std::optional<OrderSummary> s = side->summary(id))
@@ -812,6 +900,17 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
           if (bits) {
             rangesA.push_back({rowA * n, n});
             rangesB.push_back({rowB * n, n});
+          }
+          if (row.variant > 0) {
+            row.parting_note = explainer.note();
+            if (explainer.available())
+              for (uint64_t column : row.first_variant) {
+                uint64_t ea = rowA * n + column, eb = rowB * n + column;
+                std::optional<uint64_t> fpA = fingerprintAt(fa.elements, ea),
+                                        fpB = fingerprintAt(fb->elements, eb);
+                if (fpA && fpB)
+                  row.partings.push_back(explainer.explain(ea, *fpA, eb, *fpB));
+              }
           }
           row.incomplete = incomplete;
           row.invariant = incomplete || (row.variant == 0 && row.only_a == 0 && row.only_b == 0);

@@ -9,6 +9,7 @@
 #include "trace_json.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace kosan {
 
@@ -118,6 +119,38 @@ std::string partsLine(const std::vector<std::string> &parts) {
   return out + "\n";
 }
 
+// The lines under an output whose elements differ: where each of the first
+// ones parts (checks=order-ops), and the note in parentheses.
+std::string partingLines(const std::vector<OrderParting> &partings, const std::string &note,
+                         const std::function<std::string(const OrderParting &)> &label) {
+  std::string out;
+  for (const OrderParting &p : partings)
+    out += "    " + label(p) + ": " + p.text + "\n";
+  if (!note.empty())
+    out += "    (" + note + ")\n";
+  return out;
+}
+
+OrderedJson partingsJson(const std::vector<OrderParting> &partings) {
+  OrderedJson list = OrderedJson::array();
+  for (const OrderParting &p : partings) {
+    OrderedJson j = OrderedJson::object();
+    j["element"] = p.element;
+    j["element_b"] = p.element_b;
+    j["explained"] = p.explained;
+    j["missing"] = p.missing;
+    j["common_ops"] = p.common_ops;
+    j["common"] = p.common;
+    j["a"] = p.a;
+    j["b"] = p.b;
+    j["a_site"] = p.a_site;
+    j["b_site"] = p.b_site;
+    j["text"] = p.text;
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
 OrderedJson bitsJson(const OrderBits &b) {
   if (!b.compared && b.problem.empty())
     return nullptr;
@@ -194,6 +227,9 @@ std::string storeText(const OrderStoreDiff &s) {
   if (parts.empty())
     parts.push_back("same fingerprints at all " + plural(s.compared, "element", "elements"));
   out += partsLine(parts);
+  out += partingLines(s.partings, s.parting_note, [&](const OrderParting &p) {
+    return s.name + "[" + std::to_string(p.element) + "]";
+  });
   if (s.incomplete)
     out += "    store records of this launch were dropped: a fingerprint may be an "
            "earlier store's, and only the bits count\n";
@@ -371,6 +407,9 @@ std::string rowText(const BatchOutputDiff &o, const BatchRowDiff &row, uint64_t 
     parts.push_back("invariant (same fingerprints at all " +
                     plural(row.compared, "element", "elements") + ")");
   out += partsLine(parts);
+  out += partingLines(row.partings, row.parting_note, [&](const OrderParting &p) {
+    return "column " + std::to_string(p.element - row.row_a * n);
+  });
   if (row.incomplete)
     out += "    order records of this launch were dropped: only the bits count\n";
   return out + bitsLine(row.bits, row.variant > 0, "column", true);
@@ -442,6 +481,8 @@ std::string formatOrderDiffJson(const OrderDiffResult &r) {
       j["first_differing"] = s.first_differing;
       j["first_only_a"] = s.first_only_a;
       j["first_only_b"] = s.first_only_b;
+      j["partings"] = partingsJson(s.partings);
+      j["parting_note"] = s.parting_note;
       j["bits"] = bitsJson(s.bits);
       l["stores"].push_back(std::move(j));
     }
@@ -560,6 +601,8 @@ std::string formatBatchDiffJson(const BatchDiffResult &r) {
                              {"only_a", row.only_a},
                              {"only_b", row.only_b},
                              {"first_variant", row.first_variant},
+                             {"partings", partingsJson(row.partings)},
+                             {"parting_note", row.parting_note},
                              {"bits", bitsJson(row.bits)}});
       l["outputs"].push_back(std::move(j));
     }

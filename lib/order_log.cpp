@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace kosan {
@@ -331,6 +332,33 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     out.atomics.push_back(std::move(rec));
   }
   return out;
+}
+
+OrderOpsRecord buildOrderOpsRecord(const kosan_order_op *ops, size_t nops,
+                                   const OrderLaunch &launch,
+                                   const std::function<OrderOpSite(uint32_t)> &siteOf) {
+  OrderOpsRecord rec;
+  rec.launch = launch.launch;
+  for (size_t i = 0; i < launch.argNames.size(); ++i) {
+    OrderParam p;
+    p.arg = uint32_t(i);
+    p.name = launch.argNames[i];
+    p.dtype = i < launch.argDtypes.size() ? dtypeOf(launch.argDtypes[i]) : DType::Unknown;
+    rec.params.push_back(std::move(p));
+  }
+  std::map<uint32_t, uint32_t> local; // module site id -> index in rec.sites
+  rec.ops.reserve(nops);
+  for (size_t i = 0; i < nops; ++i) {
+    auto [it, fresh] = local.try_emplace(ops[i].site, uint32_t(rec.sites.size()));
+    if (fresh)
+      rec.sites.push_back(siteOf(ops[i].site));
+    rec.ops.push_back({ops[i].a, ops[i].b, ops[i].op, it->second});
+  }
+  auto key = [](const OrderOp &o) { return std::tie(o.a, o.b, o.op, o.site); };
+  std::sort(rec.ops.begin(), rec.ops.end(),
+            [&](const OrderOp &x, const OrderOp &y) { return key(x) < key(y); });
+  rec.ops.erase(std::unique(rec.ops.begin(), rec.ops.end()), rec.ops.end());
+  return rec;
 }
 
 } // namespace kosan

@@ -26,6 +26,7 @@ struct OrderLaunch {
   // the end of the buffer it points into (0: not a pointer, or unknown).
   std::vector<uint64_t> argValues, argEnds;
   std::vector<std::string> argNames;   // as snapshots name them
+  std::vector<uint32_t> argDtypes;     // kosan_dtype of each parameter's elements (order-ops)
   bool valueLeaves = false;            // order_leaves=value
   // The launched kernel's order sites (KOSAN_ACCESS_ORDER_*): the records
   // take their dtype, operation and source lines from those of their
@@ -53,6 +54,14 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
                                uint64_t storeCount, const kosan_order_atomic *atomics,
                                size_t natomics, uint64_t atomicCount,
                                const OrderLaunch &launch);
+
+// The operation log of an order-ops launch as a trace record: operations
+// deduplicated and sorted, their module sites renumbered into the record's
+// own table. siteOf names a module site id (its operation and source
+// location).
+OrderOpsRecord buildOrderOpsRecord(const kosan_order_op *ops, size_t nops,
+                                   const OrderLaunch &launch,
+                                   const std::function<OrderOpSite(uint32_t)> &siteOf);
 
 // The order in which one location's atomics landed: indices into `log`
 // (given in the order the log received them). Each atomic returned the

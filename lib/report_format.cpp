@@ -464,7 +464,8 @@ std::string orderSection(const Trace &trace,
   bool enabled = checks != trace.header.options.end() &&
                  checks->second.find("order") != std::string::npos;
   bool any = !trace.kernel_order.empty() || !trace.order_stores.empty() ||
-             !trace.order_atomics.empty() || !trace.order_summaries.empty();
+             !trace.order_atomics.empty() || !trace.order_ops.empty() ||
+             !trace.order_summaries.empty();
   if (!any && !enabled)
     return "";
   std::string out;
@@ -531,9 +532,14 @@ std::string orderSection(const Trace &trace,
     lines[r.launch].push_back(line);
   }
   for (const OrderSummary &o : trace.order_summaries) {
+    // checks=order-ops adds the operation log; without it the line is as
+    // before.
+    bool ops = o.ops > 0 || o.dropped_ops > 0;
     lines[o.launch].push_back(plural(o.stores, "store record", "store records") +
-                              " and " +
+                              (ops ? ", " : " and ") +
                               plural(o.atomics, "atomic record", "atomic records") +
+                              (ops ? " and " + plural(o.ops, "operation", "operations")
+                                   : std::string()) +
                               " received");
     if (o.dropped_stores > 0)
       warnings[o.launch].push_back(
@@ -543,6 +549,11 @@ std::string orderSection(const Trace &trace,
       warnings[o.launch].push_back(
           plural(o.dropped_atomics, "atomic record", "atomic records") +
           " dropped: the device log was full; raise order_atomics");
+    if (o.dropped_ops > 0)
+      warnings[o.launch].push_back(
+          plural(o.dropped_ops, "operation", "operations") +
+          " dropped: the operation log was full; raise order_ops (kosan-diff may not "
+          "find where two runs part)");
   }
   if (!lines.empty()) {
     out += "order: per launch:\n";
@@ -760,6 +771,9 @@ std::string formatTraceJson(const Trace &trace, const ReportOptions &options) {
   doc["order_atomics"] = detail::OrderedJson::array();
   for (const OrderAtomicRecord &r : trace.order_atomics)
     doc["order_atomics"].push_back(detail::toJson(r));
+  doc["order_ops"] = detail::OrderedJson::array();
+  for (const OrderOpsRecord &r : trace.order_ops)
+    doc["order_ops"].push_back(detail::toJson(r));
   doc["order_summaries"] = detail::OrderedJson::array();
   for (const OrderSummary &o : trace.order_summaries)
     doc["order_summaries"].push_back(detail::toJson(o));

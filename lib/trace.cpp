@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <limits>
 #include <string_view>
+#include <tuple>
 #include <unistd.h>
 
 namespace kosan {
@@ -220,6 +221,8 @@ OrderedJson detail::toJson(const OrderSummary &o) {
   j["atomics"] = o.atomics;
   j["dropped_stores"] = o.dropped_stores;
   j["dropped_atomics"] = o.dropped_atomics;
+  j["ops"] = o.ops;
+  j["dropped_ops"] = o.dropped_ops;
   j["order_dependent_locations"] = o.order_dependent_locations;
   return j;
 }
@@ -249,7 +252,34 @@ OrderedJson orderHead(const OrderAtomicRecord &r) {
   return j;
 }
 
+OrderedJson orderHead(const OrderOpsRecord &r) {
+  OrderedJson j = OrderedJson::object();
+  j["launch"] = r.launch;
+  j["params"] = OrderedJson::array();
+  for (const OrderParam &p : r.params) {
+    OrderedJson param = OrderedJson::object();
+    param["arg"] = p.arg;
+    param["name"] = p.name;
+    param["dtype"] = dtypeName(p.dtype);
+    j["params"].push_back(std::move(param));
+  }
+  j["sites"] = OrderedJson::array();
+  for (const OrderOpSite &site : r.sites) {
+    OrderedJson o = OrderedJson::object();
+    o["op"] = site.op;
+    o["location"] = site.location;
+    j["sites"].push_back(std::move(o));
+  }
+  return j;
+}
+
 } // namespace
+
+OrderedJson detail::toJson(const OrderOpsRecord &r) {
+  OrderedJson j = orderHead(r);
+  j["count"] = r.ops.size();
+  return j;
+}
 
 OrderedJson detail::toJson(const OrderStoreRecord &r) {
   OrderedJson j = orderHead(r);
@@ -350,6 +380,7 @@ namespace {
 constexpr size_t kStoreEntryBytes = 16;       // u64 element, u64 fp
 constexpr size_t kLocationHeadBytes = 24;     // u64 element, u64 fp, u32 n, u32 0
 constexpr size_t kContributionBytes = 24;     // u64 fp, u64 value bits, u32 block, u32 thread
+constexpr size_t kOpBytes = 32;               // u64 a, u64 b, u64 op, u32 site, u32 0
 
 void putU64(std::vector<uint8_t> &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -411,6 +442,36 @@ std::string orderPartLine(const char *type, const OrderedJson &head,
 }
 
 } // namespace
+
+void TraceWriter::write(const OrderOpsRecord &r) {
+  uint64_t partBytes = order_part_bytes_ ? order_part_bytes_ : kSnapshotChunkBytes;
+  uint64_t perPart = std::max<uint64_t>(1, partBytes / kOpBytes);
+  uint64_t n = r.ops.size();
+  uint64_t parts = n == 0 ? 1 : (n - 1) / perPart + 1;
+  if (parts > UINT32_MAX) {
+    perPart = (n - 1) / UINT32_MAX + 1;
+    parts = (n - 1) / perPart + 1;
+  }
+  OrderedJson head = orderHead(r);
+  std::vector<uint8_t> raw;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (uint64_t part = 0; part < parts; ++part) {
+    uint64_t first = part * perPart;
+    uint64_t count = std::min(perPart, n - std::min(n, first));
+    raw.clear();
+    raw.reserve(count * kOpBytes);
+    for (uint64_t i = first; i < first + count; ++i) {
+      const OrderOp &op = r.ops[i];
+      putU64(raw, op.a);
+      putU64(raw, op.b);
+      putU64(raw, op.op);
+      putU32(raw, op.site);
+      putU32(raw, 0);
+    }
+    writeLineLocked(orderPartLine("order_ops", head, count, uint32_t(part),
+                                  uint32_t(parts), raw));
+  }
+}
 
 void TraceWriter::write(const OrderStoreRecord &r) {
   uint64_t partBytes = order_part_bytes_ ? order_part_bytes_ : kSnapshotChunkBytes;
@@ -1017,12 +1078,19 @@ std::string parseRecord(const Json &j, OrderSummary &o) {
   r.read("atomics", o.atomics);
   r.read("dropped_stores", o.dropped_stores);
   r.read("dropped_atomics", o.dropped_atomics);
+  // checks=order-ops only; traces written before it lack them.
+  if (j.contains("ops"))
+    r.read("ops", o.ops);
+  if (j.contains("dropped_ops"))
+    r.read("dropped_ops", o.dropped_ops);
   r.read("order_dependent_locations", o.order_dependent_locations);
   return r.error();
 }
 
-// One line of an order_stores or order_atomics record: the record's members
-// and one part of its payload, decoded.
+enum class OrderKind { Stores, Atomics, Ops };
+
+// One line of an order_stores, order_atomics or order_ops record: the
+// record's members and one part of its payload, decoded.
 struct OrderPart {
   uint32_t launch = 0, arg = 0;
   std::string name;
@@ -1030,6 +1098,8 @@ struct OrderPart {
   std::vector<std::string> sites;
   std::string op;                 // order_atomics
   bool exact = true;              // order_atomics
+  std::vector<OrderParam> params;       // order_ops
+  std::vector<OrderOpSite> opSites;     // order_ops
   uint64_t count = 0;
   uint32_t part = 0, parts = 0;
   std::vector<uint8_t> raw;
@@ -1090,17 +1160,62 @@ std::string decodeOrderPayload(const Json &j, std::vector<uint8_t> &raw) {
   return "";
 }
 
-std::string parseOrderPart(const Json &j, bool atomics, OrderPart &p) {
+// An array of objects, each read by `body` with a reader of its own; a
+// problem is reported as "in 'key' item N: ...".
+template <typename Body>
+std::string readObjects(const Json &j, const char *key, Body body) {
+  auto it = j.find(key);
+  if (it == j.end())
+    return std::string("missing field '") + key + "'";
+  if (!it->is_array())
+    return std::string("field '") + key + "' must be an array of objects";
+  size_t index = 0;
+  for (const Json &item : *it) {
+    if (!item.is_object())
+      return std::string("field '") + key + "' must be an array of objects";
+    FieldReader r(item);
+    body(r);
+    if (!r.ok())
+      return std::string("in '") + key + "' item " + std::to_string(index) + ": " + r.error();
+    ++index;
+  }
+  return "";
+}
+
+std::string parseOrderPart(const Json &j, OrderKind kind, OrderPart &p) {
   FieldReader r(j);
   r.read("launch", p.launch);
-  r.read("arg", p.arg);
-  r.read("name", p.name);
-  r.readDType("dtype", p.dtype);
-  if (atomics)
+  if (kind != OrderKind::Ops) {
+    r.read("arg", p.arg);
+    r.read("name", p.name);
+    r.readDType("dtype", p.dtype);
+  }
+  if (kind == OrderKind::Atomics)
     r.read("op", p.op);
-  r.read("sites", p.sites);
-  if (atomics)
+  if (kind != OrderKind::Ops)
+    r.read("sites", p.sites);
+  if (kind == OrderKind::Atomics)
     r.read("exact", p.exact);
+  if (!r.ok())
+    return r.error();
+  if (kind == OrderKind::Ops) {
+    std::string error = readObjects(j, "params", [&](FieldReader &item) {
+      OrderParam param;
+      item.read("arg", param.arg);
+      item.read("name", param.name);
+      item.readDType("dtype", param.dtype);
+      p.params.push_back(std::move(param));
+    });
+    if (error.empty())
+      error = readObjects(j, "sites", [&](FieldReader &item) {
+        OrderOpSite site;
+        item.read("op", site.op);
+        item.read("location", site.location);
+        p.opSites.push_back(std::move(site));
+      });
+    if (!error.empty())
+      return error;
+  }
   r.read("count", p.count);
   r.read("part", p.part);
   r.read("parts", p.parts);
@@ -1169,6 +1284,31 @@ std::string appendAtomics(const OrderPart &p, OrderAtomicRecord &r) {
   return "";
 }
 
+// Appends the operations of one order_ops part; they must continue the
+// record's ascending (a, b, op, site) order and name sites it has.
+std::string appendOps(const OrderPart &p, OrderOpsRecord &r) {
+  if (p.raw.size() != p.count * kOpBytes)
+    return "field 'data' holds " + std::to_string(p.raw.size()) + " bytes, but " +
+           plural(p.count, "operation is ", "operations are ") +
+           std::to_string(p.count * kOpBytes) + " bytes";
+  r.ops.reserve(r.ops.size() + p.count);
+  auto key = [](const OrderOp &o) { return std::tuple(o.a, o.b, o.op, o.site); };
+  for (uint64_t i = 0; i < p.count; ++i) {
+    const uint8_t *q = p.raw.data() + i * kOpBytes;
+    OrderOp op{getU64(q), getU64(q + 8), getU64(q + 16), getU32(q + 24)};
+    if (op.site >= r.sites.size())
+      return "operation " + std::to_string(r.ops.size()) + " names site " +
+             std::to_string(op.site) + ", but the record has " +
+             plural(r.sites.size(), "site", "sites");
+    if (!r.ops.empty() && key(op) <= key(r.ops.back()))
+      return "its operations are not in ascending order of (a, b, op, site): operation " +
+             std::to_string(r.ops.size()) + " does not follow operation " +
+             std::to_string(r.ops.size() - 1);
+    r.ops.push_back(op);
+  }
+  return "";
+}
+
 template <typename Record>
 std::string parseInto(const Json &j, std::vector<Record> &out) {
   Record record;
@@ -1219,14 +1359,22 @@ ReadResult readTrace(const std::string &path) {
   std::optional<SnapshotRecord> pending;
   size_t pendingLine = 0;
   uint32_t chunksSeen = 0;
-  // An order_stores or order_atomics record whose later parts are still to
-  // come: it joins its vector when the last one has been read.
+  // An order_stores, order_atomics or order_ops record whose later parts
+  // are still to come: it joins its vector when the last one has been read.
   struct PendingOrder {
     std::string type;
+    OrderKind kind = OrderKind::Stores;
     size_t line = 0;
     uint32_t parts = 0, seen = 0;
+    uint32_t launch = 0, arg = 0;
     OrderStoreRecord stores;
     OrderAtomicRecord atomics;
+    OrderOpsRecord ops;
+    // "launch 1, argument 2"; "launch 1" for order_ops, which has no argument.
+    std::string owner() const {
+      return "launch " + std::to_string(launch) +
+             (kind == OrderKind::Ops ? "" : ", argument " + std::to_string(arg));
+    }
   };
   std::optional<PendingOrder> pendingOrder;
 
@@ -1339,7 +1487,8 @@ ReadResult readTrace(const std::string &path) {
                       " but only " + std::to_string(chunksSeen) +
                       " follow it");
 
-    bool orderPart = type == "order_stores" || type == "order_atomics";
+    bool orderPart =
+        type == "order_stores" || type == "order_atomics" || type == "order_ops";
     if (pendingOrder && !orderPart)
       return fail(TraceError::Corrupt,
                   where + "corrupt " + pendingOrder->type + " record: the " +
@@ -1351,24 +1500,23 @@ ReadResult readTrace(const std::string &path) {
 
     std::string error;
     if (orderPart) {
-      bool atomics = type == "order_atomics";
+      OrderKind kind = type == "order_atomics" ? OrderKind::Atomics
+                       : type == "order_ops"   ? OrderKind::Ops
+                                               : OrderKind::Stores;
       OrderPart part;
-      error = parseOrderPart(j, atomics, part);
+      error = parseOrderPart(j, kind, part);
       if (error.empty() && pendingOrder) {
         const PendingOrder &o = *pendingOrder;
-        uint32_t launch = atomics ? o.atomics.launch : o.stores.launch;
-        uint32_t arg = atomics ? o.atomics.arg : o.stores.arg;
-        std::string expected = "part " + std::to_string(o.seen) + " of the " +
-                               o.type + " record of launch " +
-                               std::to_string(launch) + ", argument " +
-                               std::to_string(arg) + " (" +
+        std::string expected = "part " + std::to_string(o.seen) + " of the " + o.type +
+                               " record of " + o.owner() + " (" +
                                plural(o.parts, "part", "parts") + ", from line " +
                                std::to_string(o.line) + ")";
-        if (type != o.type || part.launch != launch || part.arg != arg ||
-            part.parts != o.parts)
+        if (type != o.type || part.launch != o.launch ||
+            (kind != OrderKind::Ops && part.arg != o.arg) || part.parts != o.parts)
           error = "it is part " + std::to_string(part.part) + " of a record of launch " +
-                  std::to_string(part.launch) + ", argument " +
-                  std::to_string(part.arg) + ", but " + expected + " was expected";
+                  std::to_string(part.launch) +
+                  (kind == OrderKind::Ops ? "" : ", argument " + std::to_string(part.arg)) +
+                  ", but " + expected + " was expected";
         else if (part.part != o.seen)
           error = "it is part " + std::to_string(part.part) + " where " + expected +
                   " was expected (a part line is missing or out of order)";
@@ -1379,9 +1527,12 @@ ReadResult readTrace(const std::string &path) {
       if (error.empty() && !pendingOrder) {
         PendingOrder o;
         o.type = type;
+        o.kind = kind;
         o.line = lineNo;
         o.parts = part.parts;
-        if (atomics) {
+        o.launch = part.launch;
+        o.arg = part.arg;
+        if (kind == OrderKind::Atomics) {
           o.atomics.launch = part.launch;
           o.atomics.arg = part.arg;
           o.atomics.name = part.name;
@@ -1389,6 +1540,10 @@ ReadResult readTrace(const std::string &path) {
           o.atomics.op = part.op;
           o.atomics.sites = part.sites;
           o.atomics.exact = part.exact;
+        } else if (kind == OrderKind::Ops) {
+          o.ops.launch = part.launch;
+          o.ops.params = std::move(part.params);
+          o.ops.sites = std::move(part.opSites);
         } else {
           o.stores.launch = part.launch;
           o.stores.arg = part.arg;
@@ -1399,11 +1554,14 @@ ReadResult readTrace(const std::string &path) {
         pendingOrder = std::move(o);
       }
       if (error.empty())
-        error = atomics ? appendAtomics(part, pendingOrder->atomics)
-                        : appendStores(part, pendingOrder->stores);
+        error = kind == OrderKind::Atomics ? appendAtomics(part, pendingOrder->atomics)
+                : kind == OrderKind::Ops   ? appendOps(part, pendingOrder->ops)
+                                           : appendStores(part, pendingOrder->stores);
       if (error.empty() && ++pendingOrder->seen == pendingOrder->parts) {
-        if (atomics)
+        if (kind == OrderKind::Atomics)
           trace.order_atomics.push_back(std::move(pendingOrder->atomics));
+        else if (kind == OrderKind::Ops)
+          trace.order_ops.push_back(std::move(pendingOrder->ops));
         else
           trace.order_stores.push_back(std::move(pendingOrder->stores));
         pendingOrder.reset();

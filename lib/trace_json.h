@@ -34,13 +34,14 @@ OrderedJson toJson(const TraceEnd &end);
 // The snapshot record's members (not its chunks, not the reader's offsets).
 OrderedJson toJson(const SnapshotRecord &snapshot);
 
-// checks=order records. For order_stores and order_atomics, the members a
-// trace line and kosan-report's JSON share (not the payload): element
-// counts instead of the elements.
+// checks=order records. For order_stores, order_atomics and order_ops, the
+// members a trace line and kosan-report's JSON share (not the payload):
+// element (operation) counts instead of the elements.
 OrderedJson toJson(const KernelOrderInfo &info);
 OrderedJson toJson(const OrderSummary &summary);
 OrderedJson toJson(const OrderStoreRecord &record);
 OrderedJson toJson(const OrderAtomicRecord &record);
+OrderedJson toJson(const OrderOpsRecord &record);
 // Fingerprints are "0x..." strings, like addresses.
 inline std::string hexFingerprint(uint64_t fp) { return hexAddress(fp); }
 

@@ -11,7 +11,7 @@ using namespace llvm;
 
 // Hidden options for opt and -mllvm; -fplugin-arg-kosan-* overrides them.
 static cl::opt<std::string>
-    ClChecks("kosan-checks", cl::desc("kosan: checks to instrument (oob,precision,order|all|none)"),
+    ClChecks("kosan-checks", cl::desc("kosan: checks to instrument (oob,precision,order,order-ops|all|none)"),
              cl::Hidden, cl::init("oob"));
 static cl::opt<bool> ClLinkRuntime(
     "kosan-link-runtime",
@@ -36,6 +36,8 @@ bool PassOptions::parseChecks(StringRef text, uint32_t &bits, std::string *bad) 
       bits |= KOSAN_CHECK_PRECISION;
     else if (w == "order")
       bits |= KOSAN_CHECK_ORDER;
+    else if (w == "order-ops")
+      bits |= KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS;
     else if (w == "all")
       bits |= KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER;
     else if (w == "none")
@@ -54,7 +56,7 @@ PassOptions PassOptions::fromCommandLine() {
   std::string bad;
   if (!parseChecks(ClChecks, o.checks, &bad))
     report_fatal_error("kosan: unknown check '" + Twine(bad) +
-                           "' in -kosan-checks (valid: oob, precision, order, all, none)",
+                           "' in -kosan-checks (valid: oob, precision, order, order-ops, all, none)",
                        false);
   o.linkRuntime = ClLinkRuntime;
   o.debugFunction = ClDebugFunction;

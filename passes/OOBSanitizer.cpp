@@ -1058,6 +1058,25 @@ void OOBSanitizer::remarkPrecision(Function &clone, const Function &original, bo
   });
 }
 
+// Whether an instrumented kernel may log a float atomic on global memory:
+// it calls the log itself, or calls a function that might (a device
+// function's clone, or through a pointer).
+static bool mayLogOrderAtomics(const Function &clone) {
+  for (const BasicBlock &BB : clone)
+    for (const Instruction &I : BB) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || CB->isInlineAsm())
+        continue;
+      const Function *callee = CB->getCalledFunction();
+      if (!callee)
+        return true;
+      StringRef name = callee->getName();
+      if (name == "__kosan_order_atomic" || name.ends_with(KOSAN_CLONE_SUFFIX))
+        return true;
+    }
+  return false;
+}
+
 // -Rpass-analysis=kosan-order: what the fingerprints cover in each function.
 void OOBSanitizer::remarkOrder(Function &clone, const Function &original, bool kernel,
                                const OrderCounts &c) {
@@ -1074,6 +1093,8 @@ void OOBSanitizer::remarkOrder(Function &clone, const Function &original, bool k
       << ore::NV("Atomics", c.atomics) << " float atomics recorded; "
       << ore::NV("Content", c.contentLeaves)
       << " values of other origin labelled by their bits";
+    if (c.loggedOps)
+      R << "; " << ore::NV("LoggedOps", c.loggedOps) << " operations logged (order-ops)";
     return R;
   });
 }
@@ -1120,8 +1141,10 @@ bool OOBSanitizer::run() {
   bool order = opts.checks & KOSAN_CHECK_ORDER;
   SharedShadows sharedShadows(M);
   uint32_t orderFlags = 0;
+  bool logOps = order && (opts.checks & KOSAN_CHECK_ORDER_OPS);
   if (order)
     orderFlags = KOSAN_KERNEL_ORDER_FINGERPRINTS |
+                 (logOps ? uint32_t(KOSAN_KERNEL_ORDER_OPS) : 0u) |
                  sharedShadows.dynamicFactor() << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
 
   {
@@ -1153,14 +1176,16 @@ bool OOBSanitizer::run() {
     uint32_t firstSite = sites.size();
     if (order)
       remarkOrder(*clone, *F, true,
-                  instrumentOrder(*clone, {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, true},
+                  instrumentOrder(*clone,
+                                  {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, true, logOps},
                                   sites, sharedShadows));
     if (precision)
       remarkPrecision(*clone, *F, true, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
     if (opts.checks & KOSAN_CHECK_OOB)
       instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
+    uint32_t atomicLog = order && mayLogOrderAtomics(*clone) ? KOSAN_KERNEL_ORDER_ATOMIC_LOG : 0;
     sites.addKernel(F->getName(), summary, firstSite, sites.size() - firstSite,
-                    order ? orderFlags | findings.flags() : 0,
+                    order ? orderFlags | atomicLog | findings.flags() : 0,
                     order ? findings.describe() : "");
     remarkSummary(*F, summary);
     ++NumKernels;
@@ -1176,7 +1201,8 @@ bool OOBSanitizer::run() {
     redirectCalls(*clone, ctx);
     if (order)
       remarkOrder(*clone, *F, false,
-                  instrumentOrder(*clone, {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, false},
+                  instrumentOrder(*clone,
+                                  {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, false, logOps},
                                   sites, sharedShadows));
     if (precision)
       remarkPrecision(*clone, *F, false, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));

@@ -23,6 +23,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -130,11 +131,16 @@ private:
   Value *content(IRBuilder<> &B, Value *V);
   Value *scramble(IRBuilder<> &B, Value *x);
   Value *combine(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
+  uint64_t code(StringRef name) {
+    uint64_t c = opCode(name);
+    names.try_emplace(c, name.str());
+    return c;
+  }
+  void logOp(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
   Value *commutative(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
   Value *unary(IRBuilder<> &B, uint64_t op, Value *a) {
     return combine(B, op, a, k(a->getType(), KOSAN_FP_UNARY_SALT));
   }
-  Value *positionLeaf(IRBuilder<> &B, unsigned arg, Value *offset, Type *T);
   Value *leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset);
   Value *sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p);
   AllocaInst *shadowSlotFor(Value *ptr);
@@ -165,6 +171,11 @@ private:
   DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
   OrderCounts counts;
+  // order-ops: the instruction whose fingerprint is being computed, the
+  // operation names by code, and the site of each (instruction, operation).
+  Instruction *current = nullptr;
+  DenseMap<uint64_t, std::string> names;
+  DenseMap<std::pair<Instruction *, uint64_t>, uint32_t> opSites;
 };
 
 BasicBlock::iterator Instrumenter::entryPoint() {
@@ -183,8 +194,35 @@ Value *Instrumenter::scramble(IRBuilder<> &B, Value *x) {
 
 Value *Instrumenter::combine(IRBuilder<> &B, uint64_t op, Value *a, Value *b) {
   Type *T = a->getType();
+  if (ctx.logOps)
+    logOp(B, op, a, b);
   Value *rot = B.CreateIntrinsic(Intrinsic::fshl, {T}, {a, a, k(T, KOSAN_FP_ROTATE)});
   return B.CreateMul(B.CreateXor(B.CreateXor(rot, b), k(T, op)), k(T, KOSAN_FP_MUL));
+}
+
+// order-ops: the operation goes to the log, one record per lane, with the
+// site that names it.
+void Instrumenter::logOp(IRBuilder<> &B, uint64_t op, Value *a, Value *b) {
+  if (!current)
+    return;
+  auto [it, fresh] = opSites.try_emplace({current, op}, 0);
+  if (fresh) {
+    auto name = names.find(op);
+    Type *VT = current->getType();
+    uint32_t dtype = isFP(VT) ? floatDtypeOf(VT->getScalarType()) : uint32_t(KOSAN_DTYPE_UNKNOWN);
+    it->second = sites.add(*current, KOSAN_ACCESS_ORDER_OP, KOSAN_SPACE_GLOBAL, dtype,
+                           name != names.end() ? StringRef(name->second) : StringRef("op"), -1);
+  }
+  FunctionCallee fn = entry("__kosan_order_op", Type::getVoidTy(Ctx), {I64, I64, I64, I64, I32});
+  unsigned lanes = 1;
+  if (auto *VT = dyn_cast<FixedVectorType>(a->getType()))
+    lanes = VT->getNumElements();
+  for (unsigned j = 0; j < lanes; ++j) {
+    Value *x = lanes > 1 ? B.CreateExtractElement(a, uint64_t(j)) : a;
+    Value *y = lanes > 1 ? B.CreateExtractElement(b, uint64_t(j)) : b;
+    B.CreateCall(fn, {ctx.state, x, y, k(I64, op), k(I32, it->second)});
+  }
+  ++counts.loggedOps;
 }
 
 Value *Instrumenter::commutative(IRBuilder<> &B, uint64_t op, Value *a, Value *b) {
@@ -255,31 +293,36 @@ Value *Instrumenter::fp(Value *V) {
   return S;
 }
 
-Value *Instrumenter::positionLeaf(IRBuilder<> &B, unsigned arg, Value *offset, Type *T) {
-  uint64_t salt = kosan_fp_arg_salt(arg);
+// A value read from kernel parameter `arg` at byte offset `offset`:
+// kosan_fp_leaf(arg, offset), or with value leaves kosan_fp_content(bits,
+// dtype). Both scramble a word; the launch picks the word, and one scramble
+// serves either.
+Value *Instrumenter::leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset) {
+  Type *T = LI->getType();
+  Type *FT = fpType(T);
+  Value *off = offset;
   if (auto *VT = dyn_cast<FixedVectorType>(T)) {
     // Lane j sits j elements further.
     uint64_t elem = DL.getTypeStoreSize(VT->getElementType());
-    Type *FT = fpType(T);
-    Value *base = B.CreateVectorSplat(VT->getNumElements(), offset);
     SmallVector<Constant *, 8> steps;
     for (unsigned j = 0; j < VT->getNumElements(); ++j)
       steps.push_back(ConstantInt::get(I64, j * elem));
-    Value *off = B.CreateAdd(base, ConstantVector::get(steps));
-    return scramble(B, B.CreateXor(off, k(FT, salt)));
+    off = B.CreateAdd(B.CreateVectorSplat(VT->getNumElements(), offset),
+                      ConstantVector::get(steps));
   }
-  return scramble(B, B.CreateXor(offset, k(I64, salt)));
-}
-
-// A value read from kernel parameter `arg` at byte offset `offset`.
-Value *Instrumenter::leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset) {
-  Value *pos = positionLeaf(B, arg, offset, LI->getType());
-  Value *val = labelByBits(B, LI);
+  Value *pos = B.CreateXor(off, k(FT, kosan_fp_arg_salt(arg)));
+  Type *S = T->getScalarType();
+  Type *IT = IntegerType::get(Ctx, S->getPrimitiveSizeInBits());
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    IT = FixedVectorType::get(IT, VT->getNumElements());
+  uint32_t dtype = floatDtypeOf(S);
+  Value *bits = B.CreateZExt(B.CreateBitCast(LI, IT), FT);
+  Value *val = B.CreateXor(bits, k(FT, KOSAN_FP_CONTENT_SALT ^ (uint64_t(dtype) << 56)));
   ++counts.leaves;
   Value *cond = valueLeaves;
-  if (auto *VT = dyn_cast<FixedVectorType>(LI->getType()))
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
     cond = B.CreateVectorSplat(VT->getNumElements(), valueLeaves);
-  return B.CreateSelect(cond, val, pos);
+  return scramble(B, B.CreateSelect(cond, val, pos));
 }
 
 // -O0 keeps every variable in a stack slot: a floating-point slot whose
@@ -411,9 +454,15 @@ void Instrumenter::handleStore(StoreInst *SI) {
   }
   if (!mayBeGlobal(ptr, p))
     return;
+  Value *f = fp(V);
+  // The log is written when the launch asks for it (it has a trace to go
+  // to); otherwise the code generator sinks what only the log uses, the
+  // fingerprints of stored values among it, into the branch not taken.
+  Value *on = B.CreateICmpNE(B.CreateAnd(ctx.flags, k(I32, KOSAN_LAUNCH_ORDER_STORES)),
+                             k(I32, 0), "kosan.log_stores");
+  B.SetInsertPoint(SplitBlockAndInsertIfThen(on, SI->getIterator(), false));
   uint32_t arg;
   Value *where = whereOf(B, ptr, p, arg);
-  Value *f = fp(V);
   Type *T = V->getType();
   uint32_t dtype = floatDtypeOf(T->getScalarType());
   // The site tells the host the stored type and where in the source.
@@ -447,7 +496,7 @@ void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
     FunctionCallee fn = entry("__kosan_order_shared_atomic", Type::getVoidTy(Ctx),
                               {PointerType::get(Ctx, 0), I64, I64});
     Value *generic = B.CreateAddrSpaceCast(slot, PointerType::get(Ctx, 0));
-    B.CreateCall(fn, {generic, k(I64, opCode((Twine("atomic.") + op).str())), fp(V)});
+    B.CreateCall(fn, {generic, k(I64, code((Twine("atomic.") + op).str())), fp(V)});
     ++counts.atomics;
     return;
   }
@@ -545,33 +594,33 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   case Intrinsic::fma:
   case Intrinsic::fmuladd:
     if (a.size() == 3)
-      S = combine(B, opCode("fma"), commutative(B, opCode("fma.mul"), a[0], a[1]), a[2]);
+      S = combine(B, code("fma"), commutative(B, code("fma.mul"), a[0], a[1]), a[2]);
     break;
   case Intrinsic::minnum: case Intrinsic::maxnum: case Intrinsic::minimum:
   case Intrinsic::maximum:
     if (a.size() == 2)
-      S = commutative(B, opCode(Intrinsic::getBaseName(id)), a[0], a[1]);
+      S = commutative(B, code(Intrinsic::getBaseName(id)), a[0], a[1]);
     break;
   case Intrinsic::fabs:
     // Exact, and what reductions of magnitudes start from: the value's own
     // order, its sign dropped.
     if (a.size() == 1)
-      S = unary(B, opCode("fabs"), a[0]);
+      S = unary(B, code("fabs"), a[0]);
     break;
   default: {
     StringRef op = name.drop_front(5); // "llvm."
     // NVVM's explicit roundings: fma/add/mul with a rounding mode.
     if (op.starts_with("nvvm.fma.") && a.size() == 3)
-      S = combine(B, opCode(op.starts_with("nvvm.fma.rn.") ? "fma" : op),
-                  commutative(B, opCode("fma.mul"), a[0], a[1]), a[2]);
+      S = combine(B, code(op.starts_with("nvvm.fma.rn.") ? "fma" : op),
+                  commutative(B, code("fma.mul"), a[0], a[1]), a[2]);
     else if ((op.starts_with("nvvm.add.") || op.starts_with("nvvm.mul.") ||
               op.starts_with("nvvm.fmin") || op.starts_with("nvvm.fmax")) &&
              a.size() == 2)
-      S = commutative(B, opCode(op), a[0], a[1]);
+      S = commutative(B, code(op), a[0], a[1]);
     else if (a.size() == 2)
-      S = combine(B, opCode(op), a[0], a[1]);
+      S = combine(B, code(op), a[0], a[1]);
     else if (a.size() == 1)
-      S = unary(B, opCode(op), a[0]);
+      S = unary(B, code(op), a[0]);
     break;
   }
   }
@@ -609,22 +658,23 @@ OrderCounts Instrumenter::run() {
     }
     IRBuilder<> B(I->getNextNode());
     B.SetCurrentDebugLocation(I->getDebugLoc());
+    current = I;
     if (auto *BO = dyn_cast<BinaryOperator>(I)) {
       if (!isFP(BO->getType()))
         continue;
       Value *a = fp(BO->getOperand(0)), *b = fp(BO->getOperand(1));
-      uint64_t op = opCode(BO->getOpcodeName());
+      uint64_t op = code(BO->getOpcodeName());
       bool comm = BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FMul;
       fps[BO] = comm ? commutative(B, op, a, b) : combine(B, op, a, b);
       ++counts.operations;
     } else if (auto *UO = dyn_cast<UnaryOperator>(I)) {
       if (UO->getOpcode() == Instruction::FNeg && isFP(UO->getType()))
-        fps[UO] = unary(B, opCode("fneg"), fp(UO->getOperand(0)));
+        fps[UO] = unary(B, code("fneg"), fp(UO->getOperand(0)));
     } else if (auto *FE = dyn_cast<FPExtInst>(I)) {
       // Exact: the value, and so its order, stays what it was.
       fps[FE] = fp(FE->getOperand(0));
     } else if (auto *FT = dyn_cast<FPTruncInst>(I)) {
-      fps[FT] = unary(B, opCode((Twine("fptrunc.") +
+      fps[FT] = unary(B, code((Twine("fptrunc.") +
                                  dtypeShortName(floatDtypeOf(FT->getType()->getScalarType())))
                                     .str()),
                       fp(FT->getOperand(0)));

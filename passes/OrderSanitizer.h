@@ -30,6 +30,7 @@ struct OrderCounts {
   unsigned shuffles = 0;
   unsigned stores = 0;        // global stores handed to the runtime
   unsigned atomics = 0;       // float atomics logged (global) or folded (shared)
+  unsigned loggedOps = 0;     // order-ops: operations (per instruction) that call the log
 };
 
 // Fingerprint shadows of a module's shared memory, made on first use. A
@@ -62,6 +63,7 @@ private:
 struct OrderContext {
   llvm::Value *state, *launchId, *flags, *dynSmem;
   bool kernel;             // F is a kernel clone: its pointer parameters are kernel arguments
+  bool logOps = false;     // order-ops: every operation also calls __kosan_order_op
 };
 
 OrderCounts instrumentOrder(llvm::Function &F, const OrderContext &ctx,

@@ -83,7 +83,7 @@ protected:
           D.Report(D.getCustomDiagID(
               clang::DiagnosticsEngine::Error,
               "kosan: unknown check '%0' in -fplugin-arg-kosan-checks "
-              "(valid: oob, precision, order, all, none)"))
+              "(valid: oob, precision, order, order-ops, all, none)"))
               << bad;
           return false;
         }

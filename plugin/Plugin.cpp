@@ -62,6 +62,13 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           MPM.addPass(kosan::OOBSanitizerPass(o));
           return true;
         }
+        if (name == "kosan-order-ops") {
+          // Fingerprints with every operation logged, for tests.
+          o.checks = KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS;
+          MPM.addPass(kosan::OrderAnalysisPass(o));
+          MPM.addPass(kosan::OOBSanitizerPass(o));
+          return true;
+        }
         if (name == "kosan-host") {
           MPM.addPass(kosan::HostHooksPass());
           return true;

@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """Cost of checks=order on bench/kernels.cu (on the GPU machine), side by
-side in one run, three ways:
+side in one run:
 
-  kernel   the instrumented kernel's own GPU time (ncu's gpu__time_duration,
-           median of the profiled launches, clocks locked by ncu) against the
-           plain kernel's, with trace=FILE so that every store is logged: the
-           cost of fingerprints and logs on the device;
   launch   the program's own timing (CUDA events around each launch, median
-           of --reps) without a trace: stores are fingerprinted but not
-           logged, and each launch returns after the runtime collected its
-           atomics (what a run that only wants the report at exit pays).
+           of --reps) without a trace: fingerprints are computed for float
+           atomics, stores are not logged, and a launch waits only when its
+           kernel may log atomics; order and oob+order against plain;
+  kernel   with --ncu: each kernel's own GPU time (ncu's gpu__time_duration,
+           median of its launches, clocks locked by ncu) against the plain
+           kernel's, without a trace and with one (trace=/dev/null, every
+           store of a float logged as in a judging run).
 
-usage: bench/order/run.py [--dir .bench-bin/order] [--reps 20] [--rounds 2]
+usage: bench/order/run.py [--dir .bench-bin/order] [--reps 20] [--rounds 2] [--ncu]
 """
 import argparse, csv, io, math, os, re, statistics, subprocess, sys
 
@@ -69,8 +69,9 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--ncu", action="store_true",
-                    help="also measure each kernel's own GPU time with ncu, with a trace "
-                         "(slow: collecting the logs of a 64 Mi-element output takes seconds)")
+                    help="also measure each kernel's own GPU time with ncu, without and with "
+                         "a trace (slow: collecting the records of a 64 Mi-element output "
+                         "takes seconds per launch)")
     a = ap.parse_args()
     base = dict(os.environ)
     base.pop("KOSAN_OPTIONS", None)
@@ -87,35 +88,35 @@ def main():
             for k, (ms, check) in rows.items():
                 times.setdefault(name, {}).setdefault(k, []).append(ms)
                 checks.setdefault(k, {})[name] = check
-    kernel = {name: {} for name, _, _ in variants}
-    for name, binary, opts in variants if a.ncu else []:
+    kernel = {"plain": {}, "order": {}, "order+log": {}}
+    ncu_runs = [("plain", "kernels.plain", None), ("order", "kernels.order", ORDER_OPTS),
+                ("order+log", "kernels.order", ORDER_OPTS + ":trace=/dev/null")]
+    for name, binary, opts in ncu_runs if a.ncu else []:
         env = dict(base)
         if opts:
-            # With a trace, so that the stores are logged as in a judging run.
-            env["KOSAN_OPTIONS"] = opts + ":trace=/tmp/kosan-order-bench.kosan"
+            env["KOSAN_OPTIONS"] = opts
         print(f"ncu {name}", file=sys.stderr, flush=True)
         kernel[name] = ncu_durations(os.path.join(a.dir, binary), env)
-    print("| kernel | plain ms | kernel: order/plain | kernel: oob+order/plain | launch: order/plain "
-          "| launch: oob+order/plain | results equal |")
+    print("| kernel | plain ms | launch: order/plain | launch: oob+order/plain "
+          "| kernel: order/plain | kernel, stores logged: order/plain | results equal |")
     print("|---|---:|---:|---:|---:|---:|---|")
-    ratios = {"k-order": [], "k-both": [], "l-order": [], "l-both": []}
+    ratios = {"l-order": [], "l-both": [], "k-order": [], "k-log": []}
     for k in times["plain"]:
         p = statistics.median(times["plain"][k])
         lo = statistics.median(times["order"][k]) / p
         lb = statistics.median(times["oob+order"][k]) / p
         kp = kernel["plain"].get(k)
         ko = kernel["order"].get(k, float("nan")) / kp if kp else float("nan")
-        kb = kernel["oob+order"].get(k, float("nan")) / kp if kp else float("nan")
-        for key, v in (("k-order", ko), ("k-both", kb), ("l-order", lo), ("l-both", lb)):
+        kl = kernel["order+log"].get(k, float("nan")) / kp if kp else float("nan")
+        for key, v in (("l-order", lo), ("l-both", lb), ("k-order", ko), ("k-log", kl)):
             if v == v:
                 ratios[key].append(v)
         same = len(set(checks[k].values())) == 1
-        print(f"| {k} | {p:.4f} | {ko:.2f} | {kb:.2f} | {lo:.2f} | {lb:.2f} | "
+        print(f"| {k} | {p:.4f} | {lo:.2f} | {lb:.2f} | {ko:.2f} | {kl:.2f} | "
               f"{'yes' if same else '**NO**'} |", flush=True)
     gm = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
-    print(f"| **geomean** | | **{gm(ratios['k-order']):.2f}** | **{gm(ratios['k-both']):.2f}** | "
-          f"**{gm(ratios['l-order']):.2f}** | **{gm(ratios['l-both']):.2f}** | |")
-
+    print(f"| **geomean** | | **{gm(ratios['l-order']):.2f}** | **{gm(ratios['l-both']):.2f}** | "
+          f"**{gm(ratios['k-order']):.2f}** | **{gm(ratios['k-log']):.2f}** | |")
 
 if __name__ == "__main__":
     main()

@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#define KOSAN_ABI_VERSION 3
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v3"
+#define KOSAN_ABI_VERSION 4
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v4"
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -34,6 +34,11 @@ enum kosan_check_bits : uint32_t {
   KOSAN_CHECK_OOB = 1u << 0,
   KOSAN_CHECK_PRECISION = 1u << 1,
   KOSAN_CHECK_ORDER = 1u << 2,
+  // Compile time only (--kosan-checks=order-ops, which implies order): the
+  // clone also logs every floating-point operation, so that the host can
+  // say at which operation two computations part. A diagnostic build: each
+  // operation costs a runtime call.
+  KOSAN_CHECK_ORDER_OPS = 1u << 3,
 };
 
 // Bounds of one kernel argument, resolved by the host at launch. An access
@@ -67,6 +72,10 @@ enum kosan_launch_flags : uint32_t {
   // checks=order: label leaves by the bits read, not by (parameter, offset)
   // (KOSAN_OPTIONS=order_leaves=value).
   KOSAN_LAUNCH_ORDER_VALUE_LEAVES = 1u << 1,
+  // checks=order: the launch logs its stores (there is a trace for them).
+  // Without it the clone skips the stores' log, and the fingerprints that
+  // only stores use are not computed.
+  KOSAN_LAUNCH_ORDER_STORES = 1u << 2,
 };
 
 // Where an access goes, as far as the pass could tell.
@@ -96,6 +105,7 @@ enum kosan_access_kind : uint32_t {
   // stored, arg_index the kernel parameter (or -1), object_str the operation.
   KOSAN_ACCESS_ORDER_STORE = 9,     // a floating-point value stored to global memory
   KOSAN_ACCESS_ORDER_ATOMIC = 10,   // a float atomic on global memory
+  KOSAN_ACCESS_ORDER_OP = 11,       // order-ops: a floating-point operation (object_str: its name)
 };
 
 // One precision site's totals, in device memory (kosan_precision_state::
@@ -182,9 +192,19 @@ struct kosan_order_state {
   uint64_t atomics;           // kosan_order_atomic[KOSAN_ORDER_SHARDS][atomic_capacity]
   uint32_t store_capacity;    // records per shard; 0: stores are not logged
   uint32_t atomic_capacity;   // records per shard
-  uint64_t counts;            // uint32_t[2 * KOSAN_ORDER_SHARDS]: claimed per shard, stores then atomics
+  uint64_t counts;            // claimed per shard: stores, atomics, ops (KOSAN_ORDER_COUNT)
+  uint64_t ops;               // kosan_order_op[KOSAN_ORDER_SHARDS][op_capacity]
+  uint32_t op_capacity;       // records per shard; 0: operations are not logged
+  uint32_t reserved;
 };
 #define KOSAN_ORDER_SHARDS 64
+// The counts are uint32_t, each alone in a 128-byte line: atomics on counts
+// that shared a line would all queue at one L2 slice. Log `log` (0 stores,
+// 1 atomics, 2 ops), shard s: counts[KOSAN_ORDER_COUNT(log, s)], of
+// KOSAN_ORDER_COUNT_WORDS words in all.
+#define KOSAN_ORDER_COUNT_STRIDE 32
+#define KOSAN_ORDER_COUNT(log, s) (((log) * KOSAN_ORDER_SHARDS + (s)) * KOSAN_ORDER_COUNT_STRIDE)
+#define KOSAN_ORDER_COUNT_WORDS (3 * KOSAN_ORDER_SHARDS * KOSAN_ORDER_COUNT_STRIDE)
 
 // Where a store or atomic went: `where` holds the kernel parameter in its
 // top 16 bits and the byte offset from the parameter's value in the low 48;
@@ -212,6 +232,19 @@ struct kosan_order_atomic {
   uint64_t val_bits;
   uint32_t block;             // linear block index
   uint32_t thread;            // linear thread index in the block
+};
+
+// One floating-point operation of a clone built with order-ops: its
+// operands' fingerprints as combined (commutative operations sorted) and
+// its operation code; its result is kosan_fp_combine(op, a, b). site: the
+// module's site (KOSAN_ACCESS_ORDER_OP) that names the operation and where
+// in the source it is.
+struct kosan_order_op {
+  uint64_t a;
+  uint64_t b;
+  uint64_t op;
+  uint32_t site;
+  uint32_t reserved;
 };
 
 // Mapped host memory the device writes (never atomically) so the host can
@@ -264,6 +297,13 @@ enum kosan_kernel_flags : uint32_t {
   KOSAN_KERNEL_LAUNCH_DEPENDENT_LOOP = 1u << 4,
   // The clone carries fingerprints (checks=order at compile time).
   KOSAN_KERNEL_ORDER_FINGERPRINTS = 1u << 5,
+  // The clone logs its floating-point operations (order-ops).
+  KOSAN_KERNEL_ORDER_OPS = 1u << 6,
+  // The clone may log float atomics on global memory (it logs one, or calls
+  // a device function or through a pointer). Without it, and without a
+  // trace, the host has nothing to collect after a launch and does not wait
+  // for it.
+  KOSAN_KERNEL_ORDER_ATOMIC_LOG = 1u << 7,
 };
 // Bits 8-11 of the flags: bytes of fingerprint shadow the clone keeps per
 // byte of dynamic shared memory (0: it keeps none). The host enlarges the
@@ -318,7 +358,8 @@ static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
 static_assert(sizeof(kosan_launch_info) == 32, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
 static_assert(sizeof(kosan_device_state) == 56, "ABI");
-static_assert(sizeof(kosan_order_state) == 32, "ABI");
+static_assert(sizeof(kosan_order_state) == 48, "ABI");
+static_assert(sizeof(kosan_order_op) == 32, "ABI");
 static_assert(sizeof(kosan_order_store) == 16, "ABI");
 static_assert(sizeof(kosan_order_atomic) == 40, "ABI");
 static_assert(sizeof(kosan_site_table_header) == 40, "ABI");
@@ -352,7 +393,8 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
   X(ShadowTanh, "__kosan_shadow_tanh")                                        \
   X(OrderStore, "__kosan_order_store")                                        \
   X(OrderAtomic, "__kosan_order_atomic")                                      \
-  X(OrderSharedAtomic, "__kosan_order_shared_atomic")
+  X(OrderSharedAtomic, "__kosan_order_shared_atomic")                         \
+  X(OrderOp, "__kosan_order_op")
 
 // Signatures of the precision entry points (slot = module base + site id;
 // real and shadow as doubles; dtype = kosan_dtype of the real value):
@@ -372,7 +414,10 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 //                             uint64_t old_bits, uint64_t val_bits);
 //   void __kosan_order_shared_atomic(uint64_t *shadow /* shared */, uint64_t op,
 //                                    uint64_t fp);   // folds fp into *shadow atomically
-// A 0 order pointer in the state makes the first two return at once.
+//   void __kosan_order_op(uint64_t state, uint64_t a, uint64_t b, uint64_t op,
+//                         uint32_t site);                  // order-ops builds
+// A 0 order pointer in the state makes the store, atomic and op entries
+// return at once.
 
 // Host-side replacements: instrumented host code calls these instead of the
 // CUDA runtime functions of the same signature (the pass rewrites the call).

@@ -197,6 +197,29 @@ struct OrderBits {
   std::string problem;            // why the snapshots could not be compared
 };
 
+// checks=order-ops: where the computations of one element part in A and B,
+// found by walking both runs' operation logs (OrderOpsRecord) back from the
+// element's two fingerprints: the largest value both computed (the last
+// common one), and what each run does with it next; or, where they share no
+// operation, each run's first.
+struct OrderParting {
+  uint64_t element = 0;           // in A's output
+  uint64_t element_b = 0;         // in B's (the same, except for rows of a batch)
+  bool explained = false;         // false: `missing` says why
+  std::string missing;
+  uint64_t common_ops = 0;        // operations of the last common value
+  std::string common;             // that value described; "" where they share no operation
+  std::string a, b;               // what A and B do next ("adds x[4] to it")
+  std::string a_site, b_site;     // "file:line:col op" of those operations
+  std::string text;               // the sentence the text format prints
+};
+
+// The hint printed under an output whose differing elements could not be
+// explained because a run has no operation log of the launch.
+inline constexpr const char *kOrderOpsHint =
+    "to see at which operation they part, build with --kosan-checks=order-ops and "
+    "record both runs again";
+
 // One output buffer's store fingerprints (OrderStoreRecord) in A and B.
 struct OrderStoreDiff {
   uint32_t arg = 0;
@@ -209,6 +232,11 @@ struct OrderStoreDiff {
   uint64_t only_a = 0, only_b = 0; // stored to in one run only
   std::vector<uint64_t> first_differing, first_only_a, first_only_b;
   std::string problem;            // recorded in one run only, other dtypes
+  // checks=order-ops: where the first differing elements part; and a note
+  // (kOrderOpsHint where a run has no operation log of the launch, or that
+  // the logs dropped operations), "" otherwise.
+  std::vector<OrderParting> partings;
+  std::string parting_note;
   OrderBits bits;
   // A or B dropped store records of this launch: a fingerprint may be an
   // earlier store's, an element may be missing. Only bits count then.
@@ -316,6 +344,9 @@ struct BatchRowDiff {
   uint64_t variant = 0;           // of those, with other fingerprints
   uint64_t only_a = 0, only_b = 0; // columns written in one row only
   std::vector<uint64_t> first_variant;  // columns, kOrderExamples at most
+  // As OrderStoreDiff's, for the columns of first_variant.
+  std::vector<OrderParting> partings;
+  std::string parting_note;
   OrderBits bits;                 // indices in `first` are columns
   bool invariant = true;
 };

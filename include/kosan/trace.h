@@ -269,6 +269,39 @@ struct OrderAtomicRecord {
   std::vector<AtomicSequence> locations;  // sorted by element
 };
 
+// checks=order-ops (a build with --kosan-checks=order-ops): every
+// floating-point operation one launch performed, so that the host can walk
+// a stored fingerprint back to its leaves and say at which operation two
+// computations part. An operation's result is kosan_fp_combine(op, a, b)
+// (include/kosan/order.h); a fingerprint that no operation yields is a leaf
+// (kosan_fp_leaf: a parameter and a byte offset), a content label
+// (kosan_fp_content: bits and dtype), or an operation the log lost.
+struct OrderOpSite {
+  std::string op;                 // "fadd", "fma", "fma.mul", "fptrunc.f16", ...
+  std::string location;           // "file:line:col"; "" when unknown
+  bool operator==(const OrderOpSite &) const = default;
+};
+struct OrderOp {
+  uint64_t a = 0, b = 0;          // the operands' fingerprints as combined
+                                  // (sorted for commutative operations)
+  uint64_t op = 0;                // kosan_fp_op of the operation's name
+  uint32_t site = 0;              // index into OrderOpsRecord::sites
+  bool operator==(const OrderOp &) const = default;
+};
+// A kernel parameter, to name leaves: "x[512]".
+struct OrderParam {
+  uint32_t arg = 0;
+  std::string name;
+  DType dtype = DType::Unknown;   // element type; Unknown: leaves are named by byte offset
+  bool operator==(const OrderParam &) const = default;
+};
+struct OrderOpsRecord {
+  uint32_t launch = 0;            // LaunchRecord::id
+  std::vector<OrderParam> params;
+  std::vector<OrderOpSite> sites;
+  std::vector<OrderOp> ops;       // distinct, sorted by (a, b, op, site)
+};
+
 // Totals of one launch's order logs; written after its order records.
 struct OrderSummary {
   uint32_t launch = 0;
@@ -276,6 +309,9 @@ struct OrderSummary {
   uint64_t atomics = 0;           // atomic records received
   uint64_t dropped_stores = 0;    // lost because the device log was full
   uint64_t dropped_atomics = 0;
+  // checks=order-ops: operations received, and lost because the log was full.
+  uint64_t ops = 0;
+  uint64_t dropped_ops = 0;
   // Locations whose final value depends on the order its atomics landed in:
   // two or more contributions with different fingerprints (min and max
   // excepted).
@@ -309,6 +345,7 @@ struct Trace {
   std::vector<KernelOrderInfo> kernel_order;
   std::vector<OrderStoreRecord> order_stores;
   std::vector<OrderAtomicRecord> order_atomics;
+  std::vector<OrderOpsRecord> order_ops;
   std::vector<OrderSummary> order_summaries;
   std::optional<TraceEnd> end;    // absent: the process did not exit normally
   std::vector<std::string> warnings;  // non-fatal reading notes (unknown record types)
@@ -329,6 +366,7 @@ public:
   void write(const TraceEnd &);
   void write(const KernelOrderInfo &);
   void write(const OrderSummary &);
+  void write(const OrderOpsRecord &);
   // Order records go out as one or more lines each (zstd + base64 payloads
   // of at most kSnapshotChunkBytes raw); the reader joins them.
   void write(const OrderStoreRecord &);

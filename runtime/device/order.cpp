@@ -60,7 +60,7 @@ KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint64_t where, uint64_t f
   if (!os || !os->store_capacity)
     return;
   uint32_t s = shard();
-  uint32_t i = claim((uint32_t *)os->counts + s);
+  uint32_t i = claim((uint32_t *)os->counts + KOSAN_ORDER_COUNT(0, s));
   if (i >= os->store_capacity)
     return;
   kosan_order_store *r = (kosan_order_store *)os->stores + (uint64_t)s * os->store_capacity + i;
@@ -74,7 +74,7 @@ KOSAN_DEVICE void __kosan_order_atomic(uint64_t state, uint64_t where, uint64_t 
   if (!os)
     return;
   uint32_t s = shard();
-  uint32_t i = claim((uint32_t *)os->counts + KOSAN_ORDER_SHARDS + s);
+  uint32_t i = claim((uint32_t *)os->counts + KOSAN_ORDER_COUNT(1, s));
   if (i >= os->atomic_capacity)
     return;
   kosan_order_atomic *r = (kosan_order_atomic *)os->atomics + (uint64_t)s * os->atomic_capacity + i;
@@ -98,4 +98,23 @@ KOSAN_DEVICE void __kosan_order_shared_atomic(uint64_t *shadow, uint64_t op, uin
       return;
     seen = expected;
   }
+}
+
+// order-ops builds: one floating-point operation. Every lane logs its own;
+// a warp's lanes that operate together claim their records with one atomic.
+KOSAN_DEVICE void __kosan_order_op(uint64_t state, uint64_t a, uint64_t b, uint64_t op,
+                                   uint32_t site) {
+  kosan_order_state *os = orderState(state);
+  if (!os || !os->op_capacity)
+    return;
+  uint32_t s = shard();
+  uint32_t i = claim((uint32_t *)os->counts + KOSAN_ORDER_COUNT(2, s));
+  if (i >= os->op_capacity)
+    return;
+  kosan_order_op *r = (kosan_order_op *)os->ops + (uint64_t)s * os->op_capacity + i;
+  r->a = a;
+  r->b = b;
+  r->op = op;
+  r->site = site;
+  r->reserved = 0;
 }

@@ -280,6 +280,10 @@ private:
                                                  const ModuleInfo &m, uint32_t siteId);
   void printPrecisionReport();
   void setUpOrder(kosan_device_state &st);
+  // The operation log, made at the first launch of an order-ops kernel
+  // (mu held); false when it cannot be had.
+  bool ensureOpLog();
+  bool readOrderCounts(uint32_t counts[3 * KOSAN_ORDER_SHARDS]);
   // Collects the order logs of launch ls (mu held; waits for the device).
   void harvestOrder(const LaunchState &ls, void **args);
   void printOrderReport();
@@ -344,6 +348,8 @@ private:
   };
   std::map<std::string, OrderFinding> orderFindings; // by kernel: order-dependent atomics
   uint64_t orderDroppedStores = 0, orderDroppedAtomics = 0, orderLaunches = 0;
+  uint64_t orderDroppedOps = 0;
+  bool opLogFailed = false;
 
   std::unordered_map<const void *, std::unique_ptr<KernelInfo>> kernels;
   std::unordered_map<CUmodule, std::unique_ptr<ModuleInfo>> modules;
@@ -879,8 +885,12 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     // the program's own bytes.
     size_t launchShmem = shmem;
     if (k->summary && (k->summary->flags & KOSAN_KERNEL_ORDER_FINGERPRINTS)) {
+      if ((k->summary->flags & KOSAN_KERNEL_ORDER_OPS) && order())
+        ensureOpLog();
       if (opts.order_leaves == "value")
         hdr->flags |= KOSAN_LAUNCH_ORDER_VALUE_LEAVES;
+      if (order() && orderState.store_capacity)
+        hdr->flags |= KOSAN_LAUNCH_ORDER_STORES;
       unsigned factor = (k->summary->flags & KOSAN_KERNEL_DYNSMEM_SHADOW_MASK) >>
                         KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
       if (factor && shmem) {
@@ -967,9 +977,14 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   // kosan-diff the precision records of exactly this launch.
   if (instrumented && precision() && opts.snapshot && trace && !capturing)
     harvestPrecision(false, false);
+  // Without a trace only float atomics are logged: a kernel that logs none
+  // leaves nothing to collect, and its launch does not wait.
   if (instrumented && order() && dOrder && !capturing && k->summary &&
-      (k->summary->flags & KOSAN_KERNEL_ORDER_FINGERPRINTS))
-    harvestOrder(ls, args);
+      (k->summary->flags & KOSAN_KERNEL_ORDER_FINGERPRINTS)) {
+    ++orderLaunches;
+    if (trace || (k->summary->flags & KOSAN_KERNEL_ORDER_ATOMIC_LOG))
+      harvestOrder(ls, args);
+  }
   if (opts.verbosity >= 2)
     log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
         ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
@@ -1445,7 +1460,7 @@ void Runtime::setUpOrder(kosan_device_state &st) {
                               KOSAN_ORDER_SHARDS);
   if (!trace)
     stores = 0;
-  size_t countsBytes = 2 * KOSAN_ORDER_SHARDS * sizeof(uint32_t);
+  size_t countsBytes = KOSAN_ORDER_COUNT_WORDS * sizeof(uint32_t);
   size_t bytes = sizeof(kosan_order_state) + countsBytes +
                  KOSAN_ORDER_SHARDS * (size_t(stores) * sizeof(kosan_order_store) +
                                        size_t(atomics) * sizeof(kosan_order_atomic));
@@ -1476,6 +1491,52 @@ void Runtime::setUpOrder(kosan_device_state &st) {
   if (opts.verbosity >= 1)
     log("kosan: order logs: %u stores and %u atomics, %zu MiB of device memory\n",
         stores * KOSAN_ORDER_SHARDS, atomics * KOSAN_ORDER_SHARDS, bytes >> 20);
+}
+
+bool Runtime::ensureOpLog() {
+  if (orderState.op_capacity)
+    return true;
+  if (opLogFailed || !dOrder || !trace)
+    return false;
+  uint32_t ops = uint32_t((uint64_t(opts.order_ops) + KOSAN_ORDER_SHARDS - 1) /
+                          KOSAN_ORDER_SHARDS);
+  size_t bytes = size_t(KOSAN_ORDER_SHARDS) * ops * sizeof(kosan_order_op);
+  void *mem = nullptr;
+  if (cudaMalloc(&mem, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    log("kosan: warning: cannot allocate %zu MiB for the operation log (order_ops); "
+        "order-ops kernels record fingerprints but no operations\n", bytes >> 20);
+    opLogFailed = true;
+    return false;
+  }
+  kosan_order_state os = orderState;
+  os.ops = reinterpret_cast<uint64_t>(mem);
+  os.op_capacity = ops;
+  if (cudaMemcpy(dOrder, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess) {
+    cudaFree(mem);
+    log("kosan: warning: cannot initialise the operation log; order-ops kernels record "
+        "no operations\n");
+    opLogFailed = true;
+    return false;
+  }
+  orderState = os;
+  if (opts.verbosity >= 1)
+    log("kosan: operation log (order-ops): %u operations, %zu MiB of device memory\n",
+        ops * KOSAN_ORDER_SHARDS, bytes >> 20);
+  return true;
+}
+
+// The device's counts of the three logs, per shard: stores, then atomics,
+// then operations.
+bool Runtime::readOrderCounts(uint32_t counts[3 * KOSAN_ORDER_SHARDS]) {
+  std::vector<uint32_t> words(KOSAN_ORDER_COUNT_WORDS);
+  if (cudaMemcpy(words.data(), reinterpret_cast<void *>(orderState.counts),
+                 words.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost) != cudaSuccess)
+    return false;
+  for (int log = 0; log < 3; ++log)
+    for (int s = 0; s < KOSAN_ORDER_SHARDS; ++s)
+      counts[log * KOSAN_ORDER_SHARDS + s] = words[KOSAN_ORDER_COUNT(log, s)];
+  return true;
 }
 
 // The records of one sharded log (shard s holds counts[s] records from
@@ -1537,9 +1598,8 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
         ls.record.id, k->name.c_str(), cudaGetErrorString(e));
     return;
   }
-  uint32_t counts[2 * KOSAN_ORDER_SHARDS];
-  if (cudaMemcpy(counts, reinterpret_cast<void *>(orderState.counts), sizeof counts,
-                 cudaMemcpyDeviceToHost) != cudaSuccess) {
+  uint32_t counts[3 * KOSAN_ORDER_SHARDS];
+  if (!readOrderCounts(counts)) {
     log("kosan: warning: cannot read the order logs of launch #%u\n", ls.record.id);
     return;
   }
@@ -1548,7 +1608,13 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
       orderState.stores, orderState.store_capacity, counts, &storeCount);
   std::vector<kosan_order_atomic> atomics = readShards<kosan_order_atomic>(
       orderState.atomics, orderState.atomic_capacity, counts + KOSAN_ORDER_SHARDS, &atomicCount);
-  cudaMemset(reinterpret_cast<void *>(orderState.counts), 0, sizeof counts);
+  uint64_t opCount = 0;
+  std::vector<kosan_order_op> ops;
+  if (orderState.op_capacity)
+    ops = readShards<kosan_order_op>(orderState.ops, orderState.op_capacity,
+                                     counts + 2 * KOSAN_ORDER_SHARDS, &opCount);
+  cudaMemset(reinterpret_cast<void *>(orderState.counts), 0,
+             KOSAN_ORDER_COUNT_WORDS * sizeof(uint32_t));
   OrderLaunch launch;
   launch.launch = ls.record.id;
   launch.valueLeaves = opts.order_leaves == "value";
@@ -1560,6 +1626,9 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
     launch.argValues.push_back(value);
     launch.argEnds.push_back(buffer.end);
     launch.argNames.push_back(std::move(buffer.name));
+    launch.argDtypes.push_back(k->summary && i < k->summary->params.size()
+                                   ? k->summary->params[i].dtype
+                                   : uint32_t(KOSAN_DTYPE_UNKNOWN));
   }
   if (const ModuleInfo *m = k->module; m && k->summary) {
     uint32_t end = std::min<uint64_t>(uint64_t(k->summary->firstSite) + k->summary->nsites,
@@ -1580,7 +1649,6 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
   }
   OrderRecords recs = buildOrderRecords(stores.data(), stores.size(), storeCount,
                                         atomics.data(), atomics.size(), atomicCount, launch);
-  ++orderLaunches;
   orderDroppedStores += recs.summary.dropped_stores;
   orderDroppedAtomics += recs.summary.dropped_atomics;
   if (recs.summary.order_dependent_locations) {
@@ -1595,11 +1663,33 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
     ++f.launches;
     f.locations = std::max(f.locations, recs.summary.order_dependent_locations);
   }
+  bool logsOps = k->summary && (k->summary->flags & KOSAN_KERNEL_ORDER_OPS) &&
+                 orderState.op_capacity;
+  if (logsOps) {
+    recs.summary.ops = opCount;
+    recs.summary.dropped_ops = opCount - ops.size();
+    orderDroppedOps += recs.summary.dropped_ops;
+  }
   if (trace) {
     for (const OrderStoreRecord &r : recs.stores)
       trace->write(r);
     for (const OrderAtomicRecord &r : recs.atomics)
       trace->write(r);
+    if (logsOps) {
+      const ModuleInfo *m = k->module;
+      trace->write(buildOrderOpsRecord(ops.data(), ops.size(), launch, [&](uint32_t id) {
+        OrderOpSite site;
+        if (m && id < m->sites.size() && m->sites[id].access == KOSAN_ACCESS_ORDER_OP) {
+          const kosan_site &s = m->sites[id];
+          site.op = m->str(s.object_str);
+          site.location = m->str(s.file_str) + ":" + std::to_string(s.line) + ":" +
+                          std::to_string(s.column);
+        } else {
+          site.op = "?";
+        }
+        return site;
+      }));
+    }
     trace->write(recs.summary);
   }
 }
@@ -1616,9 +1706,8 @@ void Runtime::printOrderReport() {
   // Launches kosan did not see (graph replays) leave records no launch
   // collected.
   if (dOrder && deviceReady) {
-    uint32_t counts[2 * KOSAN_ORDER_SHARDS];
-    if (cudaMemcpy(counts, reinterpret_cast<void *>(orderState.counts), sizeof counts,
-                   cudaMemcpyDeviceToHost) == cudaSuccess) {
+    uint32_t counts[3 * KOSAN_ORDER_SHARDS];
+    if (readOrderCounts(counts)) {
       uint64_t stray = 0;
       for (uint32_t c : counts)
         stray += c;
@@ -1642,6 +1731,10 @@ void Runtime::printOrderReport() {
   if (orderDroppedAtomics)
     log("kosan: warning: order: %" PRIu64 " atomic records were dropped because the device "
         "log was full (raise order_atomics)\n", orderDroppedAtomics);
+  if (orderDroppedOps)
+    log("kosan: warning: order: %" PRIu64 " operation records were dropped because the "
+        "device log was full (raise order_ops); kosan-diff may not find where two runs "
+        "part\n", orderDroppedOps);
   if (orderFindings.empty() && opts.verbosity >= 1)
     log("kosan: order: %" PRIu64 " launches fingerprinted; no result depends on the order "
         "atomics land in\n", orderLaunches);
@@ -1739,7 +1832,7 @@ using kosan::rt::runtime;
 
 extern "C" {
 
-void __kosan_version_mismatch_check_v3() { runtime(); }
+void __kosan_version_mismatch_check_v4() { runtime(); }
 
 void __kosan_alloc_site(const char *site, const char *name) {
   Runtime::pendingSite = site && *site ? site : nullptr;

@@ -153,11 +153,12 @@ void validate(Options &options, std::vector<std::string> &warnings) {
          " is neither position nor value; using position");
     options.order_leaves = "position";
   }
-  // Records are 16 and 40 bytes: 64 Mi of each is 3.5 GiB of device memory.
+  // Records are 16, 40 and 32 bytes: 64 Mi of each is 5.5 GiB of device memory.
   constexpr int kMaxOrderRecords = 1 << 26;
   for (auto [name, value, fallback] :
        {std::tuple{"order_stores", &options.order_stores, defaults.order_stores},
-        std::tuple{"order_atomics", &options.order_atomics, defaults.order_atomics}}) {
+        std::tuple{"order_atomics", &options.order_atomics, defaults.order_atomics},
+        std::tuple{"order_ops", &options.order_ops, defaults.order_ops}}) {
     if (*value < 1 || *value > kMaxOrderRecords) {
       warn(std::string(name) + "=" + formatValue(*value) +
            " is not from 1 to 67108864; using " + formatValue(fallback));

@@ -67,9 +67,31 @@
 //        "same_fp": true (one fingerprint per location: order-independent),
 //        "swap": {"17": [0, 1]} (swaps two positions), "reverse": [17]}],
 //      "order_summary": {"stores": 1024, "atomics": 32, "dropped_stores": 0,
-//                        "dropped_atomics": 0, "order_dependent_locations": 8}}]}
+//                        "dropped_atomics": 0, "order_dependent_locations": 8,
+//                        "ops": 12, "dropped_ops": 0}}]}
 //                                             members left out are computed
 //                                             from the launch's records
+//
+// checks=order-ops: an order_stores element's fingerprint may be computed
+// from an expression, whose operations go to the launch's order_ops record:
+//
+//      "order_stores": [{"arg": 1, "name": "y", "count": 4, "seed": 1,
+//                        "exprs": {"3": EXPR}}],   element 3's fingerprint
+//      "order_ops": {"params": [{"arg": 0, "name": "x", "dtype": "f32"}],
+//                    "ops": [["0x1", "0x2", "fadd", "k.cu:3:5"]]}  extra raw
+//                                             operations (a, b, op, site);
+//                                             without "order_ops" the launch
+//                                             has no order_ops record
+// EXPR, as JSON arrays (SITE is "file:line:col"):
+//   ["leaf", ARG, ELEMENT]                kosan_fp_leaf(ARG, ELEMENT * size of
+//                                          ARG's dtype in "params", else 4)
+//   ["f32", 0.5] / ["f64", 0.5]           kosan_fp_content of the value's bits
+//   ["op", NAME, SITE, A, B]              an operation; fadd, fmul, fmin,
+//                                          fmax, fma.mul sort their operands
+//   ["unary", NAME, SITE, A]              kosan_fp_unary
+//   ["chain", NAME, SITE, ARG, FIRST, N]  ((ARG[FIRST] op ARG[FIRST+1]) op ...)
+//   ["tree", NAME, SITE, ARG, FIRST, N]   pairwise: halves, recursively
+//   ["fp", "0x..."]                       a fingerprint as it is (no operation)
 //
 // Formulas: a base (ramp = i/count, index = i, zero, one, sin = sin(i),
 // random = a fixed pseudo-random sequence in [0, 1)) followed by any number
@@ -94,6 +116,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -334,7 +357,10 @@ KernelOrderInfo kernelOrder(const Json &k) {
   return info;
 }
 
-OrderStoreRecord orderStores(uint32_t launch, const Json &o) {
+class OpsBuilder;
+uint64_t evaluateExpr(OpsBuilder &ops, const Json &e);
+
+OrderStoreRecord orderStores(uint32_t launch, const Json &o, OpsBuilder &ops) {
   OrderStoreRecord r;
   r.launch = launch;
   r.arg = o.value("arg", 0u);
@@ -356,6 +382,9 @@ OrderStoreRecord orderStores(uint32_t launch, const Json &o) {
   if (o.contains("set"))
     for (const auto &[index, fp] : o.at("set").items())
       elements[std::stoull(index)] = fpValue(fp);
+  if (o.contains("exprs"))
+    for (const auto &[index, e] : o.at("exprs").items())
+      elements[std::stoull(index)] = evaluateExpr(ops, e);
   if (o.contains("skip"))
     for (const Json &item : o.at("skip")) {
       uint64_t begin = item.is_array() ? item.at(0).get<uint64_t>() : item.get<uint64_t>();
@@ -439,6 +468,116 @@ OrderAtomicRecord orderAtomics(uint32_t launch, const Json &o) {
   return r;
 }
 
+// checks=order-ops: the operations the expressions of a launch's stores
+// perform, collected into its order_ops record.
+class OpsBuilder {
+public:
+  explicit OpsBuilder(const Json &desc) {
+    for (const Json &p : desc.value("params", Json::array())) {
+      OrderParam param;
+      param.arg = p.value("arg", 0u);
+      param.name = p.value("name", "arg" + std::to_string(param.arg));
+      param.dtype = dtypeOf(p, "dtype", "f32");
+      record_.params.push_back(param);
+    }
+    for (const Json &o : desc.value("ops", Json::array()))
+      add(o.at(2).get<std::string>(), o.at(3).get<std::string>(), fpValue(o.at(0)),
+          fpValue(o.at(1)), /*commutative=*/false);
+  }
+
+  uint64_t evaluate(const Json &e) {
+    const std::string kind = e.at(0).get<std::string>();
+    if (kind == "leaf")
+      return leaf(e.at(1).get<uint32_t>(), e.at(2).get<uint64_t>());
+    if (kind == "fp")
+      return fpValue(e.at(1));
+    if (kind == "f32") {
+      float f = float(jsonNumber(e.at(1)));
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      return kosan_fp_content(bits, uint32_t(DType::F32));
+    }
+    if (kind == "f64") {
+      double d = jsonNumber(e.at(1));
+      uint64_t bits;
+      std::memcpy(&bits, &d, 8);
+      return kosan_fp_content(bits, uint32_t(DType::F64));
+    }
+    if (kind == "op") {
+      std::string name = e.at(1).get<std::string>();
+      return add(name, e.at(2).get<std::string>(), evaluate(e.at(3)), evaluate(e.at(4)),
+                 commutative(name));
+    }
+    if (kind == "unary")
+      return add(e.at(1).get<std::string>(), e.at(2).get<std::string>(), evaluate(e.at(3)),
+                 KOSAN_FP_UNARY_SALT, false);
+    if (kind == "chain" || kind == "tree") {
+      std::string name = e.at(1).get<std::string>(), site = e.at(2).get<std::string>();
+      uint32_t arg = e.at(3).get<uint32_t>();
+      uint64_t first = e.at(4).get<uint64_t>(), n = e.at(5).get<uint64_t>();
+      if (n == 0)
+        die("a " + kind + " of no values");
+      if (kind == "tree")
+        return tree(name, site, arg, first, n);
+      uint64_t acc = leaf(arg, first);
+      for (uint64_t i = 1; i < n; ++i)
+        acc = add(name, site, acc, leaf(arg, first + i), commutative(name));
+      return acc;
+    }
+    die("unknown expression '" + kind + "'");
+  }
+
+  OrderOpsRecord record(uint32_t launch) {
+    OrderOpsRecord r = record_;
+    r.launch = launch;
+    auto key = [](const OrderOp &o) { return std::tuple(o.a, o.b, o.op, o.site); };
+    std::sort(r.ops.begin(), r.ops.end(),
+              [&](const OrderOp &x, const OrderOp &y) { return key(x) < key(y); });
+    r.ops.erase(std::unique(r.ops.begin(), r.ops.end()), r.ops.end());
+    return r;
+  }
+
+private:
+  static bool commutative(const std::string &name) {
+    return name == "fadd" || name == "fmul" || name == "fmin" || name == "fmax" ||
+           name == "fma.mul";
+  }
+
+  uint64_t leaf(uint32_t arg, uint64_t element) {
+    uint32_t size = 4;
+    for (const OrderParam &p : record_.params)
+      if (p.arg == arg)
+        size = dtypeSize(p.dtype);
+    return kosan_fp_leaf(arg, element * size);
+  }
+
+  uint64_t tree(const std::string &name, const std::string &site, uint32_t arg,
+                uint64_t first, uint64_t n) {
+    if (n == 1)
+      return leaf(arg, first);
+    uint64_t half = n / 2;
+    return add(name, site, tree(name, site, arg, first, half),
+               tree(name, site, arg, first + half, n - half), commutative(name));
+  }
+
+  uint64_t add(const std::string &name, const std::string &location, uint64_t a, uint64_t b,
+               bool sorted) {
+    if (sorted && b < a)
+      std::swap(a, b);
+    OrderOpSite site{name, location};
+    auto it = std::find(record_.sites.begin(), record_.sites.end(), site);
+    if (it == record_.sites.end())
+      it = record_.sites.insert(record_.sites.end(), site);
+    uint64_t op = kosan_fp_op(name.c_str());
+    record_.ops.push_back({a, b, op, uint32_t(it - record_.sites.begin())});
+    return kosan_fp_combine(op, a, b);
+  }
+
+  OrderOpsRecord record_;
+};
+
+uint64_t evaluateExpr(OpsBuilder &ops, const Json &e) { return ops.evaluate(e); }
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -496,9 +635,15 @@ int main(int argc, char **argv) {
         writePrecision(*writer, launch.id, p);
       OrderSummary summary;
       summary.launch = launch.id;
+      OpsBuilder ops(l.value("order_ops", Json::object()));
       for (const Json &o : l.value("order_stores", Json::array())) {
-        OrderStoreRecord r = orderStores(launch.id, o);
+        OrderStoreRecord r = orderStores(launch.id, o, ops);
         summary.stores += r.elements.size();
+        writer->write(r);
+      }
+      if (l.contains("order_ops")) {
+        OrderOpsRecord r = ops.record(launch.id);
+        summary.ops = r.ops.size();
         writer->write(r);
       }
       for (const Json &o : l.value("order_atomics", Json::array())) {
@@ -514,6 +659,8 @@ int main(int argc, char **argv) {
         summary.atomics = o.value("atomics", summary.atomics);
         summary.dropped_stores = o.value("dropped_stores", uint64_t(0));
         summary.dropped_atomics = o.value("dropped_atomics", uint64_t(0));
+        summary.ops = o.value("ops", summary.ops);
+        summary.dropped_ops = o.value("dropped_ops", uint64_t(0));
         summary.order_dependent_locations =
             o.value("order_dependent_locations", summary.order_dependent_locations);
         writer->write(summary);

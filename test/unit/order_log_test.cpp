@@ -211,3 +211,32 @@ TEST(OrderLog, HalfAtomicsAreChainedInTheirOwnType) {
             (std::vector<size_t>{1, 0}));
   EXPECT_TRUE(exact);
 }
+
+TEST(OrderLog, OperationLogBecomesOneRecordWithItsOwnSites) {
+  OrderLaunch launch = launchOf();
+  launch.argDtypes = {KOSAN_DTYPE_F32, KOSAN_DTYPE_F16};
+  uint64_t fadd = kosan_fp_op("fadd"), fmul = kosan_fp_op("fmul");
+  // Module sites 40 (fadd) and 7 (fmul); the same fadd logged by two lanes.
+  std::vector<kosan_order_op> ops = {{5, 9, fadd, 40, 0}, {1, 2, fmul, 7, 0},
+                                     {5, 9, fadd, 40, 0}, {3, 4, fadd, 40, 0}};
+  std::vector<uint32_t> asked;
+  OrderOpsRecord r = buildOrderOpsRecord(ops.data(), ops.size(), launch, [&](uint32_t id) {
+    asked.push_back(id);
+    return OrderOpSite{id == 40 ? "fadd" : "fmul", "k.cu:" + std::to_string(id) + ":1"};
+  });
+  EXPECT_EQ(r.launch, 1u);
+  // Each module site is asked for once and numbered in the order first seen.
+  EXPECT_EQ(asked, (std::vector<uint32_t>{40, 7}));
+  ASSERT_EQ(r.sites.size(), 2u);
+  EXPECT_EQ(r.sites[0], (OrderOpSite{"fadd", "k.cu:40:1"}));
+  EXPECT_EQ(r.sites[1], (OrderOpSite{"fmul", "k.cu:7:1"}));
+  // Distinct operations, sorted.
+  ASSERT_EQ(r.ops.size(), 3u);
+  EXPECT_EQ(r.ops[0], (OrderOp{1, 2, fmul, 1}));
+  EXPECT_EQ(r.ops[1], (OrderOp{3, 4, fadd, 0}));
+  EXPECT_EQ(r.ops[2], (OrderOp{5, 9, fadd, 0}));
+  // Parameters named as the records name buffers, with their element types.
+  ASSERT_EQ(r.params.size(), 2u);
+  EXPECT_EQ(r.params[0], (OrderParam{0, "x", DType::F32}));
+  EXPECT_EQ(r.params[1], (OrderParam{1, "out", DType::F16}));
+}

@@ -75,7 +75,8 @@ OrderAtomicRecord sampleAtomics(uint32_t launch) {
 }
 
 OrderSummary sampleSummary(uint32_t launch) {
-  return {launch, 8, 9, 10, 11, 12};
+  return {.launch = launch, .stores = 8, .atomics = 9, .dropped_stores = 10,
+          .dropped_atomics = 11, .order_dependent_locations = 12};
 }
 
 void expectSameStores(const OrderStoreRecord &a, const OrderStoreRecord &b) {
@@ -387,7 +388,8 @@ TEST(OrderReport, TextListsFindingsRecordsAndDroppedWarnings) {
   t.kernel_order = {sampleKernel()};
   t.order_atomics = {sampleAtomics(3)};
   t.order_stores = {sampleStores(3, 4)};
-  OrderSummary s{3, 4, 9, 2, 0, 2};
+  OrderSummary s{.launch = 3, .stores = 4, .atomics = 9, .dropped_stores = 2,
+                 .order_dependent_locations = 2};
   t.order_summaries = {s};
   std::string text = formatTraceText(t);
   EXPECT_NE(text.find("order: static findings per kernel:\n"
@@ -674,7 +676,7 @@ TEST_F(OrderDiffTest, MinAndMaxDoNotDependOnTheLandingOrder) {
 
 TEST_F(OrderDiffTest, DroppedRecordsAreNeverDeterministic) {
   OrderRun a = storesRun({0x1, 0x2}), b = storesRun({0x1, 0x2});
-  b.launches[0].summary = OrderSummary{0, 2, 0, 5, 0, 0};
+  b.launches[0].summary = OrderSummary{.stores = 2, .dropped_stores = 5};
   OrderDiffResult d = order(a, b);
   ASSERT_EQ(d.verdict, OrderVerdict::Trouble);
   EXPECT_EQ(d.error, "B launch #1 (rowsum(float const*, float*, int)): 5 store records "
@@ -683,7 +685,7 @@ TEST_F(OrderDiffTest, DroppedRecordsAreNeverDeterministic) {
                      "hide in the dropped records");
   // A difference found stays one; the dropped records are a note.
   b = storesRun({0x1, 0x3});
-  b.launches[0].summary = OrderSummary{0, 2, 0, 0, 4, 0};
+  b.launches[0].summary = OrderSummary{.stores = 2, .dropped_atomics = 4};
   d = order(a, b);
   ASSERT_EQ(d.verdict, OrderVerdict::Nondeterministic);
   EXPECT_EQ(d.notes, std::vector<std::string>{
@@ -696,7 +698,7 @@ TEST_F(OrderDiffTest, DroppedRecordsAreNeverDeterministic) {
 // atomics that were recorded does.
 TEST_F(OrderDiffTest, DroppedRecordsMakeOnlySoundEvidenceCount) {
   OrderRun a = storesRun({0x1, 0x2}), b = storesRun({0x1, 0x3});
-  b.launches[0].summary = OrderSummary{0, 2, 0, 1, 0, 0};
+  b.launches[0].summary = OrderSummary{.stores = 2, .dropped_stores = 1};
   OrderDiffResult d = order(a, b);
   ASSERT_EQ(d.verdict, OrderVerdict::Trouble);
   EXPECT_TRUE(d.launches[0].stores[0].incomplete);
@@ -710,7 +712,7 @@ TEST_F(OrderDiffTest, DroppedRecordsMakeOnlySoundEvidenceCount) {
   std::vector<AtomicContribution> x = {contribution(0, 0, 0x10), contribution(1, 0, 0x11)};
   std::vector<AtomicContribution> y = {x[0]};
   OrderRun c = atomicsRun(x, "fadd", 0xa), e = atomicsRun(y, "fadd", 0xb);
-  e.launches[0].summary = OrderSummary{0, 0, 2, 0, 1, 0};
+  e.launches[0].summary = OrderSummary{.atomics = 2, .dropped_atomics = 1};
   d = order(c, e);
   ASSERT_EQ(d.verdict, OrderVerdict::Nondeterministic) << d.error;
   EXPECT_TRUE(d.launches[0].atomics[0].incomplete);
@@ -859,6 +861,8 @@ TEST_F(OrderDiffTest, BatchVariantRowNamesRowColumnAndReason) {
   EXPECT_NE(text.find("  y row 0 of A vs row 0 of B: invariant (same fingerprints at all 4 elements)\n"
                       "  y row 0 of A vs row 5 of B: 1/4 elements batch-variant (columns 2; "
                       "first: A [2], B [22])\n"
+                      "    (to see at which operation they part, build with "
+                      "--kosan-checks=order-ops and record both runs again)\n"
                       "  why: the reduction's split depends on the launch (a loop's trip count "
                       "comes from a kernel argument or a launch dimension)\n"
                       "  why: float atomics: the result depends on the order they land in, "
@@ -873,6 +877,8 @@ TEST_F(OrderDiffTest, BatchVariantRowNamesRowColumnAndReason) {
   EXPECT_EQ(j["mode"], "batch-invariance");
   EXPECT_EQ(j["verdict"], "batch-variant");
   EXPECT_EQ(j["launches"][0]["outputs"][0]["rows"][1]["first_variant"], nlohmann::json({2}));
+  EXPECT_EQ(j["launches"][0]["outputs"][0]["rows"][1]["parting_note"], kOrderOpsHint);
+  EXPECT_EQ(j["launches"][0]["outputs"][0]["rows"][1]["partings"], nlohmann::json::array());
 }
 
 TEST_F(OrderDiffTest, BatchRowsUseAtomicLocationFingerprints) {
@@ -930,7 +936,7 @@ TEST_F(OrderDiffTest, BatchRowMissingOnOneSideIsTrouble) {
 
 TEST_F(OrderDiffTest, BatchWithDroppedRecordsIsNotInvariant) {
   OrderRun a = batchRun(1), b = batchRun(8, {{22, 0xbad}});
-  b.launches[0].summary = OrderSummary{0, 32, 0, 3, 0, 0};
+  b.launches[0].summary = OrderSummary{.stores = 32, .dropped_stores = 3};
   BatchDiffOptions options;
   options.rows = {{0, 0, 1}, {0, 5, 1}};
   options.row_length = 4;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -579,6 +580,197 @@ TEST_F(TraceTest, RandomBytesNeverCrash) {
     ReadResult r = readTrace(writeFile("t.trace", bytes));
     EXPECT_NE(r.error, TraceError::None);
     EXPECT_FALSE(r.message.empty());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Operation logs (checks=order-ops)
+//===----------------------------------------------------------------------===//
+
+// n operations in ascending order, over three sites.
+OrderOpsRecord sampleOps(uint32_t launch, size_t n) {
+  OrderOpsRecord r;
+  r.launch = launch;
+  r.params = {{0, "x", DType::F32}, {3, "", DType::Unknown}, {kMax32, "y\"q", DType::BF16}};
+  r.sites = {{"fadd", "k.cu:14:9"}, {"fma", ""}, {"sqrt.f32", "k.cu:20:3"}};
+  for (size_t i = 0; i < n; ++i)
+    r.ops.push_back({i * 0x100000001ull, kMax64 - i, 0xfeed0000ull + i, uint32_t(i % 3)});
+  return r;
+}
+
+void expectSameOps(const OrderOpsRecord &a, const OrderOpsRecord &b) {
+  EXPECT_EQ(a.launch, b.launch);
+  EXPECT_EQ(a.params, b.params);
+  EXPECT_EQ(a.sites, b.sites);
+  EXPECT_EQ(a.ops, b.ops);
+}
+
+class OrderOpsTraceTest : public TraceTest {
+protected:
+  // header, launch, order_ops of 5 operations in 3 parts (2 a part), an
+  // empty order_ops of launch 2, order_summary, end: 8 lines.
+  std::string writeSample(const std::string &name) {
+    std::string p = path(name);
+    auto w = TraceWriter::create(p, nullptr);
+    w->write(sampleHeader());
+    w->write(sampleLaunch());
+    w->setOrderPartBytes(64);
+    w->write(sampleOps(7, 5));
+    w->write(sampleOps(2, 0));
+    OrderSummary s;
+    s.launch = 7;
+    s.stores = 1;
+    s.ops = 5;
+    s.dropped_ops = kMax64;
+    s.order_dependent_locations = 3;
+    w->write(s);
+    w->write(sampleEnd());
+    return p;
+  }
+  std::string writeLines(const std::string &name, const std::vector<std::string> &lines) {
+    std::string text;
+    for (const std::string &line : lines)
+      text += line + "\n";
+    return writeFile(name, text);
+  }
+};
+
+TEST_F(OrderOpsTraceTest, RoundTripsAcrossParts) {
+  ReadResult r = readTrace(writeSample("t.trace"));
+  ASSERT_EQ(r.error, TraceError::None) << r.message;
+  ASSERT_EQ(r.trace.order_ops.size(), 2u);
+  expectSameOps(r.trace.order_ops[0], sampleOps(7, 5));
+  expectSameOps(r.trace.order_ops[1], sampleOps(2, 0));
+  ASSERT_EQ(r.trace.order_summaries.size(), 1u);
+  const OrderSummary &s = r.trace.order_summaries[0];
+  EXPECT_EQ(s.stores, 1u);
+  EXPECT_EQ(s.ops, 5u);
+  EXPECT_EQ(s.dropped_ops, kMax64);
+  EXPECT_EQ(s.order_dependent_locations, 3u);
+  EXPECT_TRUE(r.trace.end);
+}
+
+// What scripts see: each part repeats the record's members, with its own
+// count; 32 payload bytes per operation.
+TEST_F(OrderOpsTraceTest, PartLinesCarryParamsSitesAndTheirOwnCounts) {
+  std::vector<std::string> lines = splitLines(readFile(writeSample("t.trace")));
+  ASSERT_EQ(lines.size(), 8u);
+  std::vector<uint64_t> counts;
+  for (int i = 2; i < 5; ++i) {
+    nlohmann::json j = nlohmann::json::parse(lines[i]);
+    EXPECT_EQ(lines[i].rfind(R"j({"type":"order_ops","launch":7,"params":[{"arg":0,"name":"x","dtype":"f32"},)j", 0), 0u)
+        << lines[i];
+    EXPECT_EQ(j["params"][2], nlohmann::json({{"arg", kMax32}, {"name", "y\"q"}, {"dtype", "bf16"}}));
+    EXPECT_EQ(j["sites"][1], nlohmann::json({{"op", "fma"}, {"location", ""}}));
+    EXPECT_EQ(j["part"], i - 2);
+    EXPECT_EQ(j["parts"], 3);
+    EXPECT_EQ(j["bytes"], 32 * j["count"].get<uint64_t>());
+    EXPECT_EQ(j["encoding"], "zstd+base64");
+    counts.push_back(j["count"]);
+  }
+  EXPECT_EQ(counts, (std::vector<uint64_t>{2, 2, 1}));
+  nlohmann::json empty = nlohmann::json::parse(lines[5]);
+  EXPECT_EQ(empty["count"], 0);
+  EXPECT_EQ(empty["parts"], 1);
+  nlohmann::json summary = nlohmann::json::parse(lines[6]);
+  EXPECT_EQ(summary["ops"], 5);
+  EXPECT_EQ(summary["dropped_ops"], kMax64);
+}
+
+// Traces written before checks=order-ops have no ops members.
+TEST_F(OrderOpsTraceTest, SummaryWithoutOpsMembersReadsZero) {
+  ReadResult r = readTrace(writeLines(
+      "t.trace", {std::string(kHeaderLine, std::strlen(kHeaderLine) - 1),
+                  R"j({"type":"order_summary","launch":1,"stores":4,"atomics":0,"dropped_stores":0,"dropped_atomics":0,"order_dependent_locations":0})j"}));
+  ASSERT_EQ(r.error, TraceError::None) << r.message;
+  ASSERT_EQ(r.trace.order_summaries.size(), 1u);
+  EXPECT_EQ(r.trace.order_summaries[0].stores, 4u);
+  EXPECT_EQ(r.trace.order_summaries[0].ops, 0u);
+  EXPECT_EQ(r.trace.order_summaries[0].dropped_ops, 0u);
+}
+
+TEST_F(OrderOpsTraceTest, MissingLastPartIsATruncatedTrace) {
+  std::vector<std::string> lines = splitLines(readFile(writeSample("t.trace")));
+  std::string p = writeLines("cut.trace", {lines.begin(), lines.begin() + 4});
+  ReadResult r = readTrace(p);
+  EXPECT_EQ(r.error, TraceError::Truncated);
+  EXPECT_EQ(r.message, p + " ends mid-record after 4 complete records (the order_ops record "
+                           "that starts on line 3 has 3 parts, 2 of them in the file); the "
+                           "process likely died while writing it");
+  EXPECT_TRUE(r.trace.order_ops.empty());
+
+  // Another record between two parts.
+  std::vector<std::string> interleaved = lines;
+  interleaved.insert(interleaved.begin() + 3, lines[6]);
+  p = writeLines("between.trace", interleaved);
+  r = readTrace(p);
+  EXPECT_EQ(r.error, TraceError::Corrupt);
+  EXPECT_EQ(r.message, p + ":4: corrupt order_ops record: the order_ops record that starts "
+                           "on line 3 has 3 parts, and only 1 of them come before this line");
+
+  // A part left out.
+  std::vector<std::string> skipped = lines;
+  skipped.erase(skipped.begin() + 3);
+  p = writeLines("skipped.trace", skipped);
+  r = readTrace(p);
+  EXPECT_EQ(r.error, TraceError::Corrupt);
+  EXPECT_EQ(r.message, p + ":4: corrupt order_ops record: it is part 2 where part 1 of the "
+                           "order_ops record of launch 7 (3 parts, from line 3) was expected "
+                           "(a part line is missing or out of order)");
+}
+
+TEST_F(OrderOpsTraceTest, CorruptRecordsNameTheirLine) {
+  std::vector<std::string> lines = splitLines(readFile(writeSample("t.trace")));
+  auto edited = [&](int index, const char *key, const nlohmann::ordered_json &value) {
+    std::vector<std::string> copy = lines;
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(copy[index]);
+    j[key] = value;
+    copy[index] = j.dump();
+    return copy;
+  };
+  std::string p = writeLines("count.trace", edited(2, "count", 3));
+  ReadResult r = readTrace(p);
+  EXPECT_EQ(r.error, TraceError::Corrupt);
+  EXPECT_EQ(r.message, p + ":3: corrupt order_ops record: field 'data' holds 64 bytes, but "
+                           "3 operations are 96 bytes");
+
+  p = writeLines("data.trace", edited(3, "data", "!!!!"));
+  r = readTrace(p);
+  EXPECT_EQ(r.error, TraceError::Corrupt);
+  EXPECT_EQ(r.message, p + ":4: corrupt order_ops record: field 'data' is not valid base64");
+
+  p = writeLines("params.trace",
+                 edited(2, "params", nlohmann::ordered_json::parse(R"([{"arg": 0, "name": "x", "dtype": "f32"}, {"arg": "one"}])")));
+  r = readTrace(p);
+  EXPECT_EQ(r.error, TraceError::Corrupt);
+  EXPECT_EQ(r.message, p + ":3: corrupt order_ops record: in 'params' item 1: field 'arg' "
+                           "must be an unsigned 32-bit integer");
+
+  p = writeLines("sites.trace", edited(2, "sites", "fadd"));
+  r = readTrace(p);
+  EXPECT_EQ(r.error, TraceError::Corrupt);
+  EXPECT_EQ(r.message, p + ":3: corrupt order_ops record: field 'sites' must be an array of objects");
+
+  // Operations that name a site the record lacks, or out of order.
+  OrderOpsRecord badSite = sampleOps(1, 2);
+  badSite.ops[1].site = 3;
+  OrderOpsRecord unsorted = sampleOps(1, 3);
+  std::swap(unsorted.ops[0], unsorted.ops[2]);
+  p = path("ops.trace");
+  for (const OrderOpsRecord *record : {&badSite, &unsorted}) {
+    {
+      auto w = TraceWriter::create(p, nullptr);
+      w->write(sampleHeader());
+      w->write(*record);
+    }
+    r = readTrace(p);
+    EXPECT_EQ(r.error, TraceError::Corrupt);
+    EXPECT_EQ(r.message,
+              p + ":2: corrupt order_ops record: " +
+                  (record == &badSite
+                       ? "operation 1 names site 3, but the record has 3 sites"
+                       : "its operations are not in ascending order of (a, b, op, site): "
+                         "operation 1 does not follow operation 0"));
   }
 }
 

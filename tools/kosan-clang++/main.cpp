@@ -60,7 +60,7 @@ constexpr fs::perms WorldReadableExecutable =
     fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
     fs::perms::others_read | fs::perms::others_exec;
 constexpr const char *RealFatbinaryPlaceholder = "@KOSAN_REAL_FATBINARY@";
-constexpr std::string_view KnownChecks[] = {"oob", "precision", "order"};
+constexpr std::string_view KnownChecks[] = {"oob", "precision", "order", "order-ops"};
 // Response files may name further response files; clang stops at 20 too.
 constexpr int MaxResponseFileDepth = 20;
 
@@ -484,7 +484,7 @@ DriverOptions parseDriverOptions(int Argc, char **Argv) {
     if (std::find(std::begin(KnownChecks), std::end(KnownChecks), Check) ==
         std::end(KnownChecks))
       fatal("unknown check '" + Check +
-            "' in --kosan-checks= (known checks: oob, precision, order)");
+            "' in --kosan-checks= (known checks: oob, precision, order, order-ops)");
   }
   return Options;
 }
@@ -741,7 +741,10 @@ option not listed here goes to clang unchanged.
 
 KOSAN OPTIONS:
   --kosan-checks=<list>   checks compiled in, of oob, precision and order
-                          (default: oob)
+                          (default: oob); order-ops is order that also logs
+                          every floating-point operation, so that kosan-diff
+                          can say at which operation two runs part (slow:
+                          for diagnosis)
   --kosan-plain           build without instrumentation through the same
                           compatibility layer (a baseline)
   --kosan-print-command   print the clang command to stderr, then run it

@@ -155,7 +155,9 @@ int main(int argc, char **argv) {
              "                                             batch invariance "
              "(KOSAN_OPTIONS=checks=order:order_leaves=value)\n"
              "--atol, --rtol and --tolerance apply to the first mode alone; --order "
-             "and --batch-invariance print text or json.\n"
+             "and --batch-invariance print text or json, and where both runs were "
+             "built with --kosan-checks=order-ops, say at which operation the "
+             "computations of a differing element part.\n"
              "docs/diff.md has the rules.");
   app.set_version_flag("--version", "kosan-diff " KOSAN_VERSION_STRING);
   app.failure_message([](const CLI::App *, const CLI::Error &e) {

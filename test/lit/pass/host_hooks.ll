@@ -94,9 +94,9 @@ declare i32 @cudaFree(ptr)
 
 ; No call to the CUDA runtime remains.
 ; CHECK-NOT:   call {{.*}} @cuda
-; CHECK:       declare void @__kosan_version_mismatch_check_v3()
+; CHECK:       declare void @__kosan_version_mismatch_check_v4()
 ; CHECK:       define internal void @kosan.module_ctor() {
-; CHECK-NEXT:    call void @__kosan_version_mismatch_check_v3()
+; CHECK-NEXT:    call void @__kosan_version_mismatch_check_v4()
 ; CHECK-NEXT:    ret void
 
 ; OFF-NOT: __kosan

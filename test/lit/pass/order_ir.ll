@@ -114,7 +114,11 @@ declare float @llvm.fma.f32(float, float, float)
 ; CHECK-NEXT:    [[XI:%[0-9]+]] = ptrtoint ptr %x to i64
 ; CHECK-NEXT:    [[PI:%[0-9]+]] = ptrtoint ptr %p to i64
 ; CHECK-NEXT:    [[OFF:%[0-9]+]] = sub i64 [[PI]], [[XI]]
-; CHECK:         [[LEAF:%[0-9]+]] = select i1 %kosan.value_leaves, i64 {{%[0-9]+}}, i64 {{%[0-9]+}}
+; The launch picks the word (offset ^ salt, or bits ^ salt), one scramble follows.
+; CHECK:         [[WORD:%[0-9]+]] = select i1 %kosan.value_leaves, i64 {{%[0-9]+}}, i64 {{%[0-9]+}}
+; CHECK-NEXT:    [[M:%[0-9]+]] = mul i64 [[WORD]], -4658895280553007687
+; CHECK-NEXT:    [[SH:%[0-9]+]] = lshr i64 [[M]], 29
+; CHECK-NEXT:    [[LEAF:%[0-9]+]] = xor i64 [[M]], [[SH]]
 ; fadd: operands sorted, then rotate, xor, multiply.
 ; CHECK:         %acc.next = fadd float %acc, %v
 ; CHECK-NEXT:    [[LT:%[0-9]+]] = icmp ult i64 %acc.fp, [[LEAF]]
@@ -128,9 +132,16 @@ declare float @llvm.fma.f32(float, float, float)
 ; The select picks the fingerprint of the value it picks; cap is a parameter,
 ; labelled by its bits.
 ; CHECK:         [[RFP:%[0-9]+]] = select i1 %big, i64 {{%[0-9]+}}, i64 [[ACCFP]]
-; The store: argument 1 in the top 16 bits (1 << 48), the byte offset below.
+; The store is logged when the launch asks (KOSAN_LAUNCH_ORDER_STORES = 4):
+; argument 1 in the top 16 bits (1 << 48), the byte offset below.
+; CHECK:         [[ON:%[0-9]+]] = and i32 %kosan.flags, 4
+; CHECK-NEXT:    %kosan.log_stores = icmp ne i32 [[ON]], 0
+; CHECK-NEXT:    br i1 %kosan.log_stores, label %[[LOG:[0-9]+]], label %[[STORE:[0-9]+]]
+; CHECK:       [[LOG]]:
 ; CHECK:         [[WHERE:%[0-9]+]] = or i64 {{%[0-9]+}}, 281474976710656
-; CHECK:         call void @__kosan_order_store(i64 %kosan.state, i64 [[WHERE]], i64 [[RFP]])
+; CHECK-NEXT:    call void @__kosan_order_store(i64 %kosan.state, i64 [[WHERE]], i64 [[RFP]])
+; CHECK-NEXT:    br label %[[STORE]]
+; CHECK:       [[STORE]]:
 ; CHECK-NEXT:    store float %r
 
 ; CHECK-LABEL: define ptx_kernel void @trees__kosan(

@@ -33,8 +33,8 @@ attributes #0 = { "target-cpu"="sm_80" "target-features"="+ptx77,+sm_80" }
 !nvvm.annotations = !{!0}
 !0 = !{ptr @k, !"kernel", i32 1}
 
-; The table starts with its header: magic "KSIT", ABI version 2, two sites.
-; CHECK:  @__kosan_site_table = addrspace(1) constant [{{[0-9]+}} x i8] c"KSIT\03\00\00\00\02\00\00\00{{.*}}", align 8
+; The table starts with its header: magic "KSIT", ABI version 4, two sites.
+; CHECK:  @__kosan_site_table = addrspace(1) constant [{{[0-9]+}} x i8] c"KSIT\04\00\00\00\02\00\00\00{{.*}}", align 8
 ; CHECK:  @llvm.used = appending global [1 x ptr] [ptr addrspacecast (ptr addrspace(1) @__kosan_site_table to ptr)], section "llvm.metadata"
 
 ; Without the runtime, the table check stays a declaration, for a device

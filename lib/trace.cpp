@@ -443,61 +443,63 @@ std::string orderPartLine(const char *type, const OrderedJson &head,
 
 } // namespace
 
-void TraceWriter::write(const OrderOpsRecord &r) {
-  uint64_t partBytes = order_part_bytes_ ? order_part_bytes_ : kSnapshotChunkBytes;
-  uint64_t perPart = std::max<uint64_t>(1, partBytes / kOpBytes);
-  uint64_t n = r.ops.size();
+namespace {
+
+// Writes n entries of entryBytes each as the lines of one order record:
+// parts of at most partBytes (at most UINT32_MAX parts), put(raw, i)
+// appending entry i, emit taking each line in order.
+template <typename Put, typename Emit>
+void fixedSizeParts(const char *type, const OrderedJson &head, uint64_t n,
+                    uint64_t entryBytes, uint64_t partBytes, Put put, Emit emit) {
+  uint64_t perPart = std::max<uint64_t>(1, partBytes / entryBytes);
   uint64_t parts = n == 0 ? 1 : (n - 1) / perPart + 1;
   if (parts > UINT32_MAX) {
     perPart = (n - 1) / UINT32_MAX + 1;
     parts = (n - 1) / perPart + 1;
   }
-  OrderedJson head = orderHead(r);
   std::vector<uint8_t> raw;
-  std::lock_guard<std::mutex> lock(mutex_);
   for (uint64_t part = 0; part < parts; ++part) {
     uint64_t first = part * perPart;
     uint64_t count = std::min(perPart, n - std::min(n, first));
     raw.clear();
-    raw.reserve(count * kOpBytes);
-    for (uint64_t i = first; i < first + count; ++i) {
-      const OrderOp &op = r.ops[i];
-      putU64(raw, op.a);
-      putU64(raw, op.b);
-      putU64(raw, op.op);
-      putU32(raw, op.site);
-      putU32(raw, 0);
-    }
-    writeLineLocked(orderPartLine("order_ops", head, count, uint32_t(part),
-                                  uint32_t(parts), raw));
+    raw.reserve(count * entryBytes);
+    for (uint64_t i = first; i < first + count; ++i)
+      put(raw, i);
+    emit(orderPartLine(type, head, count, uint32_t(part), uint32_t(parts), raw));
   }
+}
+
+} // namespace
+
+void TraceWriter::write(const OrderOpsRecord &r) {
+  uint64_t partBytes = order_part_bytes_ ? order_part_bytes_ : kSnapshotChunkBytes;
+  OrderedJson head = orderHead(r);
+  // The parts follow one another with nothing in between.
+  std::lock_guard<std::mutex> lock(mutex_);
+  fixedSizeParts(
+      "order_ops", head, r.ops.size(), kOpBytes, partBytes,
+      [&](std::vector<uint8_t> &raw, uint64_t i) {
+        const OrderOp &op = r.ops[i];
+        putU64(raw, op.a);
+        putU64(raw, op.b);
+        putU64(raw, op.op);
+        putU32(raw, op.site);
+        putU32(raw, 0);
+      },
+      [&](const std::string &line) { writeLineLocked(line); });
 }
 
 void TraceWriter::write(const OrderStoreRecord &r) {
   uint64_t partBytes = order_part_bytes_ ? order_part_bytes_ : kSnapshotChunkBytes;
-  uint64_t perPart = std::max<uint64_t>(1, partBytes / kStoreEntryBytes);
-  uint64_t n = r.elements.size();
-  uint64_t parts = n == 0 ? 1 : (n - 1) / perPart + 1;
-  if (parts > UINT32_MAX) {
-    perPart = (n - 1) / UINT32_MAX + 1;
-    parts = (n - 1) / perPart + 1;
-  }
   OrderedJson head = orderHead(r);
-  std::vector<uint8_t> raw;
-  // The parts follow one another with nothing in between.
   std::lock_guard<std::mutex> lock(mutex_);
-  for (uint64_t part = 0; part < parts; ++part) {
-    uint64_t first = part * perPart;
-    uint64_t count = std::min(perPart, n - std::min(n, first));
-    raw.clear();
-    raw.reserve(count * kStoreEntryBytes);
-    for (uint64_t i = first; i < first + count; ++i) {
-      putU64(raw, r.elements[i].element);
-      putU64(raw, r.elements[i].fp);
-    }
-    writeLineLocked(orderPartLine("order_stores", head, count, uint32_t(part),
-                                  uint32_t(parts), raw));
-  }
+  fixedSizeParts(
+      "order_stores", head, r.elements.size(), kStoreEntryBytes, partBytes,
+      [&](std::vector<uint8_t> &raw, uint64_t i) {
+        putU64(raw, r.elements[i].element);
+        putU64(raw, r.elements[i].fp);
+      },
+      [&](const std::string &line) { writeLineLocked(line); });
 }
 
 void TraceWriter::write(const OrderAtomicRecord &r) {

@@ -241,6 +241,11 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     }
   };
   std::map<uint32_t, Buffer> byArg;
+  std::map<uint32_t, const std::vector<uint64_t> *> denseOf;
+  for (const OrderLaunch::Dense &d : launch.dense) {
+    denseOf[d.arg] = &d.fps;
+    byArg[d.arg].traced = true;
+  }
   eachLocated(stores, nstores, [&](size_t i, uint32_t arg, uint64_t offset, bool traced) {
     Buffer &b = byArg[arg];
     (traced ? b.traced : b.untraced) = true;
@@ -259,7 +264,23 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     uint64_t highest = 0;
     for (const auto &[offset, index] : b.list)
       highest = std::max(highest, offset / size);
-    if (highest < 4 * uint64_t(b.list.size()) + 1024) {
+    if (auto d = denseOf.find(arg); d != denseOf.end()) {
+      // The shadow first, then the log's records for the same buffer.
+      std::vector<uint64_t> fp = *d->second;
+      if (!b.list.empty() && highest >= fp.size())
+        fp.resize(highest + 1, 0);
+      std::vector<bool> logged(b.list.empty() ? 0 : fp.size());
+      for (const auto &[offset, index] : b.list) {
+        fp[offset / size] = stores[index].fp;
+        logged[offset / size] = true;
+      }
+      for (uint64_t e = 0; e < fp.size(); ++e)
+        if (fp[e] || (!logged.empty() && logged[e])) {
+          rec.elements.push_back({e, fp[e]});
+          if (logged.empty() || !logged[e])
+            ++out.summary.stores;
+        }
+    } else if (highest < 4 * uint64_t(b.list.size()) + 1024) {
       // Dense (the usual output): one slot per element, later stores
       // overwrite earlier ones, no sort.
       std::vector<uint64_t> fp(highest + 1);
@@ -280,6 +301,8 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
         rec.elements.push_back({b.list[i].first / size, stores[b.list[i].second].fp});
       }
     }
+    if (rec.elements.empty())
+      continue; // a shadow the launch never stored to
     out.stores.push_back(std::move(rec));
   }
 

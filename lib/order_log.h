@@ -28,6 +28,15 @@ struct OrderLaunch {
   std::vector<std::string> argNames;   // as snapshots name them
   std::vector<uint32_t> argDtypes;     // kosan_dtype of each parameter's elements (order-ops)
   bool valueLeaves = false;            // order_leaves=value
+  // Stores the device kept in a dense shadow (kosan_order_dense): per
+  // parameter, the fingerprint of the last value stored to each element, 0
+  // where none was. The log's records for the same parameter (stores
+  // through pointers the compiler could not trace) are applied after them.
+  struct Dense {
+    uint32_t arg = 0;
+    std::vector<uint64_t> fps;
+  };
+  std::vector<Dense> dense;
   // The launched kernel's order sites (KOSAN_ACCESS_ORDER_*): the records
   // take their dtype, operation and source lines from those of their
   // parameter (arg -1: a pointer the compiler could not trace).

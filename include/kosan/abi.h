@@ -196,7 +196,21 @@ struct kosan_order_state {
   uint64_t ops;               // kosan_order_op[KOSAN_ORDER_SHARDS][op_capacity]
   uint32_t op_capacity;       // records per shard; 0: operations are not logged
   uint32_t reserved;
+  uint64_t dense;             // kosan_order_dense[KOSAN_ORDER_DENSE_ARGS]
 };
+
+// Stores to the output a kernel parameter points to go, when the host gave
+// that parameter a shadow for the launch, to the shadow: one fingerprint per
+// element at the element's index, written in place (no log record, no
+// atomic; the last store to an element wins, as for the element itself).
+// Stores through other pointers, and past the shadow, go to the log.
+struct kosan_order_dense {
+  uint64_t shadow;            // device address of uint64_t[elements]; 0: none
+  uint64_t elements;
+  uint32_t shift;             // log2 of the element's size in bytes
+  uint32_t reserved;
+};
+#define KOSAN_ORDER_DENSE_ARGS 64
 #define KOSAN_ORDER_SHARDS 64
 // The counts are uint32_t, each alone in a 128-byte line: atomics on counts
 // that shared a line would all queue at one L2 slice. Log `log` (0 stores,
@@ -358,7 +372,8 @@ static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
 static_assert(sizeof(kosan_launch_info) == 32, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
 static_assert(sizeof(kosan_device_state) == 56, "ABI");
-static_assert(sizeof(kosan_order_state) == 48, "ABI");
+static_assert(sizeof(kosan_order_state) == 56, "ABI");
+static_assert(sizeof(kosan_order_dense) == 24, "ABI");
 static_assert(sizeof(kosan_order_op) == 32, "ABI");
 static_assert(sizeof(kosan_order_store) == 16, "ABI");
 static_assert(sizeof(kosan_order_atomic) == 40, "ABI");

@@ -305,7 +305,7 @@ struct OrderOpsRecord {
 // Totals of one launch's order logs; written after its order records.
 struct OrderSummary {
   uint32_t launch = 0;
-  uint64_t stores = 0;            // store records received
+  uint64_t stores = 0;            // log records received, plus elements stored to in shadows
   uint64_t atomics = 0;           // atomic records received
   uint64_t dropped_stores = 0;    // lost because the device log was full
   uint64_t dropped_atomics = 0;

@@ -57,7 +57,18 @@ static uint32_t shard() { return __nvvm_read_ptx_sreg_smid() & (KOSAN_ORDER_SHAR
 
 KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint64_t where, uint64_t fp) {
   kosan_order_state *os = orderState(state);
-  if (!os || !os->store_capacity)
+  if (!os)
+    return;
+  uint32_t arg = (uint32_t)(where >> KOSAN_ORDER_WHERE_SHIFT);
+  if (arg < KOSAN_ORDER_DENSE_ARGS && os->dense) {
+    const kosan_order_dense *d = (const kosan_order_dense *)os->dense + arg;
+    uint64_t index = (where & ((1ull << KOSAN_ORDER_WHERE_SHIFT) - 1)) >> d->shift;
+    if (d->shadow && index < d->elements) {
+      ((uint64_t *)d->shadow)[index] = fp;
+      return;
+    }
+  }
+  if (!os->store_capacity)
     return;
   uint32_t s = shard();
   uint32_t i = claim((uint32_t *)os->counts + KOSAN_ORDER_COUNT(0, s));

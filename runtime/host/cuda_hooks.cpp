@@ -284,6 +284,9 @@ private:
   // (mu held); false when it cannot be had.
   bool ensureOpLog();
   bool readOrderCounts(uint32_t counts[3 * KOSAN_ORDER_SHARDS]);
+  // Gives the outputs of launch k(args) their shadows, on the launch's
+  // stream (mu held).
+  void prepareDense(const KernelInfo *k, void **args, cudaStream_t stream);
   // Collects the order logs of launch ls (mu held; waits for the device).
   void harvestOrder(const LaunchState &ls, void **args);
   void printOrderReport();
@@ -350,6 +353,17 @@ private:
   uint64_t orderDroppedStores = 0, orderDroppedAtomics = 0, orderLaunches = 0;
   uint64_t orderDroppedOps = 0;
   bool opLogFailed = false;
+  // The shadows of this launch's outputs (kosan_order_dense), in one pool
+  // of device memory kept from launch to launch.
+  struct DenseOutput {
+    uint32_t arg = 0;
+    uint64_t shadow = 0, elements = 0;
+  };
+  std::vector<DenseOutput> denseOutputs;
+  kosan_order_dense denseTable[KOSAN_ORDER_DENSE_ARGS] = {};
+  uint64_t densePool = 0;
+  size_t densePoolBytes = 0;
+  bool denseTableUsed = false, denseWarned = false;
 
   std::unordered_map<const void *, std::unique_ptr<KernelInfo>> kernels;
   std::unordered_map<CUmodule, std::unique_ptr<ModuleInfo>> modules;
@@ -889,8 +903,12 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
         ensureOpLog();
       if (opts.order_leaves == "value")
         hdr->flags |= KOSAN_LAUNCH_ORDER_VALUE_LEAVES;
-      if (order() && orderState.store_capacity)
+      if (order() && orderState.store_capacity) {
         hdr->flags |= KOSAN_LAUNCH_ORDER_STORES;
+        // A graph's replays find the table empty and log their stores.
+        if (!capturing)
+          prepareDense(k, args, stream);
+      }
       unsigned factor = (k->summary->flags & KOSAN_KERNEL_DYNSMEM_SHADOW_MASK) >>
                         KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
       if (factor && shmem) {
@@ -1461,7 +1479,8 @@ void Runtime::setUpOrder(kosan_device_state &st) {
   if (!trace)
     stores = 0;
   size_t countsBytes = KOSAN_ORDER_COUNT_WORDS * sizeof(uint32_t);
-  size_t bytes = sizeof(kosan_order_state) + countsBytes +
+  size_t denseBytes = sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS;
+  size_t bytes = sizeof(kosan_order_state) + countsBytes + denseBytes +
                  KOSAN_ORDER_SHARDS * (size_t(stores) * sizeof(kosan_order_store) +
                                        size_t(atomics) * sizeof(kosan_order_atomic));
   char *mem = nullptr;
@@ -1474,12 +1493,13 @@ void Runtime::setUpOrder(kosan_device_state &st) {
   }
   kosan_order_state os{};
   os.counts = reinterpret_cast<uint64_t>(mem + sizeof(kosan_order_state));
-  os.stores = os.counts + countsBytes;
+  os.dense = os.counts + countsBytes;
+  os.stores = os.dense + denseBytes;
   os.atomics = os.stores + uint64_t(KOSAN_ORDER_SHARDS) * stores * sizeof(kosan_order_store);
   os.store_capacity = stores;
   os.atomic_capacity = atomics;
   if (cudaMemcpy(mem, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess ||
-      cudaMemset(mem + sizeof os, 0, countsBytes) != cudaSuccess) {
+      cudaMemset(mem + sizeof os, 0, countsBytes + denseBytes) != cudaSuccess) {
     log("kosan: warning: cannot initialise the order logs; the order check records "
         "nothing\n");
     orderFailed = true;
@@ -1524,6 +1544,83 @@ bool Runtime::ensureOpLog() {
     log("kosan: operation log (order-ops): %u operations, %zu MiB of device memory\n",
         ops * KOSAN_ORDER_SHARDS, bytes >> 20);
   return true;
+}
+
+// Each parameter the kernel stores floats through gets a shadow of its
+// buffer, from the parameter's value to the buffer's end, zeroed: the
+// device writes each element's fingerprint there (abi.h). What does not
+// fit in order_shadow_mb, or whose buffer is unknown, goes to the log.
+void Runtime::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream) {
+  denseOutputs.clear();
+  std::map<uint32_t, uint32_t> shiftOf; // parameter -> log2 of its stored element's size
+  if (const ModuleInfo *m = k->module; m && k->summary) {
+    uint32_t end = std::min<uint64_t>(uint64_t(k->summary->firstSite) + k->summary->nsites,
+                                      m->sites.size());
+    for (uint32_t id = k->summary->firstSite; id < end; ++id) {
+      const kosan_site &s = m->sites[id];
+      if (s.access != KOSAN_ACCESS_ORDER_STORE || s.arg_index < 0 ||
+          s.arg_index >= KOSAN_ORDER_DENSE_ARGS || size_t(s.arg_index) >= k->paramSizes.size() ||
+          k->paramSizes[s.arg_index] != 8)
+        continue;
+      DType dtype = s.size <= uint32_t(DType::Bool) ? DType(s.size) : DType::Unknown;
+      uint32_t size = std::max<uint32_t>(dtypeSize(dtype), 1);
+      uint32_t shift = 0;
+      while ((2u << shift) <= size)
+        ++shift;
+      shiftOf.emplace(uint32_t(s.arg_index), shift);
+    }
+  }
+  uint64_t limit = uint64_t(opts.order_shadow_mb) << 20, used = 0;
+  for (auto [arg, shift] : shiftOf) {
+    uint64_t value = 0;
+    std::memcpy(&value, args[arg], 8);
+    ArgBuffer buffer = argBuffer(k, arg, value);
+    if (!value || buffer.end <= value)
+      continue;
+    uint64_t elements = (buffer.end - value) >> shift;
+    uint64_t bytes = (elements * 8 + 255) & ~uint64_t(255);
+    if (!elements || used + bytes > limit)
+      continue;
+    denseOutputs.push_back({arg, used, elements});
+    used += bytes;
+  }
+  if (used > densePoolBytes) {
+    if (densePool)
+      cudaFree(reinterpret_cast<void *>(densePool));
+    densePool = 0;
+    densePoolBytes = 0;
+    void *mem = nullptr;
+    if (cudaMalloc(&mem, used) != cudaSuccess) {
+      cudaGetLastError();
+      if (!denseWarned)
+        log("kosan: warning: cannot allocate %" PRIu64 " MiB for the order shadows of "
+            "launch outputs; their stores go to the store log (order_stores)\n", used >> 20);
+      denseWarned = true;
+      denseOutputs.clear();
+      used = 0;
+    } else {
+      densePool = reinterpret_cast<uint64_t>(mem);
+      densePoolBytes = used;
+    }
+  }
+  if (denseOutputs.empty() && !denseTableUsed)
+    return;
+  std::memset(denseTable, 0, sizeof denseTable);
+  for (DenseOutput &d : denseOutputs) {
+    d.shadow += densePool;
+    denseTable[d.arg] = {d.shadow, d.elements, uint32_t(0), 0u};
+  }
+  for (auto [arg, shift] : shiftOf)
+    denseTable[arg].shift = shift;
+  if ((used && cudaMemsetAsync(reinterpret_cast<void *>(densePool), 0, used, stream) !=
+                   cudaSuccess) ||
+      cudaMemcpyAsync(reinterpret_cast<void *>(orderState.dense), denseTable, sizeof denseTable,
+                      cudaMemcpyHostToDevice, stream) != cudaSuccess) {
+    cudaGetLastError();
+    log("kosan: warning: cannot prepare the order shadows of launch outputs\n");
+    denseOutputs.clear();
+  }
+  denseTableUsed = !denseOutputs.empty();
 }
 
 // The device's counts of the three logs, per shard: stores, then atomics,
@@ -1646,6 +1743,26 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
                       std::to_string(s.column);
       launch.sites.push_back(std::move(site));
     }
+  }
+  for (const DenseOutput &d : denseOutputs) {
+    OrderLaunch::Dense dense;
+    dense.arg = d.arg;
+    dense.fps.resize(d.elements);
+    if (cudaMemcpy(dense.fps.data(), reinterpret_cast<void *>(d.shadow), d.elements * 8,
+                   cudaMemcpyDeviceToHost) != cudaSuccess) {
+      cudaGetLastError();
+      log("kosan: warning: cannot read the order shadow of '%s' of launch #%u\n",
+          launch.argNames[d.arg].c_str(), ls.record.id);
+      continue;
+    }
+    launch.dense.push_back(std::move(dense));
+  }
+  denseOutputs.clear();
+  if (denseTableUsed) {
+    // Launches this one does not prepare (graph replays) log their stores.
+    std::memset(denseTable, 0, sizeof denseTable);
+    cudaMemset(reinterpret_cast<void *>(orderState.dense), 0, sizeof denseTable);
+    denseTableUsed = false;
   }
   OrderRecords recs = buildOrderRecords(stores.data(), stores.size(), storeCount,
                                         atomics.data(), atomics.size(), atomicCount, launch);

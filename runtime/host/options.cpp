@@ -166,6 +166,12 @@ void validate(Options &options, std::vector<std::string> &warnings) {
     }
   }
 
+  if (options.order_shadow_mb < 0 || options.order_shadow_mb > (1 << 20)) {
+    warn("order_shadow_mb=" + formatValue(options.order_shadow_mb) +
+         " is not from 0 to 1048576; using " + formatValue(defaults.order_shadow_mb));
+    options.order_shadow_mb = defaults.order_shadow_mb;
+  }
+
   if (options.log_path == "stdout")
     warn("log_path=stdout is not supported: reports never go to stdout, "
          "where they would mix with the program's output; using stderr");

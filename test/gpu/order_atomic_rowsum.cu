@@ -20,6 +20,13 @@
 // FIXED-RUNS: 20 runs; 19 compared with run 0: 19 DETERMINISTIC, 0 NONDETERMINISTIC
 // RUN: FileCheck %s --allow-empty --check-prefix=FIXED-EXIT < %t/fixed0.err
 // FIXED-EXIT-NOT: depend on the order
+// The stores reach the trace through a shadow of 'dout' (order_shadow_mb,
+// the default) or through the store log (order_shadow_mb=0): the same
+// fingerprints either way.
+// RUN: env KOSAN_OPTIONS=checks=order:order_shadow_mb=0:trace=%t/logged.kosan %gpubin/order_atomic_rowsum fixed > %t/logged.out
+// RUN: %kosan-diff --order %t/fixed0.kosan %t/logged.kosan | FileCheck %s --check-prefix=PATHS
+// PATHS: dout (f32, 512 elements stored): same fingerprints at all 512 elements
+// PATHS: DETERMINISTIC
 // The bug, 5 more runs: every pair is called nondeterministic.
 // RUN: python3 %S/Inputs/order_runs.py 5 %t/bugr %kosan-diff -- %gpubin/order_atomic_rowsum bug > %t/bug.runs
 // RUN: FileCheck %s --check-prefix=BUG-RUNS < %t/bug.runs

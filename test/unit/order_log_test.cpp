@@ -240,3 +240,33 @@ TEST(OrderLog, OperationLogBecomesOneRecordWithItsOwnSites) {
   EXPECT_EQ(r.params[0], (OrderParam{0, "x", DType::F32}));
   EXPECT_EQ(r.params[1], (OrderParam{1, "out", DType::F16}));
 }
+
+TEST(OrderLog, DenseShadowsGiveTheElementsAndTheLogComesAfter) {
+  OrderLaunch launch = launchOf();
+  // out's shadow: elements 0 and 2 stored to, 1 and 3 not.
+  launch.dense.push_back({1, {0x11, 0, 0x33, 0}});
+  // Through an untraced pointer: element 2 again (the log's record counts
+  // over the shadow's) and element 5, past the shadow.
+  std::vector<kosan_order_store> stores = {{0x99, where(0xffff, 0x700000100000 + 8)},
+                                           {0x55, where(0xffff, 0x700000100000 + 20)}};
+  OrderRecords r = buildOrderRecords(stores.data(), stores.size(), 2, nullptr, 0, 0, launch);
+  ASSERT_EQ(r.stores.size(), 1u);
+  EXPECT_EQ(r.stores[0].arg, 1u);
+  EXPECT_EQ(r.stores[0].name, "out");
+  EXPECT_EQ(r.stores[0].elements,
+            (std::vector<OrderElement>{{0, 0x11}, {2, 0x99}, {5, 0x55}}));
+  // Sites of the traced stores and of the untraced ones.
+  EXPECT_EQ(r.stores[0].sites, (std::vector<std::string>{"k.cu:10:3", "k.cu:14:3"}));
+  // Two records from the log, one element from the shadow alone.
+  EXPECT_EQ(r.summary.stores, 3u);
+  EXPECT_EQ(r.summary.dropped_stores, 0u);
+}
+
+TEST(OrderLog, ADenseShadowWithoutStoresGivesNoRecord) {
+  // A kernel that may store to out but did not (its store is conditional).
+  OrderLaunch launch = launchOf();
+  launch.dense.push_back({1, std::vector<uint64_t>(8, 0)});
+  OrderRecords r = buildOrderRecords(nullptr, 0, 0, nullptr, 0, 0, launch);
+  EXPECT_TRUE(r.stores.empty());
+  EXPECT_EQ(r.summary.stores, 0u);
+}

@@ -296,6 +296,7 @@ private:
     std::string name;            // registered name, else the parameter's, else "arg<i>"
     uint64_t end = 0;            // end of the buffer; 0: none known
     const Buffer *registered = nullptr; // the table's buffer when ptr is its start
+    bool exact = false;          // end is a buffer's kosan knows, not the driver's allocation
   };
   ArgBuffer argBuffer(const KernelInfo *k, size_t i, uint64_t ptr);
   KernelInfo *kernelFor(const void *func);
@@ -1579,7 +1580,12 @@ void Runtime::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream
       continue;
     uint64_t elements = (buffer.end - value) >> shift;
     uint64_t bytes = (elements * 8 + 255) & ~uint64_t(255);
-    if (!elements || used + bytes > limit)
+    // Memory from an allocator kosan does not see is bounded by the
+    // driver's allocation, which may be a pool's whole segment: zeroing and
+    // copying a large shadow of it at every launch costs more than logging
+    // the stores.
+    constexpr uint64_t kInexactShadowLimit = 64ull << 20;
+    if (!elements || used + bytes > limit || (!buffer.exact && bytes > kInexactShadowLimit))
       continue;
     denseOutputs.push_back({arg, used, elements});
     used += bytes;
@@ -1668,6 +1674,7 @@ Runtime::ArgBuffer Runtime::argBuffer(const KernelInfo *k, size_t i, uint64_t pt
   ArgBuffer out;
   if (const Buffer *buf = table.find(ptr)) {
     out.end = buf->end;
+    out.exact = true;
     if (buf->begin == ptr) {
       out.name = buf->name;
       out.registered = buf;

@@ -761,7 +761,8 @@ std::vector<std::string> batchReasons(const std::optional<KernelOrderInfo> &k) {
   }
   if (k->launch_dependent_loop)
     reasons.push_back("the reduction's split depends on the launch (a loop's trip count "
-                      "comes from a kernel argument or a launch dimension)");
+                      "comes from a kernel argument or a launch dimension, or a branch on "
+                      "one picks the loop)");
   if (k->float_atomics)
     reasons.push_back("float atomics: the result depends on the order they land in, "
                       "which changes with the batch");

@@ -154,6 +154,34 @@ void launchDependencies(const Value *V, std::vector<std::string> &out,
       launchDependencies(Op, out, seen, depth + 1);
 }
 
+// Whether V depends on which thread or block computes it: a condition on
+// it guards an element (`if (i < n)`) rather than picking how a reduction
+// goes.
+bool dependsOnThread(const Value *V, SmallPtrSetImpl<const Value *> &seen, unsigned depth = 0) {
+  if (depth > 24 || !seen.insert(V).second)
+    return false;
+  if (auto *II = dyn_cast<IntrinsicInst>(V)) {
+    StringRef name = II->getCalledFunction()->getName();
+    return name.starts_with("llvm.nvvm.read.ptx.sreg.tid") ||
+           name.starts_with("llvm.nvvm.read.ptx.sreg.ctaid") ||
+           name.starts_with("llvm.nvvm.read.ptx.sreg.laneid");
+  }
+  if (auto *LI = dyn_cast<LoadInst>(V)) {
+    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
+      for (const User *U : AI->users())
+        if (auto *SI = dyn_cast<StoreInst>(U))
+          if (SI->getPointerOperand()->stripPointerCasts() == AI &&
+              dependsOnThread(SI->getValueOperand(), seen, depth + 1))
+            return true;
+    return false;
+  }
+  if (auto *I = dyn_cast<Instruction>(V))
+    for (const Value *Op : I->operands())
+      if (dependsOnThread(Op, seen, depth + 1))
+        return true;
+  return false;
+}
+
 using Findings = OrderFindings;
 
 Findings analyze(Function &F, unsigned depth = 0);
@@ -240,15 +268,38 @@ Findings analyze(Function &F, unsigned depth) {
     for (BasicBlock *BB : exiting)
       if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional())
         launchDependencies(Br->getCondition(), deps, seen);
-    if (deps.empty())
+    // A branch on the launch that decides whether this loop runs at all
+    // (`if (lanes == 4) { 4 partial sums } else { one }`) picks the
+    // reduction's shape; one on the thread's index only guards an element.
+    std::vector<std::string> chosen;
+    SmallPtrSet<const Value *, 32> chosenSeen;
+    for (DomTreeNode *N = DT.getNode(L->getHeader())->getIDom(); N; N = N->getIDom()) {
+      BasicBlock *D = N->getBlock();
+      auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+      if (!Br || !Br->isConditional())
+        continue;
+      bool decides = false;
+      for (BasicBlock *S : Br->successors())
+        decides |= DT.dominates(BasicBlockEdge(D, S), L->getHeader());
+      SmallPtrSet<const Value *, 32> threadSeen;
+      if (decides && !dependsOnThread(Br->getCondition(), threadSeen))
+        launchDependencies(Br->getCondition(), chosen, chosenSeen);
+    }
+    if (deps.empty() && chosen.empty())
       continue;
     std::string text = where(*L->getHeader()->getFirstNonPHI());
     if (text.empty())
       text = "loop";
-    text += " (trip count from ";
-    for (unsigned i = 0; i < deps.size(); ++i)
-      text += (i ? ", " : "") + deps[i];
-    text += ")";
+    auto list = [](const std::vector<std::string> &items) {
+      std::string out;
+      for (unsigned i = 0; i < items.size(); ++i)
+        out += (i ? ", " : "") + items[i];
+      return out;
+    };
+    if (!deps.empty())
+      text += " (trip count from " + list(deps) + ")";
+    if (!chosen.empty())
+      text += " (chosen by a branch on " + list(chosen) + ")";
     add(f.loops, text);
   }
   return f;

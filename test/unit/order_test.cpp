@@ -864,7 +864,8 @@ TEST_F(OrderDiffTest, BatchVariantRowNamesRowColumnAndReason) {
                       "    (to see at which operation they part, build with "
                       "--kosan-checks=order-ops and record both runs again)\n"
                       "  why: the reduction's split depends on the launch (a loop's trip count "
-                      "comes from a kernel argument or a launch dimension)\n"
+                      "comes from a kernel argument or a launch dimension, or a branch on one "
+                      "picks the loop)\n"
                       "  why: float atomics: the result depends on the order they land in, "
                       "which changes with the batch\n"),
             std::string::npos)

@@ -61,3 +61,34 @@ __global__ void warp_sum_either(const float *x, float *out, int butterfly) {
   if (threadIdx.x == 0)
     out[blockIdx.x] = v;
 }
+
+// The number of partial sums picked by an argument (`lanes`, from the
+// batch size in the caller): each loop runs or not by a branch on it.
+__global__ void lanes_dot(const float *x, const float *w, float *y, int lanes) {
+  float s;
+  if (lanes == 4) {
+    float a0 = 0.0f, a1 = 0.0f;
+    for (int k = 0; k < 256; k += 2) {
+      a0 += x[k] * w[k];
+      a1 += x[k + 1] * w[k + 1];
+    }
+    s = a0 + a1;
+  } else {
+    s = 0.0f;
+    for (int k = 0; k < 256; ++k)
+      s += x[k] * w[k];
+  }
+  y[threadIdx.x] = s;
+}
+
+// A fixed-order sum behind a bounds guard on the thread's row: the guard
+// does not change how a row is summed.
+__global__ void rowsum_guarded(const float *x, float *out, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float s = 0.0f;
+    for (int c = 0; c < 128; ++c)
+      s += x[r * 128 + c];
+    out[r] = s;
+  }
+}

@@ -47,6 +47,7 @@
 #include <optional>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -156,6 +157,10 @@ struct ModuleInfo {
   std::string str(uint32_t off) const {
     return off < strings.size() ? std::string(strings.c_str() + off) : "";
   }
+  // "file:line:col" of one of its sites.
+  std::string location(const kosan_site &s) const {
+    return str(s.file_str) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column);
+  }
 };
 
 struct KernelInfo {
@@ -169,6 +174,17 @@ struct KernelInfo {
   bool warnedNoSummary = false;
   int dynSmemOptIn = 0;           // the clone's opt-in to dynamic shared memory, as set
 };
+
+// The sites of kernel k's clone; none when its module's table does not
+// describe it.
+std::span<const kosan_site> kernelSites(const KernelInfo *k) {
+  if (!k->module || !k->summary)
+    return {};
+  const std::vector<kosan_site> &all = k->module->sites;
+  size_t first = std::min<size_t>(k->summary->firstSite, all.size());
+  size_t end = std::min<size_t>(first + k->summary->nsites, all.size());
+  return std::span<const kosan_site>(all).subspan(first, end - first);
+}
 
 // A snapshot being taken: the record, filled before the launch (poison,
 // pre-launch hash) and completed after it.
@@ -361,7 +377,6 @@ private:
     uint64_t shadow = 0, elements = 0;
   };
   std::vector<DenseOutput> denseOutputs;
-  kosan_order_dense denseTable[KOSAN_ORDER_DENSE_ARGS] = {};
   uint64_t densePool = 0;
   size_t densePoolBytes = 0;
   bool denseTableUsed = false, denseWarned = false;
@@ -1194,22 +1209,16 @@ std::vector<PendingSnapshot> Runtime::prepareSnapshots(KernelInfo *k, void **arg
       r.shape.clear();
     r.read = anyPointer || (p.flags & (KOSAN_PARAM_READ | KOSAN_PARAM_ESCAPES));
     // Where the kernel stores to it, for reports that point at source lines.
-    if (k->module) {
-      const ModuleInfo &m = *k->module;
-      for (uint32_t s = summary->firstSite;
-           s < summary->firstSite + summary->nsites && s < m.sites.size(); ++s) {
-        const kosan_site &site = m.sites[s];
-        bool writes = site.access == KOSAN_ACCESS_STORE || site.access == KOSAN_ACCESS_ATOMIC ||
-                      site.access == KOSAN_ACCESS_MEMCPY_DST;
-        if (site.arg_index != int32_t(i) || !writes || !site.file_str)
-          continue;
-        std::string where = m.str(site.file_str) + ":" + std::to_string(site.line) +
-                            ":" + std::to_string(site.column);
-        if (std::find(r.store_sites.begin(), r.store_sites.end(), where) ==
-                r.store_sites.end() &&
-            r.store_sites.size() < 8)
-          r.store_sites.push_back(where);
-      }
+    for (const kosan_site &site : kernelSites(k)) {
+      bool writes = site.access == KOSAN_ACCESS_STORE || site.access == KOSAN_ACCESS_ATOMIC ||
+                    site.access == KOSAN_ACCESS_MEMCPY_DST;
+      if (site.arg_index != int32_t(i) || !writes || !site.file_str)
+        continue;
+      std::string where = k->module->location(site);
+      if (std::find(r.store_sites.begin(), r.store_sites.end(), where) ==
+              r.store_sites.end() &&
+          r.store_sites.size() < 8)
+        r.store_sites.push_back(where);
     }
     std::vector<char> host;
     if (r.read) {
@@ -1554,22 +1563,15 @@ bool Runtime::ensureOpLog() {
 void Runtime::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream) {
   denseOutputs.clear();
   std::map<uint32_t, uint32_t> shiftOf; // parameter -> log2 of its stored element's size
-  if (const ModuleInfo *m = k->module; m && k->summary) {
-    uint32_t end = std::min<uint64_t>(uint64_t(k->summary->firstSite) + k->summary->nsites,
-                                      m->sites.size());
-    for (uint32_t id = k->summary->firstSite; id < end; ++id) {
-      const kosan_site &s = m->sites[id];
-      if (s.access != KOSAN_ACCESS_ORDER_STORE || s.arg_index < 0 ||
-          s.arg_index >= KOSAN_ORDER_DENSE_ARGS || size_t(s.arg_index) >= k->paramSizes.size() ||
-          k->paramSizes[s.arg_index] != 8)
-        continue;
-      DType dtype = s.size <= uint32_t(DType::Bool) ? DType(s.size) : DType::Unknown;
-      uint32_t size = std::max<uint32_t>(dtypeSize(dtype), 1);
-      uint32_t shift = 0;
-      while ((2u << shift) <= size)
-        ++shift;
-      shiftOf.emplace(uint32_t(s.arg_index), shift);
-    }
+  for (const kosan_site &s : kernelSites(k)) {
+    if (s.access != KOSAN_ACCESS_ORDER_STORE || s.arg_index < 0 ||
+        s.arg_index >= KOSAN_ORDER_DENSE_ARGS || size_t(s.arg_index) >= k->paramSizes.size() ||
+        k->paramSizes[s.arg_index] != 8)
+      continue;
+    DType dtype = s.size <= uint32_t(DType::Bool) ? DType(s.size) : DType::Unknown;
+    // Element sizes are powers of two.
+    uint32_t size = std::max<uint32_t>(dtypeSize(dtype), 1);
+    shiftOf.emplace(uint32_t(s.arg_index), uint32_t(std::bit_width(size) - 1));
   }
   uint64_t limit = uint64_t(opts.order_shadow_mb) << 20, used = 0;
   for (auto [arg, shift] : shiftOf) {
@@ -1611,7 +1613,8 @@ void Runtime::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream
   }
   if (denseOutputs.empty() && !denseTableUsed)
     return;
-  std::memset(denseTable, 0, sizeof denseTable);
+  // A pageable copy: cudaMemcpyAsync has read it when it returns.
+  kosan_order_dense denseTable[KOSAN_ORDER_DENSE_ARGS] = {};
   for (DenseOutput &d : denseOutputs) {
     d.shadow += densePool;
     denseTable[d.arg] = {d.shadow, d.elements, uint32_t(0), 0u};
@@ -1734,22 +1737,16 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
                                    ? k->summary->params[i].dtype
                                    : uint32_t(KOSAN_DTYPE_UNKNOWN));
   }
-  if (const ModuleInfo *m = k->module; m && k->summary) {
-    uint32_t end = std::min<uint64_t>(uint64_t(k->summary->firstSite) + k->summary->nsites,
-                                      m->sites.size());
-    for (uint32_t id = k->summary->firstSite; id < end; ++id) {
-      const kosan_site &s = m->sites[id];
-      if (s.access != KOSAN_ACCESS_ORDER_STORE && s.access != KOSAN_ACCESS_ORDER_ATOMIC)
-        continue;
-      OrderLaunch::Site site;
-      site.arg = s.arg_index;
-      site.access = s.access;
-      site.dtype = s.size;
-      site.op = m->str(s.object_str);
-      site.location = m->str(s.file_str) + ":" + std::to_string(s.line) + ":" +
-                      std::to_string(s.column);
-      launch.sites.push_back(std::move(site));
-    }
+  for (const kosan_site &s : kernelSites(k)) {
+    if (s.access != KOSAN_ACCESS_ORDER_STORE && s.access != KOSAN_ACCESS_ORDER_ATOMIC)
+      continue;
+    OrderLaunch::Site site;
+    site.arg = s.arg_index;
+    site.access = s.access;
+    site.dtype = s.size;
+    site.op = k->module->str(s.object_str);
+    site.location = k->module->location(s);
+    launch.sites.push_back(std::move(site));
   }
   for (const DenseOutput &d : denseOutputs) {
     OrderLaunch::Dense dense;
@@ -1767,8 +1764,8 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
   denseOutputs.clear();
   if (denseTableUsed) {
     // Launches this one does not prepare (graph replays) log their stores.
-    std::memset(denseTable, 0, sizeof denseTable);
-    cudaMemset(reinterpret_cast<void *>(orderState.dense), 0, sizeof denseTable);
+    cudaMemset(reinterpret_cast<void *>(orderState.dense), 0,
+               sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS);
     denseTableUsed = false;
   }
   OrderRecords recs = buildOrderRecords(stores.data(), stores.size(), storeCount,
@@ -1806,8 +1803,7 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
         if (m && id < m->sites.size() && m->sites[id].access == KOSAN_ACCESS_ORDER_OP) {
           const kosan_site &s = m->sites[id];
           site.op = m->str(s.object_str);
-          site.location = m->str(s.file_str) + ":" + std::to_string(s.line) + ":" +
-                          std::to_string(s.column);
+          site.location = m->location(s);
         } else {
           site.op = "?";
         }

@@ -118,68 +118,74 @@ bool fromSharedMemory(const Value *ptr) {
   return ptr->getType()->getPointerAddressSpace() == kSharedAS;
 }
 
-// What a value depends on among the kernel's scalar arguments and the
-// launch dimensions (blockDim, gridDim): a walk over its operands.
-void launchDependencies(const Value *V, std::vector<std::string> &out,
-                        SmallPtrSetImpl<const Value *> &seen, unsigned depth = 0) {
-  if (depth > 24 || !seen.insert(V).second)
-    return;
-  if (auto *A = dyn_cast<Argument>(V)) {
-    std::string name = A->hasName() ? "argument '" + A->getName().str() + "'"
-                                    : "argument " + std::to_string(A->getArgNo());
-    if (!A->getType()->isPointerTy() && std::find(out.begin(), out.end(), name) == out.end())
-      out.push_back(name);
-    return;
-  }
-  if (auto *II = dyn_cast<IntrinsicInst>(V)) {
-    StringRef name = II->getCalledFunction()->getName();
-    const char *dim = name.starts_with("llvm.nvvm.read.ptx.sreg.ntid")     ? "blockDim"
-                      : name.starts_with("llvm.nvvm.read.ptx.sreg.nctaid") ? "gridDim"
-                                                                           : nullptr;
-    if (dim && std::find(out.begin(), out.end(), dim) == out.end())
-      out.push_back(dim);
-    return;
-  }
-  // Loads of argument values spilled to the stack at -O0 follow their slot.
-  if (auto *LI = dyn_cast<LoadInst>(V)) {
-    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
-      for (const User *U : AI->users())
-        if (auto *SI = dyn_cast<StoreInst>(U))
-          if (SI->getPointerOperand()->stripPointerCasts() == AI)
-            launchDependencies(SI->getValueOperand(), out, seen, depth + 1);
-    return;
-  }
-  if (auto *I = dyn_cast<Instruction>(V))
-    for (const Value *Op : I->operands())
-      launchDependencies(Op, out, seen, depth + 1);
-}
-
-// Whether V depends on which thread or block computes it: a condition on
-// it guards an element (`if (i < n)`) rather than picking how a reduction
-// goes.
-bool dependsOnThread(const Value *V, SmallPtrSetImpl<const Value *> &seen, unsigned depth = 0) {
+// The sources V is computed from, as far as a walk over its operands goes:
+// arguments and calls of intrinsics (the PTX special registers among them)
+// end the walk; at -O0 a load from a stack slot continues with what was
+// stored there. visit(source) returns true to stop the whole walk; so does
+// walkSources.
+template <typename Visit>
+bool walkSources(const Value *V, SmallPtrSetImpl<const Value *> &seen, Visit &visit,
+                 unsigned depth = 0) {
   if (depth > 24 || !seen.insert(V).second)
     return false;
-  if (auto *II = dyn_cast<IntrinsicInst>(V)) {
-    StringRef name = II->getCalledFunction()->getName();
-    return name.starts_with("llvm.nvvm.read.ptx.sreg.tid") ||
-           name.starts_with("llvm.nvvm.read.ptx.sreg.ctaid") ||
-           name.starts_with("llvm.nvvm.read.ptx.sreg.laneid");
-  }
+  if (isa<Argument>(V) || isa<IntrinsicInst>(V))
+    return visit(V);
   if (auto *LI = dyn_cast<LoadInst>(V)) {
     if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
       for (const User *U : AI->users())
         if (auto *SI = dyn_cast<StoreInst>(U))
           if (SI->getPointerOperand()->stripPointerCasts() == AI &&
-              dependsOnThread(SI->getValueOperand(), seen, depth + 1))
+              walkSources(SI->getValueOperand(), seen, visit, depth + 1))
             return true;
     return false;
   }
   if (auto *I = dyn_cast<Instruction>(V))
     for (const Value *Op : I->operands())
-      if (dependsOnThread(Op, seen, depth + 1))
+      if (walkSources(Op, seen, visit, depth + 1))
         return true;
   return false;
+}
+
+// What a value depends on among the kernel's scalar arguments and the
+// launch dimensions (blockDim, gridDim).
+void launchDependencies(const Value *V, std::vector<std::string> &out,
+                        SmallPtrSetImpl<const Value *> &seen) {
+  auto add = [&](std::string name) {
+    if (std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(std::move(name));
+  };
+  auto visit = [&](const Value *src) {
+    if (auto *A = dyn_cast<Argument>(src)) {
+      if (!A->getType()->isPointerTy())
+        add(A->hasName() ? "argument '" + A->getName().str() + "'"
+                         : "argument " + std::to_string(A->getArgNo()));
+    } else {
+      StringRef name = cast<IntrinsicInst>(src)->getCalledFunction()->getName();
+      if (name.starts_with("llvm.nvvm.read.ptx.sreg.ntid"))
+        add("blockDim");
+      else if (name.starts_with("llvm.nvvm.read.ptx.sreg.nctaid"))
+        add("gridDim");
+    }
+    return false;
+  };
+  walkSources(V, seen, visit);
+}
+
+// Whether V depends on which thread or block computes it: a condition on
+// it guards an element (`if (i < n)`) rather than picking how a reduction
+// goes.
+bool dependsOnThread(const Value *V) {
+  SmallPtrSet<const Value *, 32> seen;
+  auto visit = [](const Value *src) {
+    auto *II = dyn_cast<IntrinsicInst>(src);
+    if (!II)
+      return false;
+    StringRef name = II->getCalledFunction()->getName();
+    return name.starts_with("llvm.nvvm.read.ptx.sreg.tid") ||
+           name.starts_with("llvm.nvvm.read.ptx.sreg.ctaid") ||
+           name.starts_with("llvm.nvvm.read.ptx.sreg.laneid");
+  };
+  return walkSources(V, seen, visit);
 }
 
 using Findings = OrderFindings;
@@ -281,8 +287,7 @@ Findings analyze(Function &F, unsigned depth) {
       bool decides = false;
       for (BasicBlock *S : Br->successors())
         decides |= DT.dominates(BasicBlockEdge(D, S), L->getHeader());
-      SmallPtrSet<const Value *, 32> threadSeen;
-      if (decides && !dependsOnThread(Br->getCondition(), threadSeen))
+      if (decides && !dependsOnThread(Br->getCondition()))
         launchDependencies(Br->getCondition(), chosen, chosenSeen);
     }
     if (deps.empty() && chosen.empty())

@@ -230,6 +230,16 @@ void droppedRecords(const OrderSide &a, uint32_t x, const OrderSide &b, uint32_t
 // Where differing fingerprints part (checks=order-ops)
 //===----------------------------------------------------------------------===//
 
+// The fingerprint of element in elements (ascending), if there is one.
+std::optional<uint64_t> fingerprintAt(const std::vector<OrderElement> &elements,
+                                      uint64_t element) {
+  auto it = std::lower_bound(elements.begin(), elements.end(), element,
+                             [](const OrderElement &e, uint64_t v) { return e.element < v; });
+  if (it == elements.end() || it->element != element)
+    return std::nullopt;
+  return it->fp;
+}
+
 // The operation logs of one launch pair, indexed at the first element to
 // explain: a launch without differences costs nothing.
 class PartingExplainer {
@@ -249,6 +259,23 @@ public:
     droppedB_ = dropped(b, y);
   }
 
+  // For an output whose stored fingerprints (a's and b's elements, each
+  // ascending) differ: its note, and where the computations of the element
+  // pairs (A's element, B's) part.
+  void explainOutput(const std::vector<OrderElement> &a, const std::vector<OrderElement> &b,
+                     const std::vector<std::pair<uint64_t, uint64_t>> &elements,
+                     std::string *note, std::vector<OrderParting> *partings) {
+    *note = this->note();
+    if (!available())
+      return;
+    for (auto [x, y] : elements) {
+      std::optional<uint64_t> fpA = fingerprintAt(a, x), fpB = fingerprintAt(b, y);
+      if (fpA && fpB)
+        partings->push_back(explain(x, *fpA, y, *fpB));
+    }
+  }
+
+private:
   // Both runs logged the launch's operations.
   bool available() const { return recordA_ && recordB_; }
 
@@ -282,21 +309,10 @@ public:
     return who + ": an explanation may stop at a lost operation; raise order_ops";
   }
 
-private:
   const OrderOpsRecord *recordA_ = nullptr, *recordB_ = nullptr;
   uint64_t droppedA_ = 0, droppedB_ = 0;
   std::optional<detail::OrderOpsIndex> indexA_, indexB_;
 };
-
-// The fingerprint of element in elements (ascending), if there is one.
-std::optional<uint64_t> fingerprintAt(const std::vector<OrderElement> &elements,
-                                      uint64_t element) {
-  auto it = std::lower_bound(elements.begin(), elements.end(), element,
-                             [](const OrderElement &e, uint64_t v) { return e.element < v; });
-  if (it == elements.end() || it->element != element)
-    return std::nullopt;
-  return it->fp;
-}
 
 //===----------------------------------------------------------------------===//
 // Snapshot bits
@@ -585,14 +601,11 @@ OrderDiffResult diffOrder(const std::string &aPath, const std::string &bPath,
       if (ra && rb && !compareSnapshotBits(a, x, b, y, s.arg, &s.bits, &error))
         return troubled(result, error);
       if (ra && rb && s.differing > 0) {
-        s.parting_note = explainer.note();
-        if (explainer.available())
-          for (uint64_t element : s.first_differing) {
-            std::optional<uint64_t> fa = fingerprintAt(ra->elements, element),
-                                    fb = fingerprintAt(rb->elements, element);
-            if (fa && fb)
-              s.partings.push_back(explainer.explain(element, *fa, element, *fb));
-          }
+        std::vector<std::pair<uint64_t, uint64_t>> elements;
+        for (uint64_t element : s.first_differing)
+          elements.push_back({element, element});
+        explainer.explainOutput(ra->elements, rb->elements, elements, &s.parting_note,
+                                &s.partings);
       }
       s.incomplete = storesDropped;
       s.deterministic = (s.incomplete || s.deterministic) && s.bits.differing == 0;
@@ -903,15 +916,11 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
             rangesB.push_back({rowB * n, n});
           }
           if (row.variant > 0) {
-            row.parting_note = explainer.note();
-            if (explainer.available())
-              for (uint64_t column : row.first_variant) {
-                uint64_t ea = rowA * n + column, eb = rowB * n + column;
-                std::optional<uint64_t> fpA = fingerprintAt(fa.elements, ea),
-                                        fpB = fingerprintAt(fb->elements, eb);
-                if (fpA && fpB)
-                  row.partings.push_back(explainer.explain(ea, *fpA, eb, *fpB));
-              }
+            std::vector<std::pair<uint64_t, uint64_t>> elements;
+            for (uint64_t column : row.first_variant)
+              elements.push_back({rowA * n + column, rowB * n + column});
+            explainer.explainOutput(fa.elements, fb->elements, elements, &row.parting_note,
+                                    &row.partings);
           }
           row.incomplete = incomplete;
           row.invariant = incomplete || (row.variant == 0 && row.only_a == 0 && row.only_b == 0);

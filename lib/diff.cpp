@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
+#include "text.h"
 
 #include <algorithm>
 #include <array>
@@ -654,9 +655,7 @@ struct Side : detail::DiffSide {
   }
 };
 
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using detail::plural;
 
 } // namespace
 

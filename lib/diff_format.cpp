@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 #include "trace_json.h"
+#include "text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -19,9 +20,7 @@ namespace {
 
 using detail::OrderedJson;
 
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using detail::plural;
 
 // Three significant digits, exponents without padding: 0.021, 2.1e-5, 4.2e+9.
 std::string shortNumber(double v) { return detail::significantDigits(v, 3); }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 #include "order_explain.h"
+#include "text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -20,9 +21,7 @@ namespace kosan {
 
 namespace {
 
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using detail::plural;
 
 //===----------------------------------------------------------------------===//
 // One trace's order records, by launch

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 #include "trace_json.h"
+#include "text.h"
 
 #include <algorithm>
 #include <functional>
@@ -17,9 +18,7 @@ namespace {
 
 using detail::OrderedJson;
 
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using detail::plural;
 
 std::string launchName(const char *role, const LaunchRecord &l) {
   std::string out = std::string(role) + " #" + std::to_string(l.id);

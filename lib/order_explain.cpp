@@ -13,6 +13,7 @@
 
 #include "kosan/diff.h"
 #include "kosan/order.h"
+#include "text.h"
 
 #include <algorithm>
 #include <array>
@@ -52,10 +53,6 @@ uint64_t slotHash(uint64_t fp) {
 
 uint64_t saturatingAdd(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 const std::string kUnknownOp = "operation";

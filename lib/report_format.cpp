@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
 #include "trace_json.h"
+#include "text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -25,9 +26,7 @@ namespace {
 
 using detail::hexAddress;
 
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using detail::plural;
 
 std::string bytes(uint64_t n) { return plural(n, "byte", "bytes"); }
 

@@ -8,6 +8,7 @@
 #include "line_reader.h"
 #include "trace_json.h"
 #include "zstd_api.h"
+#include "text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -889,9 +890,7 @@ private:
   std::string error_;
 };
 
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using detail::plural;
 
 std::string parseHeader(const Json &j, TraceHeader &h) {
   FieldReader r(j);

@@ -290,6 +290,10 @@ Findings analyze(Function &F, unsigned depth) {
       if (decides && !dependsOnThread(Br->getCondition()))
         launchDependencies(Br->getCondition(), chosen, chosenSeen);
     }
+    // A rotated loop's zero-trip guard tests its own trip count: said once.
+    std::erase_if(chosen, [&](const std::string &c) {
+      return std::find(deps.begin(), deps.end(), c) != deps.end();
+    });
     if (deps.empty() && chosen.empty())
       continue;
     std::string text = where(*L->getHeader()->getFirstNonPHI());

@@ -29,4 +29,15 @@ template <typename T> void printChecksum(const char *label, const std::vector<T>
   std::printf("%s checksum %016llx over %zu elements\n", label, (unsigned long long)h, v.size());
 }
 
+// Inputs the same on every run and machine: a linear congruential
+// generator, 24 bits at a time.
+struct Lcg {
+  uint32_t state;
+  uint32_t bits24() {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  }
+  float uniform() { return float(bits24()) / 16777216.0f; } // [0, 1)
+};
+
 inline bool isBug(int argc, char **argv) { return argc > 1 && std::strcmp(argv[1], "bug") == 0; }

@@ -58,11 +58,9 @@ __global__ void rowsum_fixed(const float *x, float *out, int cols) {
 
 int main(int argc, char **argv) {
   std::vector<float> x(size_t(kRows) * kCols);
-  uint32_t s = 12345;
-  for (float &v : x) {
-    s = s * 1664525u + 1013904223u;
-    v = float(s >> 8) / float(1 << 24) - 0.5f;
-  }
+  Lcg rng{12345};
+  for (float &v : x)
+    v = rng.uniform() - 0.5f;
   float *dx, *dout;
   CHECK_CUDA(cudaMalloc(&dx, x.size() * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&dout, kRows * sizeof(float)));

@@ -71,11 +71,9 @@ int main(int argc, char **argv) {
   if (threads < 32 || threads > 512 || (threads & (threads - 1)))
     return 2;
   std::vector<float> x(size_t(kRows) * kCols);
-  uint32_t s = 4242;
-  for (float &v : x) {
-    s = s * 1664525u + 1013904223u;
-    v = float(s >> 8) / float(1 << 24) - 0.25f;
-  }
+  Lcg rng{4242};
+  for (float &v : x)
+    v = rng.uniform() - 0.25f;
   float *dx, *dout;
   CHECK_CUDA(cudaMalloc(&dx, x.size() * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&dout, kRows * sizeof(float)));

@@ -34,11 +34,9 @@ __global__ void half_sum_fixed(const float *x, __half *out) {
 
 int main(int argc, char **argv) {
   std::vector<float> x(kOut * kBlocks);
-  uint32_t s = 5;
-  for (float &v : x) {
-    s = s * 1664525u + 1013904223u;
-    v = float(s >> 8) / float(1 << 24) - 0.5f;
-  }
+  Lcg rng{5};
+  for (float &v : x)
+    v = rng.uniform() - 0.5f;
   float *dx;
   __half *dout;
   CHECK_CUDA(cudaMalloc(&dx, x.size() * sizeof(float)));

@@ -68,11 +68,8 @@ int main(int argc, char **argv) {
     return 2;
   int lanes = bug ? (M < 8 ? 4 : 1) : 4;
   std::vector<float> x(size_t(M) * kK), w(size_t(kN) * kK);
-  uint32_t s = 4242;
-  auto next = [&] {
-    s = s * 1664525u + 1013904223u;
-    return float(s >> 8) / float(1 << 24) - 0.5f;
-  };
+  Lcg rng{4242};
+  auto next = [&] { return rng.uniform() - 0.5f; };
   for (float &v : w)
     v = next();
   for (float &v : x)

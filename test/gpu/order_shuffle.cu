@@ -50,11 +50,9 @@ int main(int argc, char **argv) {
   int tree = argc < 2 ? Down : std::strcmp(argv[1], "xor") == 0 ? Xor
                                 : std::strcmp(argv[1], "up") == 0 ? Up : Down;
   std::vector<float> x(size_t(kWarps) * 32);
-  uint32_t s = 99;
-  for (float &v : x) {
-    s = s * 1664525u + 1013904223u;
-    v = float(s >> 8) / float(1 << 24);
-  }
+  Lcg rng{99};
+  for (float &v : x)
+    v = rng.uniform();
   float *dx, *dout;
   CHECK_CUDA(cudaMalloc(&dx, x.size() * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&dout, kWarps * sizeof(float)));

@@ -68,11 +68,8 @@ int main(int argc, char **argv) {
     return 2;
   int splits = bug ? (M < 8 ? 8 : 1) : 4;
   std::vector<float> all(size_t(kMaxRows) * kK), w(size_t(kN) * kK);
-  uint32_t s = 777;
-  auto next = [&] {
-    s = s * 1664525u + 1013904223u;
-    return float(s >> 8) / float(1 << 24) - 0.5f;
-  };
+  Lcg rng{777};
+  auto next = [&] { return rng.uniform() - 0.5f; };
   for (float &v : all)
     v = next();
   for (float &v : w)

@@ -47,11 +47,9 @@ __global__ void affine_f32(const float *x, float *y, float a, float b) {
 int main(int argc, char **argv) {
   const bool bug = isBug(argc, argv);
   std::vector<float> x(kCount);
-  uint32_t state = 99;
-  for (float &v : x) {
-    state = state * 1664525u + 1013904223u;
-    v = float(state >> 8) / 16777216.0f * 8.0f - 4.0f; // [-4, 4)
-  }
+  Lcg rng{99};
+  for (float &v : x)
+    v = rng.uniform() * 8.0f - 4.0f; // [-4, 4)
   float *dx, *dy;
   CHECK_CUDA(cudaMalloc(&dx, kCount * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&dy, kCount * sizeof(float)));

@@ -44,11 +44,9 @@ __global__ void exp_accurate(const float *x, float *y) {
 int main(int argc, char **argv) {
   const bool bug = isBug(argc, argv);
   std::vector<float> x(kCount);
-  uint32_t state = 4242;
-  for (float &v : x) {
-    state = state * 1664525u + 1013904223u;
-    v = 79.0f + 8.0f * float(state >> 8) / 16777216.0f; // [79, 87): e^87 < FLT_MAX
-  }
+  Lcg rng{4242};
+  for (float &v : x)
+    v = 79.0f + 8.0f * rng.uniform(); // [79, 87): e^87 < FLT_MAX
   float *dx, *dy;
   CHECK_CUDA(cudaMalloc(&dx, kCount * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&dy, kCount * sizeof(float)));

@@ -56,11 +56,8 @@ __global__ void dot_fp32_acc(const __half *a, const __half *b, __half *out) {
 int main(int argc, char **argv) {
   const bool bug = isBug(argc, argv);
   std::vector<__half> a(size_t(kRows) * kLength), b(kLength);
-  uint32_t state = 12345;
-  auto uniform = [&] { // in [0.5, 1)
-    state = state * 1664525u + 1013904223u;
-    return 0.5f + 0.5f * float(state >> 8) / 16777216.0f;
-  };
+  Lcg rng{12345};
+  auto uniform = [&] { return 0.5f + 0.5f * rng.uniform(); }; // in [0.5, 1)
   for (__half &v : a)
     v = __float2half(uniform());
   for (__half &v : b)

@@ -65,11 +65,11 @@ int main(int argc, char **argv) {
   // Logits are multiples of 1/16 in [-100, 50], one of 100 per row: the
   // subtraction of the maximum is exact.
   std::vector<float> x(size_t(kRows) * kCols);
-  uint32_t state = 777;
+  Lcg rng{777};
   for (int r = 0; r < kRows; ++r)
     for (int j = 0; j < kCols; ++j) {
-      state = state * 1664525u + 1013904223u;
-      x[r * kCols + j] = j == r % kCols ? 100.0f : float(int(state >> 8) % 2401 - 1600) / 16.0f;
+      int bits = int(rng.bits24());
+      x[r * kCols + j] = j == r % kCols ? 100.0f : float(bits % 2401 - 1600) / 16.0f;
     }
   float *dx, *dy;
   CHECK_CUDA(cudaMalloc(&dx, x.size() * sizeof(float)));

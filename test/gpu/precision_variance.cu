@@ -64,12 +64,11 @@ int main(int argc, char **argv) {
   const bool bug = isBug(argc, argv);
   // Mean 1e4, standard deviation 1: the sum of 12 uniforms, less 6.
   std::vector<float> x(size_t(kRows) * kLength);
-  uint32_t state = 2024;
+  Lcg rng{2024};
   for (float &v : x) {
     double g = -6.0;
     for (int k = 0; k < 12; ++k) {
-      state = state * 1664525u + 1013904223u;
-      g += double(state >> 8) / 16777216.0;
+      g += double(rng.bits24()) / 16777216.0;
     }
     v = float(1e4 + g);
   }

@@ -1,0 +1,988 @@
+//===- kosan-nvcc/main.cpp - An nvcc command line, built with kosan -------===//
+//
+// nvcc has no plugin interface (its device compiler is closed), so builds
+// that call nvcc (torch.utils.cpp_extension, CMake, Makefiles) get kosan by
+// calling kosan-nvcc instead. It translates an nvcc command line into a
+// kosan-clang++ command line and replaces itself with kosan-clang++, found
+// beside it (<prefix>/bin), which adds the plugin, the runtime and the CUDA
+// compatibility layer (docs/driver.md).
+//
+// Every option kosan-nvcc knows is one row of NvccOptions below: its
+// spellings, whether it takes a value, its help line and what it becomes.
+// Parsing and --help are derived from that table. An option kosan-nvcc cannot
+// honour is an error naming it ("kosan-nvcc: error: ...", exit status 1),
+// never a silent drop that would change what is built.
+//
+// The parser is written by hand rather than with CLI11: nvcc accepts every
+// option with one or two dashes, values after '=' or as the next argument,
+// some values joined to a short name (-DX, -I/p, -O3, -lm), comma-separated
+// lists inside values, and its options are not positional (-x cu applies to
+// every input, libraries go after the objects). CLI11 models none of that
+// without fighting it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../common/response_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *ToolName = "kosan-nvcc";
+// The newest GPU architecture clang 19 compiles for; kosan-clang++ makes the
+// same choice for the GPUs it detects. A newer GPU runs the compute_90 PTX
+// that clang embeds next to the sm_90 code.
+constexpr int NewestClangSm = 90;
+// -arch=all and -arch=all-major: the architectures both clang 19 and CUDA 13
+// (which dropped everything before sm_75) compile for.
+constexpr std::string_view AllArchs[] = {"sm_75", "sm_80", "sm_86",
+                                         "sm_87", "sm_89", "sm_90"};
+constexpr std::string_view AllMajorArchs[] = {"sm_80", "sm_90"};
+// Response files may name further response files; clang stops at 20 too.
+constexpr int MaxResponseFileDepth = 20;
+
+[[noreturn]] void fatal(const std::string &Message) {
+  std::fprintf(stderr, "%s: error: %s\n", ToolName, Message.c_str());
+  std::exit(1);
+}
+
+void note(const std::string &Message) {
+  std::fprintf(stderr, "%s: note: %s\n", ToolName, Message.c_str());
+}
+
+bool startsWith(std::string_view S, std::string_view Prefix) {
+  return S.substr(0, Prefix.size()) == Prefix;
+}
+
+std::vector<std::string> split(std::string_view S, char Separator) {
+  std::vector<std::string> Parts;
+  size_t Begin = 0;
+  while (true) {
+    size_t End = S.find(Separator, Begin);
+    Parts.emplace_back(S.substr(Begin, End - Begin));
+    if (End == std::string_view::npos)
+      return Parts;
+    Begin = End + 1;
+  }
+}
+
+std::optional<std::string> readFile(const fs::path &P) {
+  std::ifstream In(P, std::ios::binary);
+  if (!In)
+    return std::nullopt;
+  std::ostringstream Buffer;
+  Buffer << In.rdbuf();
+  return Buffer.str();
+}
+
+/// Quotes \p Arg for a POSIX shell, leaving common arguments readable.
+std::string shellQuote(std::string_view Arg) {
+  bool Plain =
+      !Arg.empty() && std::all_of(Arg.begin(), Arg.end(), [](unsigned char C) {
+        return std::isalnum(C) || std::strchr("_-+=/.,:@%", C);
+      });
+  if (Plain)
+    return std::string(Arg);
+  std::string Quoted = "'";
+  for (char C : Arg)
+    Quoted += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Quoted + "'";
+}
+
+fs::path selfPath() {
+  std::error_code EC;
+  fs::path Self = fs::read_symlink("/proc/self/exe", EC);
+  if (EC)
+    fatal("cannot locate this executable through /proc/self/exe: " +
+          EC.message());
+  return Self;
+}
+
+//===----------------------------------------------------------------------===//
+// The translation
+//===----------------------------------------------------------------------===//
+
+/// What the nvcc command line asks for, collected while parsing and turned
+/// into the kosan-clang++ command at the end. nvcc's options are not
+/// positional, so inputs and link libraries are kept apart from the other
+/// options and placed as nvcc places them: options, inputs, linker options,
+/// libraries.
+struct Translation {
+  std::vector<std::string> Options;      // compile options, in order
+  std::vector<std::string> KosanOptions; // for kosan-clang++ itself
+  std::vector<std::string> Inputs;       // as given
+  std::vector<std::string> LinkerOptions;
+  std::vector<std::string> Libraries;
+
+  // -x: the language of every source input ("" = by file name).
+  std::string Language;
+  // GPU architectures: -arch, -code and -gencode values as given.
+  std::vector<std::string> ArchValues;
+  std::vector<std::string> CodeValues;
+  std::vector<std::string> GencodeCodes;
+  // nvcc's floating-point options; unset means the default.
+  bool FastMath = false;
+  std::optional<bool> Ftz, PrecDiv, PrecSqrt, Fmad;
+  bool DeviceDebug = false; // -G
+  bool DeviceOptimize = true;
+  bool HostDebug = false; // -g
+  bool LineInfo = false;
+  bool StopsBeforeLink = false;
+  std::optional<std::string> Cudart; // -cudart
+  std::optional<std::string> CudaPath;
+  std::optional<std::string> HostCompiler; // -ccbin: recorded, not used
+  bool ForwardUnknownToHost = false;
+  bool ForwardUnknownToLinker = false;
+  bool DryRun = false;
+  bool PrintVersion = false;
+  bool PrintHelp = false;
+};
+
+using Handler = void (*)(Translation &, std::string_view Value);
+
+enum class Arity {
+  Flag,   // -opt
+  Value,  // -opt V, -opt=V, and for Joined also -optV
+  Prefix, // every option that starts with the name, passed on whole
+};
+
+struct NvccOption {
+  std::string_view Long;  // spelled --long (or -long)
+  std::string_view Short; // spelled -short (or --short); may equal Long
+  Arity Takes;
+  bool Joined; // the value may follow -Short directly: -DX, -I/p, -O3
+  std::string_view Help;
+  Handler Handle;
+};
+
+void add(std::vector<std::string> &To, std::initializer_list<std::string> Args) {
+  To.insert(To.end(), Args);
+}
+
+/// nvcc splits list values at commas and then hands each piece to the shell
+/// command it builds for the host compiler, so a piece may carry quotes
+/// ('-fPIC', as torch passes it) or several words.
+std::vector<std::string> splitListValue(std::string_view Value) {
+  std::vector<std::string> Items;
+  for (const std::string &Piece : split(Value, ','))
+    for (std::string &Word : kosan::cli::splitGnuArguments(Piece))
+      Items.push_back(std::move(Word));
+  return Items;
+}
+
+bool parseBool(std::string_view Option, std::string_view Value) {
+  if (Value == "true" || Value == "1")
+    return true;
+  if (Value == "false" || Value == "0")
+    return false;
+  fatal("--" + std::string(Option) + " takes true or false, not '" +
+        std::string(Value) + "'");
+}
+
+[[noreturn]] void refuse(std::string_view Option, std::string_view Why) {
+  fatal(std::string(Option) + " is not supported: " + std::string(Why));
+}
+
+// clang-format off
+#define NVCC_HANDLER(body) [](Translation &T, std::string_view V) { (void)T; (void)V; body; }
+// clang-format on
+
+const NvccOption NvccOptions[] = {
+    // What to produce.
+    {"compile", "c", Arity::Flag, false, "compile and assemble, do not link",
+     NVCC_HANDLER(T.StopsBeforeLink = true; add(T.Options, {"-c"}))},
+    {"output-file", "o", Arity::Value, false, "the output file",
+     NVCC_HANDLER(add(T.Options, {"-o", std::string(V)}))},
+    {"shared", "shared", Arity::Flag, false, "link a shared library",
+     NVCC_HANDLER(add(T.Options, {"-shared"}))},
+    {"preprocess", "E", Arity::Flag, false, "preprocess only",
+     NVCC_HANDLER(T.StopsBeforeLink = true; add(T.Options, {"-E"}))},
+    {"ptx", "ptx", Arity::Flag, false,
+     "device code as PTX (clang: --cuda-device-only -S; one architecture)",
+     NVCC_HANDLER(T.StopsBeforeLink = true;
+                  add(T.Options, {"--cuda-device-only", "-S"}))},
+    {"cubin", "cubin", Arity::Flag, false,
+     "device code as a cubin (clang: --cuda-device-only -c; one architecture)",
+     NVCC_HANDLER(T.StopsBeforeLink = true;
+                  add(T.Options, {"--cuda-device-only", "-c"}))},
+    {"fatbin", "fatbin", Arity::Flag, false, "refused",
+     NVCC_HANDLER(refuse("-fatbin", "clang writes fat binaries only inside "
+                                    "objects; use -c"))},
+    {"lib", "lib", Arity::Flag, false, "refused",
+     NVCC_HANDLER(refuse("-lib", "build the objects with -c and archive "
+                                 "them with ar"))},
+    {"run", "run", Arity::Flag, false, "refused",
+     NVCC_HANDLER(refuse("-run", "link the program, then run it"))},
+    {"link", "link", Arity::Flag, false, "compile and link (the default)",
+     NVCC_HANDLER()},
+    {"x", "x", Arity::Value, false,
+     "the language of every input: cu (clang: -x cuda), c++, c",
+     NVCC_HANDLER(
+         if (V == "cu") T.Language = "cuda";
+         else if (V == "c++" || V == "c") T.Language = std::string(V);
+         else fatal("-x " + std::string(V) +
+                    " is not supported: kosan-nvcc compiles cu, c++ and c"))},
+
+    // Dependency files (clang writes the host compilation's).
+    {"generate-dependencies", "M", Arity::Flag, false,
+     "print the dependencies", NVCC_HANDLER(T.StopsBeforeLink = true;
+                                            add(T.Options, {"-M"}))},
+    {"generate-nonsystem-dependencies", "MM", Arity::Flag, false,
+     "print the non-system dependencies",
+     NVCC_HANDLER(T.StopsBeforeLink = true; add(T.Options, {"-MM"}))},
+    {"generate-dependencies-with-compile", "MD", Arity::Flag, false,
+     "write a dependency file while compiling (clang: -MD)",
+     NVCC_HANDLER(add(T.Options, {"-MD"}))},
+    {"generate-nonsystem-dependencies-with-compile", "MMD", Arity::Flag,
+     false, "the same without system headers (clang: -MMD)",
+     NVCC_HANDLER(add(T.Options, {"-MMD"}))},
+    {"dependency-output", "MF", Arity::Value, false,
+     "the dependency file (clang: -MF)",
+     NVCC_HANDLER(add(T.Options, {"-MF", std::string(V)}))},
+    {"dependency-target-name", "MT", Arity::Value, false,
+     "the target named in the dependency file (clang: -MT)",
+     NVCC_HANDLER(add(T.Options, {"-MT", std::string(V)}))},
+
+    // GPU architectures.
+    {"gpu-architecture", "arch", Arity::Value, false,
+     "sm_XX, compute_XX, native, all or all-major (clang: --cuda-gpu-arch=)",
+     NVCC_HANDLER(for (std::string &A : split(V, ','))
+                      T.ArchValues.push_back(std::move(A)))},
+    {"gpu-code", "code", Arity::Value, false,
+     "sm_XX or compute_XX list: the architectures compiled for",
+     NVCC_HANDLER(for (std::string &C : splitListValue(V))
+                      T.CodeValues.push_back(std::move(C)))},
+    {"generate-code", "gencode", Arity::Value, false,
+     "arch=compute_XX,code=[sm_XX,compute_XX]: each code compiled for",
+     NVCC_HANDLER({
+       // arch=A,code=C1  or  code=[C1,C2]  or  code="C1,C2"; either order.
+       std::string Clean;
+       for (char C : V)
+         if (!std::strchr("[]\"'", C))
+           Clean += C;
+       bool InCode = false;
+       for (const std::string &Field : split(Clean, ',')) {
+         if (startsWith(Field, "arch=")) {
+           InCode = false;
+         } else if (startsWith(Field, "code=")) {
+           InCode = true;
+           T.GencodeCodes.push_back(Field.substr(5));
+         } else if (InCode && !Field.empty()) {
+           T.GencodeCodes.push_back(Field);
+         } else if (!Field.empty()) {
+           fatal("cannot read -gencode '" + std::string(V) +
+                 "': expected arch=compute_XX,code=sm_XX");
+         }
+       }
+     })},
+
+    // Options for the host compiler, ptxas, the linker and fatbinary.
+    {"compiler-options", "Xcompiler", Arity::Value, false,
+     "host compiler options, comma-separated (given to clang, which compiles "
+     "host and device code)",
+     NVCC_HANDLER(for (std::string &O : splitListValue(V))
+                      T.Options.push_back(std::move(O)))},
+    {"linker-options", "Xlinker", Arity::Value, false,
+     "linker options, comma-separated (clang: -Xlinker)",
+     NVCC_HANDLER(for (std::string &O : splitListValue(V))
+                      add(T.LinkerOptions, {"-Xlinker", O}))},
+    {"ptxas-options", "Xptxas", Arity::Value, false,
+     "ptxas options, comma-separated (clang: -Xcuda-ptxas)",
+     NVCC_HANDLER(for (std::string &O : splitListValue(V))
+                      add(T.Options, {"-Xcuda-ptxas", O}))},
+    {"fatbin-options", "Xfatbin", Arity::Value, false,
+     "fatbinary options, comma-separated (clang: -Xcuda-fatbinary)",
+     NVCC_HANDLER(for (std::string &O : splitListValue(V))
+                      add(T.Options, {"-Xcuda-fatbinary", O}))},
+    {"nvlink-options", "Xnvlink", Arity::Value, false, "refused",
+     NVCC_HANDLER(refuse("-Xnvlink", "kosan builds link no device code with "
+                                     "nvlink (no relocatable device code)"))},
+    {"cudafe-options", "Xcudafe", Arity::Value, false,
+     "accepted for its diagnostic options only (--diag_suppress=...), "
+     "which clang does not have",
+     NVCC_HANDLER(for (const std::string &O : splitListValue(V)) if (
+         !startsWith(O, "--diag") && !startsWith(O, "--display_error_number"))
+         refuse("-Xcudafe " + O,
+                "cudafe is nvcc's front end; clang accepts none of its "
+                "options but its diagnostic ones, which it ignores"))},
+    {"compiler-bindir", "ccbin", Arity::Value, false,
+     "accepted and ignored: clang compiles the host code",
+     NVCC_HANDLER(T.HostCompiler = std::string(V))},
+    {"allow-unsupported-compiler", "allow-unsupported-compiler", Arity::Flag,
+     false, "accepted and ignored", NVCC_HANDLER()},
+    {"forward-unknown-to-host-compiler", "forward-unknown-to-host-compiler",
+     Arity::Flag, false, "give options kosan-nvcc does not know to clang",
+     NVCC_HANDLER(T.ForwardUnknownToHost = true)},
+    {"forward-unknown-opts", "forward-unknown-opts", Arity::Flag, false,
+     "the same", NVCC_HANDLER(T.ForwardUnknownToHost = true)},
+    {"forward-unknown-to-host-linker", "forward-unknown-to-host-linker",
+     Arity::Flag, false, "give options kosan-nvcc does not know to the linker",
+     NVCC_HANDLER(T.ForwardUnknownToLinker = true)},
+
+    // Language and code generation.
+    {"std", "std", Arity::Value, false, "the C++ dialect (clang: -std=)",
+     NVCC_HANDLER(add(T.Options, {"-std=" + std::string(V)}))},
+    {"optimize", "O", Arity::Value, true, "host optimization level",
+     NVCC_HANDLER(add(T.Options, {"-O" + std::string(V)}))},
+    {"dopt", "dopt", Arity::Value, false,
+     "device optimization, on (default: clang -Xarch_device -O3) or off",
+     NVCC_HANDLER(if (V == "on") T.DeviceOptimize = true;
+                  else if (V == "off") T.DeviceOptimize = false;
+                  else fatal("-dopt takes on or off, not '" + std::string(V) +
+                             "'"))},
+    {"debug", "g", Arity::Flag, false, "host debug information (clang: -g)",
+     NVCC_HANDLER(T.HostDebug = true; add(T.Options, {"-g"}))},
+    {"device-debug", "G", Arity::Flag, false,
+     "unoptimized device code with debug information (clang: "
+     "--cuda-noopt-device-debug -Xarch_device -g)",
+     NVCC_HANDLER(T.DeviceDebug = true)},
+    {"generate-line-info", "lineinfo", Arity::Flag, false,
+     "device line information (clang: -gline-tables-only)",
+     NVCC_HANDLER(T.LineInfo = true)},
+    {"use_fast_math", "use_fast_math", Arity::Flag, false,
+     "-ftz=true -prec-div=false -prec-sqrt=false -fmad=true and fast "
+     "intrinsics (clang: -fgpu-approx-transcendentals)",
+     NVCC_HANDLER(T.FastMath = true)},
+    {"ftz", "ftz", Arity::Value, false,
+     "flush denormals to zero (clang: -fcuda-flush-denormals-to-zero)",
+     NVCC_HANDLER(T.Ftz = parseBool("ftz", V))},
+    {"prec-div", "prec-div", Arity::Value, false,
+     "IEEE float division (false: -mllvm -nvptx-prec-divf32=1)",
+     NVCC_HANDLER(T.PrecDiv = parseBool("prec-div", V))},
+    {"prec-sqrt", "prec-sqrt", Arity::Value, false,
+     "IEEE float square root (false: -mllvm -nvptx-prec-sqrtf32=0)",
+     NVCC_HANDLER(T.PrecSqrt = parseBool("prec-sqrt", V))},
+    {"fmad", "fmad", Arity::Value, false,
+     "contract multiply and add (false: -Xarch_device -ffp-contract=off)",
+     NVCC_HANDLER(T.Fmad = parseBool("fmad", V))},
+    {"expt-relaxed-constexpr", "expt-relaxed-constexpr", Arity::Flag, false,
+     "clang's default; defines __CUDACC_RELAXED_CONSTEXPR__ as nvcc does",
+     NVCC_HANDLER(add(T.Options, {"-D__CUDACC_RELAXED_CONSTEXPR__"}))},
+    {"extended-lambda", "extended-lambda", Arity::Flag, false,
+     "clang's default; defines __CUDACC_EXTENDED_LAMBDA__ as nvcc does",
+     NVCC_HANDLER(add(T.Options, {"-D__CUDACC_EXTENDED_LAMBDA__"}))},
+    {"expt-extended-lambda", "expt-extended-lambda", Arity::Flag, false,
+     "the same", NVCC_HANDLER(add(T.Options, {"-D__CUDACC_EXTENDED_LAMBDA__"}))},
+    {"relocatable-device-code", "rdc", Arity::Value, false,
+     "true: clang -fgpu-rdc (which kosan-clang++ refuses for now)",
+     NVCC_HANDLER(add(T.Options, {parseBool("relocatable-device-code", V)
+                                      ? "-fgpu-rdc"
+                                      : "-fno-gpu-rdc"}))},
+    {"device-c", "dc", Arity::Flag, false,
+     "-c with relocatable device code (clang: -c -fgpu-rdc)",
+     NVCC_HANDLER(T.StopsBeforeLink = true;
+                  add(T.Options, {"-c", "-fgpu-rdc"}))},
+    {"device-w", "dw", Arity::Flag, false,
+     "-c without relocatable device code",
+     NVCC_HANDLER(T.StopsBeforeLink = true;
+                  add(T.Options, {"-c", "-fno-gpu-rdc"}))},
+    {"device-link", "dlink", Arity::Flag, false, "refused",
+     NVCC_HANDLER(refuse("-dlink", "kosan does not link relocatable device "
+                                   "code yet; build without -rdc=true, -dc "
+                                   "and -dlink"))},
+    {"cudadevrt", "cudadevrt", Arity::Value, false,
+     "accepted and ignored (the device runtime of relocatable device code)",
+     NVCC_HANDLER()},
+    {"default-stream", "default-stream", Arity::Value, false,
+     "legacy, null or per-thread (clang: -fgpu-default-stream=)",
+     NVCC_HANDLER(
+         if (V == "per-thread")
+             add(T.Options, {"-fgpu-default-stream=per-thread"});
+         else if (V == "legacy" || V == "null")
+             add(T.Options, {"-fgpu-default-stream=legacy"});
+         else fatal("--default-stream takes legacy, null or per-thread, not '" +
+                    std::string(V) + "'"))},
+    {"maxrregcount", "maxrregcount", Arity::Value, false,
+     "registers per thread (clang: -Xcuda-ptxas --maxrregcount=N)",
+     NVCC_HANDLER(add(T.Options,
+                      {"-Xcuda-ptxas", "--maxrregcount=" + std::string(V)}))},
+    {"resource-usage", "res-usage", Arity::Flag, false,
+     "print each kernel's resources (clang: -Xcuda-ptxas -v)",
+     NVCC_HANDLER(add(T.Options, {"-Xcuda-ptxas", "-v"}))},
+    {"extra-device-vectorization", "extra-device-vectorization", Arity::Flag,
+     false, "accepted and ignored (an optimization hint)", NVCC_HANDLER()},
+    {"restrict", "restrict", Arity::Flag, false,
+     "accepted and ignored (an optimization hint)", NVCC_HANDLER()},
+    {"machine", "machine", Arity::Value, false, "64 only",
+     NVCC_HANDLER(if (V != "64") refuse("--machine " + std::string(V),
+                                        "kosan builds 64-bit code only"))},
+    {"m64", "m64", Arity::Flag, false, "accepted (the default)",
+     NVCC_HANDLER()},
+    {"cudart", "cudart", Arity::Value, false,
+     "static (default), shared (clang: -lcudart); none is refused when linking",
+     NVCC_HANDLER(if (V != "static" && V != "shared" && V != "none")
+                      fatal("-cudart takes static, shared or none, not '" +
+                            std::string(V) + "'");
+                  T.Cudart = std::string(V))},
+    {"threads", "t", Arity::Value, false,
+     "accepted and ignored (clang compiles the architectures in turn)",
+     NVCC_HANDLER()},
+    {"keep", "keep", Arity::Flag, false,
+     "keep intermediate files (clang: -save-temps=obj)",
+     NVCC_HANDLER(add(T.Options, {"-save-temps=obj"}))},
+    {"save-temps", "save-temps", Arity::Flag, false, "the same",
+     NVCC_HANDLER(add(T.Options, {"-save-temps=obj"}))},
+    {"keep-dir", "keep-dir", Arity::Value, false,
+     "accepted; clang keeps intermediate files beside the output",
+     NVCC_HANDLER()},
+    {"source-in-ptx", "src-in-ptx", Arity::Flag, false,
+     "accepted and ignored", NVCC_HANDLER()},
+    {"time", "time", Arity::Value, false, "accepted and ignored",
+     NVCC_HANDLER()},
+    {"verbose", "v", Arity::Flag, false, "print the commands (clang: -v)",
+     NVCC_HANDLER(add(T.Options, {"-v"}))},
+    {"###", "###", Arity::Flag, false,
+     "print clang's commands and run nothing (clang's -###)",
+     NVCC_HANDLER(add(T.Options, {"-###"}))},
+    {"dryrun", "dryrun", Arity::Flag, false,
+     "print the kosan-clang++ command and clang's commands, run nothing",
+     NVCC_HANDLER(T.DryRun = true)},
+
+    // Diagnostics.
+    {"disable-warnings", "w", Arity::Flag, false, "no warnings (clang: -w)",
+     NVCC_HANDLER(add(T.Options, {"-w"}))},
+    {"Werror", "Werror", Arity::Value, false,
+     "all-warnings (clang: -Werror), deprecated-declarations, reorder; "
+     "nvcc-only kinds are accepted",
+     NVCC_HANDLER(for (const std::string &Kind : split(V, ',')) {
+       if (Kind == "all-warnings")
+         add(T.Options, {"-Werror"});
+       else if (Kind == "deprecated-declarations" || Kind == "reorder")
+         add(T.Options, {"-Werror=" + Kind});
+       else if (Kind != "cross-execution-space-call" &&
+                Kind != "default-stream-launch" &&
+                Kind != "missing-launch-bounds" &&
+                Kind != "ext-lambda-captures-this")
+         fatal("unknown warning kind '" + Kind + "' in -Werror");
+     })},
+    {"Wno-deprecated-gpu-targets", "Wno-deprecated-gpu-targets", Arity::Flag,
+     false, "accepted (clang has no such warning)", NVCC_HANDLER()},
+    {"Wno-deprecated-declarations", "Wno-deprecated-declarations",
+     Arity::Flag, false, "clang: -Wno-deprecated-declarations",
+     NVCC_HANDLER(add(T.Options, {"-Wno-deprecated-declarations"}))},
+    {"Wreorder", "Wreorder", Arity::Flag, false, "clang: -Wreorder",
+     NVCC_HANDLER(add(T.Options, {"-Wreorder"}))},
+    {"Wdefault-stream-launch", "Wdefault-stream-launch", Arity::Flag, false,
+     "accepted (clang has no such warning)", NVCC_HANDLER()},
+    {"Wmissing-launch-bounds", "Wmissing-launch-bounds", Arity::Flag, false,
+     "accepted (clang has no such warning)", NVCC_HANDLER()},
+    {"Wext-lambda-captures-this", "Wext-lambda-captures-this", Arity::Flag,
+     false, "accepted (clang has no such warning)", NVCC_HANDLER()},
+    {"diag-suppress", "diag-suppress", Arity::Value, false,
+     "accepted; nvcc's warning numbers mean nothing to clang", NVCC_HANDLER()},
+    {"diag-warn", "diag-warn", Arity::Value, false, "the same",
+     NVCC_HANDLER()},
+    {"diag-error", "diag-error", Arity::Value, false, "the same",
+     NVCC_HANDLER()},
+    {"display-error-number", "display-error-number", Arity::Flag, false,
+     "accepted and ignored", NVCC_HANDLER()},
+    {"no-display-error-number", "no-display-error-number", Arity::Flag, false,
+     "accepted and ignored", NVCC_HANDLER()},
+
+    // Preprocessor and linker inputs.
+    {"define-macro", "D", Arity::Value, true, "clang: -D",
+     NVCC_HANDLER(add(T.Options, {"-D" + std::string(V)}))},
+    {"undefine-macro", "U", Arity::Value, true, "clang: -U",
+     NVCC_HANDLER(add(T.Options, {"-U" + std::string(V)}))},
+    {"include-path", "I", Arity::Value, true,
+     "include directories, comma-separated (clang: -I)",
+     NVCC_HANDLER(for (const std::string &P : split(V, ','))
+                      add(T.Options, {"-I" + P}))},
+    {"system-include", "isystem", Arity::Value, false,
+     "system include directories, comma-separated (clang: -isystem)",
+     NVCC_HANDLER(for (const std::string &P : split(V, ','))
+                      add(T.Options, {"-isystem", P}))},
+    {"pre-include", "include", Arity::Value, false, "clang: -include",
+     NVCC_HANDLER(add(T.Options, {"-include", std::string(V)}))},
+    {"library-path", "L", Arity::Value, true,
+     "library directories, comma-separated (clang: -L)",
+     NVCC_HANDLER(for (const std::string &P : split(V, ','))
+                      add(T.Options, {"-L" + P}))},
+    {"library", "l", Arity::Value, true,
+     "libraries, comma-separated, linked after the inputs (clang: -l)",
+     NVCC_HANDLER(for (const std::string &L : split(V, ','))
+                      T.Libraries.push_back("-l" + L))},
+    {"options-file", "optf", Arity::Value, false,
+     "read further options from a file (also @file)", nullptr},
+
+    // kosan's own.
+    {"cuda-path", "cuda-path", Arity::Value, false,
+     "the CUDA toolkit (default: $CUDA_PATH, $CUDA_HOME, /usr/local/cuda)",
+     NVCC_HANDLER(T.CudaPath = std::string(V);
+                  T.KosanOptions.push_back("--cuda-path=" + std::string(V)))},
+    {"kosan-help", "kosan-help", Arity::Flag, false, "print this help",
+     NVCC_HANDLER(T.PrintHelp = true)},
+    {"kosan-", "kosan-", Arity::Prefix, false,
+     "kosan-clang++'s options: --kosan-checks=, --kosan-plain, "
+     "--kosan-print-command",
+     NVCC_HANDLER(T.KosanOptions.push_back("--kosan-" + std::string(V)))},
+    {"fplugin-arg-kosan-", "fplugin-arg-kosan-", Arity::Prefix, false,
+     "arguments for the kosan plugin",
+     NVCC_HANDLER(T.Options.push_back("-fplugin-arg-kosan-" + std::string(V)))},
+    {"help", "h", Arity::Flag, false, "print this help",
+     NVCC_HANDLER(T.PrintHelp = true)},
+    {"version", "V", Arity::Flag, false,
+     "print the CUDA toolkit's nvcc version banner",
+     NVCC_HANDLER(T.PrintVersion = true)},
+};
+
+#undef NVCC_HANDLER
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+/// Expands @file and --options-file/-optf files in place, as nvcc does.
+void expandOptionFiles(const std::vector<std::string> &Args, int Depth,
+                       std::vector<std::string> &Expanded) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::string_view Arg = Args[I];
+    std::optional<std::string> File;
+    for (std::string_view Spelling :
+         {"-optf", "--optf", "-options-file", "--options-file"}) {
+      if (Arg == Spelling) {
+        if (I + 1 == Args.size())
+          fatal(std::string(Arg) + " needs a file name");
+        File = Args[++I];
+      } else if (startsWith(Arg, std::string(Spelling) + "=")) {
+        File = std::string(Arg.substr(Spelling.size() + 1));
+      }
+    }
+    if (!File && startsWith(Arg, "@") && Arg.size() > 1)
+      File = std::string(Arg.substr(1));
+    if (!File) {
+      Expanded.push_back(Args[I]);
+      continue;
+    }
+    if (Depth >= MaxResponseFileDepth)
+      fatal("options files nested more than " +
+            std::to_string(MaxResponseFileDepth) + " deep at '" + *File + "'");
+    std::optional<std::string> Text = readFile(*File);
+    if (!Text)
+      fatal("cannot read the options file '" + *File + "'");
+    expandOptionFiles(kosan::cli::splitGnuArguments(*Text), Depth + 1,
+                      Expanded);
+  }
+}
+
+/// Device code kosan cannot instrument, given as an input.
+bool isDeviceCodeInput(std::string_view Extension) {
+  return Extension == ".ptx" || Extension == ".cubin" ||
+         Extension == ".fatbin" || Extension == ".gpu" ||
+         Extension == ".ltoir";
+}
+
+/// Matches \p Args[I] against the table; advances \p I past a separate value.
+/// Returns false for an argument that names no known option.
+bool parseOption(Translation &T, const std::vector<std::string> &Args,
+                 size_t &I) {
+  std::string_view Arg = Args[I];
+  std::string_view Name = Arg.substr(startsWith(Arg, "--") ? 2 : 1);
+  auto Run = [&](const NvccOption &Option, std::string_view Value) {
+    Option.Handle(T, Value);
+    return true;
+  };
+  // Whole names first (-lineinfo is not -l ineinfo), then joined values and
+  // prefixes.
+  for (const NvccOption &Option : NvccOptions) {
+    if (Option.Takes == Arity::Prefix || !Option.Handle)
+      continue;
+    for (std::string_view Spelling : {Option.Long, Option.Short}) {
+      if (Name == Spelling) {
+        if (Option.Takes == Arity::Flag)
+          return Run(Option, "");
+        if (I + 1 == Args.size())
+          fatal(std::string(Arg) + " needs a value");
+        return Run(Option, Args[++I]);
+      }
+      if (Option.Takes == Arity::Value && startsWith(Name, Spelling) &&
+          Name.size() > Spelling.size() && Name[Spelling.size()] == '=')
+        return Run(Option, Name.substr(Spelling.size() + 1));
+    }
+  }
+  for (const NvccOption &Option : NvccOptions) {
+    if (Option.Joined && !startsWith(Arg, "--") &&
+        startsWith(Name, Option.Short) && Name.size() > Option.Short.size())
+      return Run(Option, Name.substr(Option.Short.size()));
+    if (Option.Takes == Arity::Prefix && startsWith(Name, Option.Long))
+      return Run(Option, Name.substr(Option.Long.size()));
+  }
+  return false;
+}
+
+Translation parseCommandLine(const std::vector<std::string> &Args) {
+  Translation T;
+  // nvcc's options are not positional: this one applies to options before it.
+  for (const std::string &Arg : Args) {
+    for (std::string_view Spelling :
+         {"forward-unknown-to-host-compiler", "forward-unknown-opts"})
+      if (Arg == "-" + std::string(Spelling) ||
+          Arg == "--" + std::string(Spelling))
+        T.ForwardUnknownToHost = true;
+    if (Arg == "-forward-unknown-to-host-linker" ||
+        Arg == "--forward-unknown-to-host-linker")
+      T.ForwardUnknownToLinker = true;
+  }
+
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &Arg = Args[I];
+    if (Arg.size() < 2 || Arg[0] != '-') {
+      std::string Extension = fs::path(Arg).extension().string();
+      if (isDeviceCodeInput(Extension))
+        fatal("'" + Arg +
+              "': device code inputs (.ptx, .cubin, .fatbin) are not "
+              "supported: kosan instruments device code while it compiles "
+              "CUDA sources");
+      T.Inputs.push_back(Arg);
+      continue;
+    }
+    if (parseOption(T, Args, I))
+      continue;
+    if (T.ForwardUnknownToHost)
+      T.Options.push_back(Arg);
+    else if (T.ForwardUnknownToLinker)
+      add(T.LinkerOptions, {"-Xlinker", Arg});
+    else
+      fatal("unknown option '" + Arg +
+            "' (kosan-nvcc --help lists the nvcc options it translates; "
+            "-forward-unknown-to-host-compiler gives unknown options to "
+            "clang)");
+  }
+  return T;
+}
+
+//===----------------------------------------------------------------------===//
+// The kosan-clang++ command
+//===----------------------------------------------------------------------===//
+
+struct InputKind {
+  bool Cuda = false;
+  bool HostSource = false; // C or C++, which nvcc compiles as host code
+  bool C = false;          // compiled as C, as nvcc does for .c
+};
+
+InputKind classifyInput(const Translation &T, const std::string &Input) {
+  std::string Extension = fs::path(Input).extension().string();
+  InputKind Kind;
+  bool Source = Extension == ".cu" || Extension == ".c" ||
+                Extension == ".cpp" || Extension == ".cc" ||
+                Extension == ".cxx" || Extension == ".C" ||
+                Extension == ".c++" || Extension == ".i" ||
+                Extension == ".ii";
+  if (!T.Language.empty()) {
+    Kind.Cuda = Source && T.Language == "cuda";
+    Kind.HostSource = Source && T.Language != "cuda";
+    return Kind;
+  }
+  Kind.Cuda = Extension == ".cu";
+  Kind.HostSource = Source && !Kind.Cuda;
+  Kind.C = Extension == ".c";
+  return Kind;
+}
+
+/// sm_XX for one nvcc code or architecture name (sm_90, compute_90, sm_90a),
+/// or nothing if \p Name is none of those.
+std::optional<std::string> clangArch(const std::string &Name,
+                                     std::vector<std::string> &Notes) {
+  static const std::regex ArchRe(R"((sm|compute|lto)_(\d+)([a-z]?))");
+  std::smatch Match;
+  if (!std::regex_match(Name, Match, ArchRe))
+    return std::nullopt;
+  if (Match[1] == "lto")
+    refuse("code " + Name, "device link-time optimization compiles device "
+                           "code at link time, after the kosan pass has run");
+  int Sm = std::stoi(Match[2]);
+  if (Sm > NewestClangSm) {
+    std::string Note = Name + " is newer than clang 19 knows: it gets sm_" +
+                       std::to_string(NewestClangSm) + " code and compute_" +
+                       std::to_string(NewestClangSm) +
+                       " PTX, which the CUDA driver compiles for it";
+    if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+      Notes.push_back(Note);
+    return "sm_" + std::to_string(NewestClangSm);
+  }
+  return "sm_" + Match[2].str() + Match[3].str();
+}
+
+/// The --cuda-gpu-arch= values for the -arch, -code and -gencode options, in
+/// order and without repeats. Empty means "let kosan-clang++ choose" (the
+/// GPUs of this machine), which is also what -arch=native asks for.
+std::vector<std::string> clangArchs(const Translation &T,
+                                    std::vector<std::string> &Notes) {
+  std::vector<std::string> Archs;
+  auto Add = [&Archs](std::string_view Arch) {
+    if (std::find(Archs.begin(), Archs.end(), Arch) == Archs.end())
+      Archs.emplace_back(Arch);
+  };
+  auto AddCode = [&](const std::string &Code, std::string_view Option) {
+    std::optional<std::string> Arch = clangArch(Code, Notes);
+    if (!Arch)
+      fatal("unknown GPU architecture '" + Code + "' in " +
+            std::string(Option));
+    Add(*Arch);
+  };
+
+  for (const std::string &Code : T.GencodeCodes)
+    AddCode(Code, "-gencode");
+  // -code names what is compiled; -arch alone means -code=sm_XX,compute_XX.
+  for (const std::string &Code : T.CodeValues)
+    AddCode(Code, "-code");
+  for (const std::string &Value : T.ArchValues) {
+    if (Value == "native")
+      continue;
+    if (Value == "all" || Value == "all-major") {
+      if (Value == "all")
+        for (std::string_view Arch : AllArchs)
+          Add(Arch);
+      else
+        for (std::string_view Arch : AllMajorArchs)
+          Add(Arch);
+      continue;
+    }
+    std::optional<std::string> Arch = clangArch(Value, Notes);
+    if (!Arch)
+      fatal("unknown GPU architecture '" + Value +
+            "' in -arch (expected sm_XX, compute_XX, native, all or "
+            "all-major)");
+    if (T.CodeValues.empty())
+      Add(*Arch);
+  }
+  return Archs;
+}
+
+std::optional<fs::path> findCudaRoot(const Translation &T) {
+  std::string Root = "/usr/local/cuda";
+  if (T.CudaPath)
+    Root = *T.CudaPath;
+  else if (const char *Env = std::getenv("CUDA_PATH"); Env && *Env)
+    Root = Env;
+  else if (const char *Env = std::getenv("CUDA_HOME"); Env && *Env)
+    Root = Env;
+  std::error_code EC;
+  if (!fs::is_directory(Root, EC))
+    return std::nullopt;
+  return fs::path(Root);
+}
+
+std::vector<std::string> buildCommand(const Translation &T,
+                                      const fs::path &KosanClang,
+                                      std::vector<std::string> &Notes) {
+  bool CompilesCuda = false, CompilesHost = false;
+  for (const std::string &Input : T.Inputs) {
+    InputKind Kind = classifyInput(T, Input);
+    CompilesCuda |= Kind.Cuda;
+    CompilesHost |= Kind.HostSource;
+  }
+  bool Links = !T.StopsBeforeLink && !T.Inputs.empty();
+
+  std::vector<std::string> Command = {KosanClang.string()};
+  Command.insert(Command.end(), T.KosanOptions.begin(), T.KosanOptions.end());
+  if (T.DryRun)
+    Command.push_back("-###");
+  Command.insert(Command.end(), T.Options.begin(), T.Options.end());
+
+  // Line tables are part of -g.
+  if (T.LineInfo && !T.HostDebug)
+    Command.push_back("-gline-tables-only");
+  if (CompilesCuda) {
+    for (const std::string &Arch : clangArchs(T, Notes))
+      Command.push_back("--cuda-gpu-arch=" + Arch);
+    // nvcc optimizes device code whatever the host -O, unless -G or
+    // -dopt=off; clang compiles device code at the host's -O level.
+    if (T.DeviceDebug)
+      add(Command, {"--cuda-noopt-device-debug", "-Xarch_device", "-g"});
+    else if (T.DeviceOptimize)
+      add(Command, {"-Xarch_device", "-O3"});
+    // nvcc's --use_fast_math is -ftz=true -prec-div=false -prec-sqrt=false
+    // -fmad=true plus fast intrinsics; an explicit option wins over it.
+    if (T.Ftz.value_or(T.FastMath))
+      Command.push_back("-fcuda-flush-denormals-to-zero");
+    if (T.FastMath)
+      Command.push_back("-fgpu-approx-transcendentals");
+    // nvcc's -prec-div=false gives div.full.f32, --use_fast_math
+    // div.approx.f32: NVPTX's levels 1 and 0.
+    if (!T.PrecDiv.value_or(!T.FastMath))
+      add(Command, {"-mllvm", T.PrecDiv ? "-nvptx-prec-divf32=1"
+                                        : "-nvptx-prec-divf32=0"});
+    if (!T.PrecSqrt.value_or(!T.FastMath))
+      add(Command, {"-mllvm", "-nvptx-prec-sqrtf32=0"});
+    // clang contracts device code like nvcc's default -fmad=true.
+    if (!T.Fmad.value_or(true))
+      add(Command, {"-Xarch_device", "-ffp-contract=off"});
+  }
+  // nvcc puts the toolkit's headers on the path of host sources too.
+  if (CompilesHost)
+    if (std::optional<fs::path> Cuda = findCudaRoot(T))
+      add(Command, {"-isystem", (*Cuda / "include").string()});
+
+  for (const std::string &Input : T.Inputs) {
+    InputKind Kind = classifyInput(T, Input);
+    bool LinkInput = !Kind.Cuda && !Kind.HostSource;
+    if (!T.Language.empty() && LinkInput)
+      add(Command, {"-x", "none", Input, "-x", T.Language});
+    else if (!T.Language.empty())
+      Command.push_back(Input);
+    else if (Kind.C)
+      add(Command, {"-x", "c", Input, "-x", "none"});
+    else
+      Command.push_back(Input);
+  }
+
+  if (Links) {
+    Command.insert(Command.end(), T.LinkerOptions.begin(),
+                   T.LinkerOptions.end());
+    Command.insert(Command.end(), T.Libraries.begin(), T.Libraries.end());
+    if (T.Cudart == "shared")
+      Command.push_back("-lcudart");
+    else if (T.Cudart == "none")
+      refuse("-cudart none",
+             "the kosan runtime needs the CUDA runtime; link with -cudart "
+             "static or shared");
+  }
+  return Command;
+}
+
+//===----------------------------------------------------------------------===//
+// --version and --help
+//===----------------------------------------------------------------------===//
+
+/// nvcc's own banner when the toolkit has an nvcc that is not this program;
+/// otherwise one in its words from version.json (torch reads "release X.Y").
+void printVersion(const Translation &T) {
+  std::optional<fs::path> Cuda = findCudaRoot(T);
+  if (!Cuda)
+    fatal("no CUDA toolkit to take the version from (looked at "
+          "--cuda-path=, $CUDA_PATH, $CUDA_HOME, /usr/local/cuda)");
+  fs::path Nvcc = *Cuda / "bin" / "nvcc";
+  std::error_code EC;
+  fs::path RealNvcc = fs::canonical(Nvcc, EC);
+  if (!EC && RealNvcc != fs::canonical(selfPath(), EC) &&
+      ::access(Nvcc.c_str(), X_OK) == 0) {
+    std::fflush(nullptr);
+    execl(Nvcc.c_str(), Nvcc.c_str(), "--version", static_cast<char *>(nullptr));
+  }
+
+  std::string Release, Build;
+  if (std::optional<std::string> Json = readFile(*Cuda / "version.json")) {
+    static const std::regex CudaRe(
+        R"re("cuda"\s*:\s*\{[^}]*"version"\s*:\s*"(\d+)\.(\d+)(\.\d+)?")re");
+    static const std::regex NvccRe(
+        R"re("cuda_nvcc"\s*:\s*\{[^}]*"version"\s*:\s*"([\d.]+)")re");
+    std::smatch Match;
+    if (std::regex_search(*Json, Match, CudaRe)) {
+      Release = Match[1].str() + "." + Match[2].str();
+      Build = Release + (Match[3].matched ? Match[3].str() : ".0");
+    }
+    if (std::regex_search(*Json, Match, NvccRe))
+      Build = Match[1];
+  }
+  if (Release.empty())
+    if (std::optional<std::string> Header = readFile(*Cuda / "include/cuda.h")) {
+      static const std::regex HeaderRe(R"(#define\s+CUDA_VERSION\s+(\d+))");
+      std::smatch Match;
+      if (std::regex_search(*Header, Match, HeaderRe)) {
+        int Encoded = std::stoi(Match[1]);
+        Release = std::to_string(Encoded / 1000) + "." +
+                  std::to_string(Encoded % 1000 / 10);
+        Build = Release + ".0";
+      }
+    }
+  if (Release.empty())
+    fatal("cannot tell the version of the CUDA toolkit at " + Cuda->string() +
+          " (no bin/nvcc, no version.json, no CUDA_VERSION in include/cuda.h)");
+  std::printf("nvcc: NVIDIA (R) Cuda compiler driver\n"
+              "kosan-nvcc: compiles through kosan-clang++ (clang 19) against "
+              "the toolkit at %s\n"
+              "Cuda compilation tools, release %s, V%s\n",
+              Cuda->c_str(), Release.c_str(), Build.c_str());
+  std::exit(0);
+}
+
+void printHelp() {
+  std::printf(
+      "OVERVIEW: nvcc's command line, compiled with kosan instrumentation\n\n"
+      "USAGE: kosan-nvcc [nvcc options] <inputs>\n\n"
+      "Translates the nvcc command line into a kosan-clang++ command and runs\n"
+      "it (see docs/driver.md). Options may be written with one or two\n"
+      "dashes, their values after '=' or as the next argument; @file and\n"
+      "--options-file read further options from a file. An option not listed\n"
+      "here is an error, unless -forward-unknown-to-host-compiler is given.\n\n"
+      "OPTIONS:\n");
+  for (const NvccOption &Option : NvccOptions) {
+    std::string Names;
+    if (Option.Takes == Arity::Prefix)
+      Names = "--" + std::string(Option.Long) + "*";
+    else if (Option.Short == Option.Long)
+      Names = (Option.Long.size() == 1 ? "-" : "--") + std::string(Option.Long);
+    else
+      Names = "-" + std::string(Option.Short) + ", --" + std::string(Option.Long);
+    if (Option.Takes == Arity::Value)
+      Names += " <value>";
+    std::printf("  %-46s %s\n", Names.c_str(), std::string(Option.Help).c_str());
+  }
+  std::printf("\nENVIRONMENT:\n"
+              "  KOSAN_CLANGXX   the kosan-clang++ to run (default: the one "
+              "beside kosan-nvcc)\n"
+              "  and kosan-clang++'s: KOSAN_CLANG, KOSAN_CUDA_ARCH, "
+              "XDG_CACHE_HOME\n");
+}
+
+fs::path findKosanClang() {
+  if (const char *Env = std::getenv("KOSAN_CLANGXX"); Env && *Env)
+    return Env;
+  return selfPath().parent_path() / "kosan-clang++";
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Args;
+  expandOptionFiles(std::vector<std::string>(Argv + 1, Argv + Argc), 0, Args);
+  Translation T = parseCommandLine(Args);
+  if (T.PrintHelp) {
+    printHelp();
+    return 0;
+  }
+  if (T.PrintVersion)
+    printVersion(T);
+
+  fs::path KosanClang = findKosanClang();
+  std::vector<std::string> Notes;
+  std::vector<std::string> Command = buildCommand(T, KosanClang, Notes);
+  for (const std::string &Note : Notes)
+    note(Note);
+  if (T.DryRun) {
+    std::string Line = "#$";
+    for (const std::string &Arg : Command)
+      if (Arg != "-###")
+        Line += " " + shellQuote(Arg);
+    std::fprintf(stderr, "%s\n", Line.c_str());
+  }
+
+  std::fflush(nullptr);
+  std::vector<char *> CArgv;
+  for (std::string &Arg : Command)
+    CArgv.push_back(Arg.data());
+  CArgv.push_back(nullptr);
+  ::execv(CArgv[0], CArgv.data());
+  fatal("cannot run " + KosanClang.string() + ": " + std::strerror(errno) +
+        (std::getenv("KOSAN_CLANGXX") ? " (from KOSAN_CLANGXX)"
+                                      : "; build kosan-clang++ first"));
+}

@@ -27,6 +27,7 @@ config.substitutions.append(("%kosan_device_rt", os.path.join(
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-clang++")))
+config.substitutions.append(("%kosan-nvcc", os.path.join(bindir, "kosan-nvcc")))
 config.substitutions.append(("%kosan-report", os.path.join(bindir, "kosan-report")))
 config.substitutions.append(("%kosan-diff", os.path.join(bindir, "kosan-diff")))
 config.substitutions.append(("%kosan-make-trace", os.path.join(testbindir, "kosan-make-trace")))

@@ -832,17 +832,18 @@ std::vector<std::string> buildCommand(const Translation &T,
     if (std::optional<fs::path> Cuda = findCudaRoot(T))
       add(Command, {"-isystem", (*Cuda / "include").string()});
 
+  // -x as clang reads it, positionally: set before the inputs it applies
+  // to, and back to none for objects and libraries.
+  std::string CurrentLanguage = "none";
   for (const std::string &Input : T.Inputs) {
     InputKind Kind = classifyInput(T, Input);
-    bool LinkInput = !Kind.Cuda && !Kind.HostSource;
-    if (!T.Language.empty() && LinkInput)
-      add(Command, {"-x", "none", Input, "-x", T.Language});
-    else if (!T.Language.empty())
-      Command.push_back(Input);
-    else if (Kind.C)
-      add(Command, {"-x", "c", Input, "-x", "none"});
-    else
-      Command.push_back(Input);
+    std::string Language = "none";
+    if (Kind.Cuda || Kind.HostSource)
+      Language = !T.Language.empty() ? T.Language : Kind.C ? "c" : "none";
+    if (Language != CurrentLanguage)
+      add(Command, {"-x", Language});
+    CurrentLanguage = Language;
+    Command.push_back(Input);
   }
 
   if (Links) {

@@ -7,18 +7,36 @@
 // cudart where symbol interposition cannot. Allocation calls are preceded by
 // a call naming the allocation's source line and the variable it fills.
 //
+// The replacements live in libkosan_rt.so, which no link line names: each
+// __kosan_* callee is defined here, in the module, as a forwarder that asks
+// the loader (runtime/host/loader.cpp, linked in as bitcode) for the
+// runtime's definition once, and falls back to the CUDA function itself when
+// there is no runtime. So an object compiled with the plugin carries what it
+// needs, whoever links it.
+//
 //===----------------------------------------------------------------------===//
 #include "KosanPasses.h"
 
 #include "kosan/abi.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <dlfcn.h>
 
 using namespace llvm;
 
@@ -27,8 +45,132 @@ using namespace llvm;
 STATISTIC(NumRedirected, "CUDA runtime calls redirected to kosan");
 STATISTIC(NumAllocSites, "Allocation sites named");
 
+static cl::opt<std::string> RuntimePath(
+    "kosan-runtime-path", cl::Hidden,
+    cl::desc("libkosan_rt.so that instrumented programs load first (default: the one "
+             "beside the kosan plugin)"));
+
+namespace {
+const unsigned char kHostLoaderX86[] = {
+#include "kosan_host_loader.inc"
+};
+} // namespace
+
 namespace kosan {
 namespace {
+
+// libkosan_rt.so beside the plugin (<prefix>/lib), where a build tree and an
+// installation both keep it.
+std::string defaultRuntimePath() {
+  if (!RuntimePath.empty())
+    return RuntimePath;
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&defaultRuntimePath), &info) || !info.dli_fname)
+    return "";
+  SmallString<256> path(sys::path::parent_path(info.dli_fname));
+  sys::path::append(path, "libkosan_rt.so");
+  sys::fs::make_absolute(path);
+  return std::string(path);
+}
+
+// Links the loader into M and makes its definitions shared by every object
+// of the program (linkonce_odr/weak_odr, hidden). False when M's target has
+// no loader (only x86_64 is built); the module then keeps declarations, and
+// the runtime must be linked by hand.
+bool linkLoader(Module &M) {
+  if (Triple(M.getTargetTriple()).getArch() != Triple::x86_64)
+    return false;
+  StringRef bytes(reinterpret_cast<const char *>(kHostLoaderX86), sizeof(kHostLoaderX86));
+  Expected<std::unique_ptr<Module>> loader =
+      parseBitcodeFile(MemoryBufferRef(bytes, "kosan-host-loader"), M.getContext());
+  if (!loader) {
+    consumeError(loader.takeError());
+    return false;
+  }
+  Module &L = **loader;
+  L.setTargetTriple(M.getTargetTriple());
+  L.setDataLayout(M.getDataLayout());
+  // The user's module decides PIC, PIE and the like.
+  if (NamedMDNode *flags = L.getModuleFlagsMetadata())
+    L.eraseNamedMetadata(flags);
+  if (NamedMDNode *ident = L.getNamedMetadata("llvm.ident"))
+    L.eraseNamedMetadata(ident);
+  StringSet<> names;
+  for (GlobalValue &GV : L.global_values())
+    if (!GV.isDeclaration() && !GV.hasLocalLinkage())
+      names.insert(GV.getName());
+  if (Linker::linkModules(M, std::move(*loader)))
+    return false;
+  for (const auto &entry : names) {
+    GlobalValue *GV = M.getNamedValue(entry.getKey());
+    if (!GV || GV->isDeclaration())
+      continue;
+    // The public API must stay even where this object does not call it:
+    // other objects of the program may.
+    GV->setLinkage(GV->getName().starts_with("kosan_") ? GlobalValue::WeakODRLinkage
+                                                        : GlobalValue::LinkOnceODRLinkage);
+    GV->setVisibility(GlobalValue::HiddenVisibility);
+    if (auto *F = dyn_cast<Function>(GV)) {
+      F->removeFnAttr("target-cpu");
+      F->removeFnAttr("target-features");
+      F->removeFnAttr("tune-cpu");
+    }
+  }
+  return true;
+}
+
+// define linkonce_odr hidden @<to>(args) {
+//   f = slot ? slot : __kosan_loader_resolve("<to>", fallback, &slot)
+//   return f(args)
+// }
+void defineForwarder(Module &M, Function &To, Constant *fallback) {
+  LLVMContext &Ctx = M.getContext();
+  PointerType *Ptr = PointerType::get(Ctx, 0);
+  FunctionCallee resolve = M.getOrInsertFunction(
+      "__kosan_loader_resolve", FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false));
+  auto *slot = new GlobalVariable(M, Ptr, false, GlobalValue::LinkOnceODRLinkage,
+                                  ConstantPointerNull::get(Ptr),
+                                  "__kosan_loader_slot." + To.getName());
+  slot->setVisibility(GlobalValue::HiddenVisibility);
+  AttributeList attrs = To.getAttributes(); // the CUDA function's, for the call
+  To.setLinkage(GlobalValue::LinkOnceODRLinkage);
+  To.setVisibility(GlobalValue::HiddenVisibility);
+  To.setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  To.addFnAttr(Attribute::NoInline);
+  BasicBlock *entry = BasicBlock::Create(Ctx, "entry", &To);
+  BasicBlock *resolveBB = BasicBlock::Create(Ctx, "resolve", &To);
+  BasicBlock *callBB = BasicBlock::Create(Ctx, "call", &To);
+  IRBuilder<> B(entry);
+  LoadInst *cached = B.CreateAlignedLoad(Ptr, slot, Align(8), "fn");
+  cached->setAtomic(AtomicOrdering::Acquire);
+  B.CreateCondBr(B.CreateIsNull(cached), resolveBB, callBB);
+  B.SetInsertPoint(resolveBB);
+  Value *resolved = B.CreateCall(
+      resolve, {B.CreateGlobalStringPtr(To.getName(), "kosan.entry"), fallback, slot});
+  B.CreateBr(callBB);
+  B.SetInsertPoint(callBB);
+  PHINode *fn = B.CreatePHI(Ptr, 2);
+  fn->addIncoming(cached, entry);
+  fn->addIncoming(resolved, resolveBB);
+  SmallVector<Value *, 8> args;
+  for (Argument &A : To.args())
+    args.push_back(&A);
+  CallInst *call = B.CreateCall(To.getFunctionType(), fn, args);
+  call->setAttributes(attrs);
+  call->setTailCallKind(CallInst::TCK_Tail);
+  if (To.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(call);
+}
+
+// The fallback of an entry point with no CUDA counterpart.
+Function *noOp(Module &M, FunctionType *T) {
+  Function *F = Function::Create(T, GlobalValue::InternalLinkage, "kosan.noop", M);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "", F));
+  B.CreateRetVoid();
+  return F;
+}
 
 // The allocation functions kosan intercepts (KOSAN_HOST_INTERCEPTS); others
 // (cudaMallocHost, cudaMallocArray, ...) get no allocation site.
@@ -96,6 +238,7 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
       KOSAN_ALLOC_SITE_NAME, FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false));
 
   bool changed = false;
+  SmallVector<std::pair<Function *, Function *>, 8> redirected; // (CUDA, kosan)
   auto redirect = [&](StringRef from, StringRef to) {
     Function *F = M.getFunction(from);
     if (!F || !F->isDeclaration())
@@ -110,6 +253,8 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
         M.getOrInsertFunction(to, F->getFunctionType(), F->getAttributes());
     NumRedirected += F->getNumUses();
     F->replaceAllUsesWith(R.getCallee());
+    if (auto *To = dyn_cast<Function>(R.getCallee()); To && To->isDeclaration())
+      redirected.push_back({F, To});
     changed = true;
   };
 #define KOSAN_REDIRECT(from, to) redirect(from, to);
@@ -129,16 +274,38 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
       cast<Function>(siteFn.getCallee())->eraseFromParent();
     return PreservedAnalyses::all();
   }
-  // A runtime of another ABI version lacks this symbol: a link error instead
-  // of silent corruption.
-  FunctionCallee check = M.getOrInsertFunction(
-      KOSAN_VERSION_CHECK_SYMBOL, FunctionType::get(Type::getVoidTy(Ctx), false));
+  // Loaded at start-up, so that option warnings and help=1 come first and a
+  // runtime of another ABI version is named before any kernel runs.
+  Function *check = cast<Function>(
+      M.getOrInsertFunction(KOSAN_VERSION_CHECK_SYMBOL,
+                            FunctionType::get(Type::getVoidTy(Ctx), false))
+          .getCallee());
   Function *ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
                                     GlobalValue::InternalLinkage, "kosan.module_ctor", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", ctor));
   B.CreateCall(check);
   B.CreateRetVoid();
   appendToGlobalCtors(M, ctor, /*Priority=*/1);
+
+  if (!linkLoader(M))
+    return PreservedAnalyses::none();
+  std::string path = defaultRuntimePath();
+  auto *pathVar = new GlobalVariable(
+      M, ArrayType::get(Type::getInt8Ty(Ctx), path.size() + 1), true,
+      GlobalValue::LinkOnceODRLinkage, ConstantDataArray::getString(Ctx, path),
+      "__kosan_loader_built_path.def");
+  pathVar->setVisibility(GlobalValue::HiddenVisibility);
+  if (GlobalVariable *decl = M.getNamedGlobal("__kosan_loader_built_path")) {
+    decl->replaceAllUsesWith(pathVar);
+    decl->eraseFromParent();
+  }
+  pathVar->setName("__kosan_loader_built_path");
+  for (auto [cuda, kosan] : redirected)
+    defineForwarder(M, *kosan, cuda);
+  Function *site = cast<Function>(siteFn.getCallee());
+  if (site->isDeclaration() && !site->use_empty())
+    defineForwarder(M, *site, noOp(M, site->getFunctionType()));
+  defineForwarder(M, *check, noOp(M, check->getFunctionType()));
   return PreservedAnalyses::none();
 }
 

@@ -1,8 +1,11 @@
 """Registering device tensors with the kosan runtime (include/kosan/kosan.h).
 
-The runtime is a static library inside each instrumented program or
-extension module, not a library of its own: its functions are looked up
-where it was linked.
+The runtime is libkosan_rt.so. Instrumented programs and extension modules
+do not link it: the loader each of their objects carries opens it, with
+RTLD_GLOBAL, when the program starts, so that every kosan-built library of
+a process shares one runtime. Python finds it there (the process's global
+symbols) or opens it itself; extensions loaded later then share that one
+(dlopen of one file returns one library).
 """
 
 from __future__ import annotations
@@ -55,13 +58,36 @@ def _has_runtime(lib) -> bool:
     return True
 
 
+def _runtime_paths() -> list[str]:
+    """Where libkosan_rt.so is looked for when no library is named."""
+    for variable in ("KOSAN_RUNTIME", "KOSAN_RUNTIME_LIB"):
+        value = os.environ.get(variable)
+        if value:
+            return [value]  # an explicit choice is the only place looked at
+    paths = []
+    from ._library import candidate_paths
+    for host in candidate_paths():
+        paths.append(str(host.with_name(RUNTIME_NAME)))
+    return paths
+
+
+RUNTIME_NAME = "libkosan_rt.so"
+
+
+def _global_runtime():
+    lib = ctypes.CDLL(None)
+    return lib if _has_runtime(lib) else None
+
+
 def find_runtime(runtime=None) -> ctypes.CDLL:
     """The library whose kosan_register_buffer to call.
 
-    runtime: a path to the instrumented program or extension module (.so)
-    that links the runtime (loading an already loaded library returns that
-    same instance), or a ctypes library handle. None: the process's global
-    symbols (a program linked with the runtime), then KOSAN_RUNTIME_LIB.
+    runtime: a path to an instrumented program, extension module (.so) or
+    libkosan_rt.so itself (loading an already loaded library returns that
+    same instance), or a ctypes library handle. None: the runtime already in
+    the process (loaded by a kosan-built extension), else libkosan_rt.so at
+    KOSAN_RUNTIME (or KOSAN_RUNTIME_LIB), else beside the host library of
+    this package.
     """
     global _default_runtime
     if runtime is not None:
@@ -75,35 +101,37 @@ def find_runtime(runtime=None) -> ctypes.CDLL:
             where = repr(path)
         else:
             lib, where = runtime, repr(runtime)
-        if not _has_runtime(lib):
-            raise RuntimeNotFound(
-                f"{where} does not contain the kosan runtime ({_REGISTER} is not defined "
-                "there): pass the extension module or program that was built with "
-                "kosan-clang++ or kosan-nvcc")
-        return _declare(lib)
+        if _has_runtime(lib):
+            return _declare(lib)
+        # A kosan-built library keeps its loader to itself; loading it
+        # loaded the runtime into the process's global scope.
+        shared = _global_runtime()
+        if shared is not None:
+            return _declare(shared)
+        raise RuntimeNotFound(
+            f"{where} neither is nor loaded the kosan runtime ({_REGISTER} is not "
+            "defined there or in the process): pass an extension module or program built "
+            "with kosan-clang++ or kosan-nvcc, or libkosan_rt.so")
     if _default_runtime is not None:
         return _default_runtime
-    tried = ["the program's global symbols"]
-    candidates = [None]
-    env = os.environ.get("KOSAN_RUNTIME_LIB")
-    if env:
-        candidates.append(env)
-    for candidate in candidates:
+    shared = _global_runtime()
+    if shared is not None:
+        _default_runtime = _declare(shared)
+        return _default_runtime
+    tried = ["the process's global symbols"]
+    for candidate in _runtime_paths():
         try:
             lib = ctypes.CDLL(candidate)
         except OSError as error:
-            tried.append(f"KOSAN_RUNTIME_LIB={candidate} ({error})")
+            tried.append(f"{candidate} ({error})")
             continue
         if _has_runtime(lib):
             _default_runtime = _declare(lib)
             return _default_runtime
-        if candidate is not None:
-            tried.append(f"KOSAN_RUNTIME_LIB={candidate} (no {_REGISTER} there)")
+        tried.append(f"{candidate} (no {_REGISTER} there)")
     raise RuntimeNotFound(
-        f"no kosan runtime found (looked in {'; '.join(tried)}). The runtime is linked "
-        "into each instrumented program or extension module: pass runtime= the path "
-        "of the instrumented extension .so (or its ctypes handle), or set "
-        "KOSAN_RUNTIME_LIB to it")
+        f"no kosan runtime found (looked in {'; '.join(tried)}): set KOSAN_RUNTIME to "
+        "<kosan>/lib/libkosan_rt.so, or pass runtime= a kosan-built extension module")
 
 
 def _describe(t_or_ptr, nbytes, dtype, shape):

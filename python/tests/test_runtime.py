@@ -46,6 +46,7 @@ def runtime(fake_runtime):
 def no_cached_runtime(monkeypatch):
     monkeypatch.setattr(kosan._runtime, "_default_runtime", None)
     monkeypatch.delenv("KOSAN_RUNTIME_LIB", raising=False)
+    monkeypatch.delenv("KOSAN_RUNTIME", raising=False)
 
 
 def test_register_a_pointer_by_path(runtime):
@@ -132,16 +133,18 @@ def test_global_symbols_of_the_program(fake_runtime):
     assert done.stdout == "register 0x60000 4 g\n"
 
 
-def test_no_runtime_anywhere():
+def test_no_runtime_anywhere(tmp_path, monkeypatch):
+    monkeypatch.setenv("KOSAN_RUNTIME", str(tmp_path / "libkosan_rt.so"))
     with pytest.raises(kosan.RuntimeNotFound) as error:
         kosan.register_tensor(0x70000, nbytes=4)
     message = str(error.value)
-    assert "runtime=" in message and "KOSAN_RUNTIME_LIB" in message
+    assert "runtime=" in message and "KOSAN_RUNTIME" in message
+    assert str(tmp_path / "libkosan_rt.so") in message
 
 
 def test_library_without_the_runtime(tmp_path):
     # libc is a real library without kosan_register_buffer.
-    with pytest.raises(kosan.RuntimeNotFound, match="does not contain the kosan runtime"):
+    with pytest.raises(kosan.RuntimeNotFound, match="neither is nor loaded the kosan runtime"):
         kosan.register_tensor(0x70000, nbytes=4, runtime="libc.so.6")
     with pytest.raises(kosan.RuntimeNotFound, match="cannot load"):
         kosan.register_tensor(0x70000, nbytes=4, runtime=tmp_path / "missing.so")

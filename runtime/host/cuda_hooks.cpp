@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "alloc_table.h"
+#include "cudart.h"
 #include "options.h"
 
 #include "kosan/abi.h"
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cinttypes>
@@ -52,28 +54,43 @@
 #include <unordered_map>
 #include <vector>
 
-// The per-thread-default-stream variants, which cuda_runtime_api.h declares
-// only for programs compiled with --default-stream per-thread.
-extern "C" {
-cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *, dim3, dim3, void **, size_t,
-                                            cudaStream_t);
-cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *, dim3, dim3, void **,
-                                                       size_t, cudaStream_t);
-cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **, size_t, cudaStream_t);
-cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **, size_t, cudaMemPool_t,
-                                                   cudaStream_t);
-cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *, cudaStream_t);
-cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t);
-cudaError_t CUDARTAPI cudaMemcpy_ptds(void *, const void *, size_t, cudaMemcpyKind);
-cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *, const void *,
-                                               void **);
-}
 
 // cudaLaunchAttribute and CUlaunchAttribute are the same record (the runtime
 // passes them to the driver as they are); kosan relies on that for
 // cudaLaunchKernelEx (clusters, programmatic launch, priorities).
 static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute),
               "launch attributes differ between runtime and driver");
+
+namespace kosan::rt {
+namespace {
+// The program's CUDA runtime, handed over by the loader (cudart.h).
+std::atomic<const CudartApi *> attachedCudart{nullptr};
+} // namespace
+
+const CudartApi &cudart() {
+  const CudartApi *api = attachedCudart.load(std::memory_order_acquire);
+  if (!api) {
+    // Only a forwarder of an instrumented object calls into CUDA, and it
+    // attaches first; reaching here means libkosan_rt.so was called directly.
+    std::fprintf(stderr, "kosan: error: the kosan runtime was asked to call CUDA before an "
+                         "instrumented object attached it (load it through a kosan-built "
+                         "program or library)\n");
+    std::abort();
+  }
+  return *api;
+}
+} // namespace kosan::rt
+
+extern "C" int __kosan_rt_attach(const kosan::rt::CudartApi *api) {
+  if (!api || api->size != sizeof(kosan::rt::CudartApi))
+    return -1;
+  // The first object to attach decides: one CUDA runtime per process is
+  // what kosan serves (kernels registered with a second one are unknown to
+  // the first).
+  const kosan::rt::CudartApi *none = nullptr;
+  kosan::rt::attachedCudart.compare_exchange_strong(none, api, std::memory_order_acq_rel);
+  return 0;
+}
 
 namespace kosan::rt {
 namespace {
@@ -105,7 +122,7 @@ struct DriverApi {
     auto get = [&](const char *name, auto &fn) {
       void *p = nullptr;
       cudaDriverEntryPointQueryResult status;
-      if (cudaGetDriverEntryPointByVersion(name, &p, 12040, cudaEnableDefault,
+      if (cudart().cudaGetDriverEntryPointByVersion(name, &p, 12040, cudaEnableDefault,
                                            &status) != cudaSuccess ||
           status != cudaDriverEntryPointSuccess || !p) {
         if (missing.empty())
@@ -533,16 +550,16 @@ bool Runtime::ensureDevice() {
   // them without a copy, and they outlive a kernel that traps.
   size_t bytes = sizeof(kosan_host_flag) + 64 + size_t(capacity) * sizeof(kosan_oob_event);
   void *mapped = nullptr;
-  if (cudaHostAlloc(&mapped, bytes, cudaHostAllocMapped) != cudaSuccess)
+  if (cudart().cudaHostAlloc(&mapped, bytes, cudaHostAllocMapped) != cudaSuccess)
     return fail("cannot allocate mapped host memory");
   std::memset(mapped, 0, bytes);
   hostFlag = static_cast<kosan_host_flag *>(mapped);
   events = reinterpret_cast<kosan_oob_event *>(static_cast<char *>(mapped) + 64);
   eventCapacity = capacity;
   void *mappedDevice = nullptr;
-  if (cudaHostGetDevicePointer(&mappedDevice, mapped, 0) != cudaSuccess)
+  if (cudart().cudaHostGetDevicePointer(&mappedDevice, mapped, 0) != cudaSuccess)
     return fail("cannot map host memory into the device");
-  if (cudaMalloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess)
+  if (cudart().cudaMalloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess)
     return fail("cannot allocate the device log");
   kosan_device_state st{};
   st.abi_version = KOSAN_ABI_VERSION;
@@ -553,9 +570,9 @@ bool Runtime::ensureDevice() {
     setUpPrecision(st);
   if (order())
     setUpOrder(st);
-  if (cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
+  if (cudart().cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
     return fail("cannot initialise the device log");
-  cudaGetDevice(&stateDevice);
+  cudart().cudaGetDevice(&stateDevice);
   deviceReady = true;
   registerExitHandler();
   return true;
@@ -569,11 +586,11 @@ void Runtime::setUpPrecision(kosan_device_state &st) {
   constexpr size_t kSlotsAt = 256; // keeps the slots apart from the state's line
   size_t bytes = kSlotsAt + size_t(capacity) * KOSAN_PREC_SHARDS * sizeof(kosan_prec_slot);
   char *mem = nullptr;
-  if (cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess ||
-      cudaMemset(mem, 0, bytes) != cudaSuccess) {
-    cudaGetLastError();
+  if (cudart().cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess ||
+      cudart().cudaMemset(mem, 0, bytes) != cudaSuccess) {
+    cudart().cudaGetLastError();
     if (mem)
-      cudaFree(mem);
+      cudart().cudaFree(mem);
     log("kosan: warning: cannot allocate %zu bytes for %u precision sites "
         "(precision_sites); the precision check records nothing\n", bytes, capacity);
     return;
@@ -583,9 +600,9 @@ void Runtime::setUpPrecision(kosan_device_state &st) {
   kosan_precision_state ps{};
   ps.slots = reinterpret_cast<uint64_t>(dPrecSlots);
   ps.capacity = capacity;
-  if (cudaMemcpy(dPrecision, &ps, sizeof ps, cudaMemcpyHostToDevice) != cudaSuccess) {
-    cudaGetLastError();
-    cudaFree(mem);
+  if (cudart().cudaMemcpy(dPrecision, &ps, sizeof ps, cudaMemcpyHostToDevice) != cudaSuccess) {
+    cudart().cudaGetLastError();
+    cudart().cudaFree(mem);
     dPrecision = nullptr;
     dPrecSlots = nullptr;
     log("kosan: warning: cannot initialise the precision slots; the precision check "
@@ -726,8 +743,8 @@ KernelInfo *Runtime::kernelFor(const void *func) {
   slot = std::make_unique<KernelInfo>();
   KernelInfo *k = slot.get();
   cudaFunction_t f = nullptr;
-  if (cudaGetFuncBySymbol(&f, func) != cudaSuccess) {
-    cudaGetLastError(); // do not leave our failure for the program to find
+  if (cudart().cudaGetFuncBySymbol(&f, func) != cudaSuccess) {
+    cudart().cudaGetLastError(); // do not leave our failure for the program to find
     k->whyPlain = "not a registered kernel";
     return k;
   }
@@ -795,21 +812,21 @@ void Runtime::syncTable() {
     ranges = table.flatRanges();
   if (ranges.size() > dTableCap) {
     if (dTable)
-      cudaFree(dTable);
+      cudart().cudaFree(dTable);
     dTableCap = ranges.size() * 2;
-    if (cudaMalloc(reinterpret_cast<void **>(&dTable), dTableCap * 16) != cudaSuccess) {
+    if (cudart().cudaMalloc(reinterpret_cast<void **>(&dTable), dTableCap * 16) != cudaSuccess) {
       dTable = nullptr;
       dTableCap = 0;
       ranges.clear();
     }
   }
   if (!ranges.empty())
-    cudaMemcpy(dTable, ranges.data(), ranges.size() * 16, cudaMemcpyHostToDevice);
+    cudart().cudaMemcpy(dTable, ranges.data(), ranges.size() * 16, cudaMemcpyHostToDevice);
   uint64_t tablePtr = reinterpret_cast<uint64_t>(dTable);
   uint32_t len = ranges.size();
-  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table),
+  cudart().cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table),
              &tablePtr, sizeof tablePtr, cudaMemcpyHostToDevice);
-  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table_len),
+  cudart().cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table_len),
              &len, sizeof len, cudaMemcpyHostToDevice);
 }
 
@@ -826,13 +843,13 @@ void Runtime::writeHeaderOnce() {
     h.options[k] = v;
   int dev = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) == cudaSuccess &&
-      cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
+  if (cudart().cudaGetDevice(&dev) == cudaSuccess &&
+      cudart().cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
     h.gpu_name = prop.name;
     h.gpu_arch = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
   }
-  cudaDriverGetVersion(&h.driver_version);
-  cudaRuntimeGetVersion(&h.runtime_version);
+  cudart().cudaDriverGetVersion(&h.driver_version);
+  cudart().cudaRuntimeGetVersion(&h.runtime_version);
   trace->write(h);
 }
 
@@ -842,13 +859,13 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
                             const cudaLaunchConfig_t *ex) {
   auto plain = [&] {
     if (ex)
-      return perThread ? cudaLaunchKernelExC_ptsz(ex, func, args)
-                       : cudaLaunchKernelExC(ex, func, args);
+      return perThread ? cudart().cudaLaunchKernelExC_ptsz(ex, func, args)
+                       : cudart().cudaLaunchKernelExC(ex, func, args);
     if (cooperative)
-      return perThread ? cudaLaunchCooperativeKernel_ptsz(func, grid, block, args, shmem, stream)
-                       : cudaLaunchCooperativeKernel(func, grid, block, args, shmem, stream);
-    return perThread ? cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream)
-                     : cudaLaunchKernel(func, grid, block, args, shmem, stream);
+      return perThread ? cudart().cudaLaunchCooperativeKernel_ptsz(func, grid, block, args, shmem, stream)
+                       : cudart().cudaLaunchCooperativeKernel(func, grid, block, args, shmem, stream);
+    return perThread ? cudart().cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream)
+                     : cudart().cudaLaunchKernel(func, grid, block, args, shmem, stream);
   };
   if (!instrumentedChecks())
     return plain();
@@ -856,8 +873,8 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   // While a stream is captured into a graph, synchronous CUDA calls are
   // illegal (they would invalidate the capture): use what is set up already.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
-    cudaGetLastError();
+  if (cudart().cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    cudart().cudaGetLastError();
     capture = cudaStreamCaptureStatusNone;
   }
   bool capturing = capture != cudaStreamCaptureStatusNone;
@@ -872,7 +889,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     k->summary = it == k->module->summaries.end() ? nullptr : &it->second;
   }
   int device = -1;
-  cudaGetDevice(&device);
+  cudart().cudaGetDevice(&device);
   if (k && device != stateDevice) {
     // The device log lives on one GPU; launches elsewhere run plain for now.
     if (!warnedOtherDevice)
@@ -979,7 +996,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
       instrumented = true;
     } else {
       // Driver and runtime error codes coincide for launch failures.
-      const char *why = cudaGetErrorString(static_cast<cudaError_t>(r));
+      const char *why = cudart().cudaGetErrorString(static_cast<cudaError_t>(r));
       log("kosan: warning: the instrumented kernel '%s' failed to launch (%s); "
           "running it uninstrumented\n", k->name.c_str(), why);
       k->instrumented = nullptr;
@@ -1224,25 +1241,25 @@ std::vector<PendingSnapshot> Runtime::prepareSnapshots(KernelInfo *k, void **arg
     if (r.read) {
       // In/out buffer: remember what it held, to tell whether it changed.
       if (!synced)
-        cudaStreamSynchronize(stream);
+        cudart().cudaStreamSynchronize(stream);
       synced = true;
       host.resize(snap.bytes);
-      if (cudaMemcpy(host.data(), reinterpret_cast<void *>(ptr), snap.bytes,
+      if (cudart().cudaMemcpy(host.data(), reinterpret_cast<void *>(ptr), snap.bytes,
                      cudaMemcpyDeviceToHost) == cudaSuccess)
         r.pre_hash = fnv1a(host.data(), host.size());
       else
-        cudaGetLastError();
+        cudart().cudaGetLastError();
     } else if (opts.poison) {
       if (std::optional<uint64_t> pattern = poisonPattern(r.dtype)) {
         host.resize(snap.bytes);
         for (uint64_t e = 0; e < r.count; ++e)
           std::memcpy(host.data() + e * elem, &*pattern, elem);
-        if (cudaMemcpy(reinterpret_cast<void *>(ptr), host.data(), snap.bytes,
+        if (cudart().cudaMemcpy(reinterpret_cast<void *>(ptr), host.data(), snap.bytes,
                        cudaMemcpyHostToDevice) == cudaSuccess) {
           r.poisoned = true;
           r.poison = *pattern;
         } else {
-          cudaGetLastError();
+          cudart().cudaGetLastError();
         }
       }
     }
@@ -1253,8 +1270,8 @@ std::vector<PendingSnapshot> Runtime::prepareSnapshots(KernelInfo *k, void **arg
 
 void Runtime::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
                               cudaStream_t stream) {
-  if (cudaStreamSynchronize(stream) != cudaSuccess) {
-    cudaGetLastError();
+  if (cudart().cudaStreamSynchronize(stream) != cudaSuccess) {
+    cudart().cudaGetLastError();
     log("kosan: warning: no snapshots of launch #%u: the kernel failed\n",
         snapshots.front().record.launch);
     return;
@@ -1263,9 +1280,9 @@ void Runtime::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
   for (PendingSnapshot &snap : snapshots) {
     host.resize(snap.bytes);
     if (snap.bytes &&
-        cudaMemcpy(host.data(), reinterpret_cast<void *>(snap.record.address),
+        cudart().cudaMemcpy(host.data(), reinterpret_cast<void *>(snap.record.address),
                    snap.bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudaGetLastError();
+      cudart().cudaGetLastError();
       log("kosan: warning: no snapshot of '%s' (launch #%u): cannot copy it\n",
           snap.record.name.c_str(), snap.record.launch);
       continue;
@@ -1291,11 +1308,11 @@ bool Runtime::drainEvents(bool deviceIdle) {
   uint32_t claimed = eventCapacity;
   if (!halted) {
     if (!deviceIdle)
-      synced = cudaDeviceSynchronize() == cudaSuccess;
+      synced = cudart().cudaDeviceSynchronize() == cudaSuccess;
     // After the trap of halt_on_error=1 the context is gone; otherwise the
     // claimed count tells how many events were lost to a full log.
     kosan_device_state st{};
-    if (cudaMemcpy(&st, dState, sizeof st, cudaMemcpyDeviceToHost) == cudaSuccess)
+    if (cudart().cudaMemcpy(&st, dState, sizeof st, cudaMemcpyDeviceToHost) == cudaSuccess)
       claimed = st.event_count;
   }
   hostFlag->dirty = 0;
@@ -1327,7 +1344,7 @@ bool Runtime::drainEvents(bool deviceIdle) {
   }
   std::memset(events, 0, size_t(n) * sizeof(kosan_oob_event));
   uint32_t zero = 0;
-  cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, event_count),
+  cudart().cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, event_count),
              &zero, sizeof zero, cudaMemcpyHostToDevice);
   return synced;
 }
@@ -1347,10 +1364,10 @@ void Runtime::harvestPrecision(bool deviceIdle, bool force) {
   // The slots are read and zeroed with no kernel running, so that no update
   // is lost between the two. A failed synchronisation leaves its (sticky)
   // error for the program to see.
-  if (!deviceIdle && cudaDeviceSynchronize() != cudaSuccess)
+  if (!deviceIdle && cudart().cudaDeviceSynchronize() != cudaSuccess)
     return;
   uint32_t dirty = 0;
-  if (cudaMemcpy(&dirty, &dPrecision->dirty, sizeof dirty, cudaMemcpyDeviceToHost) !=
+  if (cudart().cudaMemcpy(&dirty, &dPrecision->dirty, sizeof dirty, cudaMemcpyDeviceToHost) !=
       cudaSuccess)
     return;
   uint32_t firstLaunch = precFirstLaunch, lastLaunch = precLastLaunch;
@@ -1360,7 +1377,7 @@ void Runtime::harvestPrecision(bool deviceIdle, bool force) {
   uint32_t used = std::min(precNextBase, precCapacity);
   std::vector<kosan_prec_slot> shards(size_t(used) * KOSAN_PREC_SHARDS);
   size_t usedBytes = shards.size() * sizeof(kosan_prec_slot);
-  if (used && cudaMemcpy(shards.data(), dPrecSlots, usedBytes, cudaMemcpyDeviceToHost) !=
+  if (used && cudart().cudaMemcpy(shards.data(), dPrecSlots, usedBytes, cudaMemcpyDeviceToHost) !=
                   cudaSuccess)
     return;
   std::vector<kosan_prec_slot> slots(used);
@@ -1368,9 +1385,9 @@ void Runtime::harvestPrecision(bool deviceIdle, bool force) {
     slots[site] = kosan::prec::mergeShards(&shards[size_t(site) * KOSAN_PREC_SHARDS], KOSAN_PREC_SHARDS);
   // Zeroed on the legacy stream, which every blocking stream waits for, and
   // waited for, so that the next kernel on any stream starts from zero.
-  if ((used && cudaMemset(dPrecSlots, 0, usedBytes) != cudaSuccess) ||
-      cudaMemset(&dPrecision->dirty, 0, sizeof(uint32_t)) != cudaSuccess ||
-      cudaStreamSynchronize(nullptr) != cudaSuccess)
+  if ((used && cudart().cudaMemset(dPrecSlots, 0, usedBytes) != cudaSuccess) ||
+      cudart().cudaMemset(&dPrecision->dirty, 0, sizeof(uint32_t)) != cudaSuccess ||
+      cudart().cudaStreamSynchronize(nullptr) != cudaSuccess)
     return;
 
   std::vector<const ModuleInfo *> owners;
@@ -1494,8 +1511,8 @@ void Runtime::setUpOrder(kosan_device_state &st) {
                  KOSAN_ORDER_SHARDS * (size_t(stores) * sizeof(kosan_order_store) +
                                        size_t(atomics) * sizeof(kosan_order_atomic));
   char *mem = nullptr;
-  if (cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess) {
-    cudaGetLastError();
+  if (cudart().cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess) {
+    cudart().cudaGetLastError();
     log("kosan: warning: cannot allocate %zu MiB for the order logs (order_stores, "
         "order_atomics); the order check records nothing\n", bytes >> 20);
     orderFailed = true;
@@ -1508,8 +1525,8 @@ void Runtime::setUpOrder(kosan_device_state &st) {
   os.atomics = os.stores + uint64_t(KOSAN_ORDER_SHARDS) * stores * sizeof(kosan_order_store);
   os.store_capacity = stores;
   os.atomic_capacity = atomics;
-  if (cudaMemcpy(mem, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess ||
-      cudaMemset(mem + sizeof os, 0, countsBytes + denseBytes) != cudaSuccess) {
+  if (cudart().cudaMemcpy(mem, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudart().cudaMemset(mem + sizeof os, 0, countsBytes + denseBytes) != cudaSuccess) {
     log("kosan: warning: cannot initialise the order logs; the order check records "
         "nothing\n");
     orderFailed = true;
@@ -1532,8 +1549,8 @@ bool Runtime::ensureOpLog() {
                           KOSAN_ORDER_SHARDS);
   size_t bytes = size_t(KOSAN_ORDER_SHARDS) * ops * sizeof(kosan_order_op);
   void *mem = nullptr;
-  if (cudaMalloc(&mem, bytes) != cudaSuccess) {
-    cudaGetLastError();
+  if (cudart().cudaMalloc(&mem, bytes) != cudaSuccess) {
+    cudart().cudaGetLastError();
     log("kosan: warning: cannot allocate %zu MiB for the operation log (order_ops); "
         "order-ops kernels record fingerprints but no operations\n", bytes >> 20);
     opLogFailed = true;
@@ -1542,8 +1559,8 @@ bool Runtime::ensureOpLog() {
   kosan_order_state os = orderState;
   os.ops = reinterpret_cast<uint64_t>(mem);
   os.op_capacity = ops;
-  if (cudaMemcpy(dOrder, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess) {
-    cudaFree(mem);
+  if (cudart().cudaMemcpy(dOrder, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess) {
+    cudart().cudaFree(mem);
     log("kosan: warning: cannot initialise the operation log; order-ops kernels record "
         "no operations\n");
     opLogFailed = true;
@@ -1594,12 +1611,12 @@ void Runtime::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream
   }
   if (used > densePoolBytes) {
     if (densePool)
-      cudaFree(reinterpret_cast<void *>(densePool));
+      cudart().cudaFree(reinterpret_cast<void *>(densePool));
     densePool = 0;
     densePoolBytes = 0;
     void *mem = nullptr;
-    if (cudaMalloc(&mem, used) != cudaSuccess) {
-      cudaGetLastError();
+    if (cudart().cudaMalloc(&mem, used) != cudaSuccess) {
+      cudart().cudaGetLastError();
       if (!denseWarned)
         log("kosan: warning: cannot allocate %" PRIu64 " MiB for the order shadows of "
             "launch outputs; their stores go to the store log (order_stores)\n", used >> 20);
@@ -1621,11 +1638,11 @@ void Runtime::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream
   }
   for (auto [arg, shift] : shiftOf)
     denseTable[arg].shift = shift;
-  if ((used && cudaMemsetAsync(reinterpret_cast<void *>(densePool), 0, used, stream) !=
+  if ((used && cudart().cudaMemsetAsync(reinterpret_cast<void *>(densePool), 0, used, stream) !=
                    cudaSuccess) ||
-      cudaMemcpyAsync(reinterpret_cast<void *>(orderState.dense), denseTable, sizeof denseTable,
+      cudart().cudaMemcpyAsync(reinterpret_cast<void *>(orderState.dense), denseTable, sizeof denseTable,
                       cudaMemcpyHostToDevice, stream) != cudaSuccess) {
-    cudaGetLastError();
+    cudart().cudaGetLastError();
     log("kosan: warning: cannot prepare the order shadows of launch outputs\n");
     denseOutputs.clear();
   }
@@ -1636,7 +1653,7 @@ void Runtime::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream
 // then operations.
 bool Runtime::readOrderCounts(uint32_t counts[3 * KOSAN_ORDER_SHARDS]) {
   std::vector<uint32_t> words(KOSAN_ORDER_COUNT_WORDS);
-  if (cudaMemcpy(words.data(), reinterpret_cast<void *>(orderState.counts),
+  if (cudart().cudaMemcpy(words.data(), reinterpret_cast<void *>(orderState.counts),
                  words.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost) != cudaSuccess)
     return false;
   for (int log = 0; log < 3; ++log)
@@ -1661,7 +1678,7 @@ static std::vector<Record> readShards(uint64_t base, uint32_t capacity, const ui
     return out;
   // One copy of the first `widest` records of every shard.
   std::vector<Record> rows(size_t(KOSAN_ORDER_SHARDS) * widest);
-  if (cudaMemcpy2D(rows.data(), widest * sizeof(Record), reinterpret_cast<void *>(base),
+  if (cudart().cudaMemcpy2D(rows.data(), widest * sizeof(Record), reinterpret_cast<void *>(base),
                    size_t(capacity) * sizeof(Record), widest * sizeof(Record),
                    KOSAN_ORDER_SHARDS, cudaMemcpyDeviceToHost) != cudaSuccess)
     return out;
@@ -1699,10 +1716,10 @@ Runtime::ArgBuffer Runtime::argBuffer(const KernelInfo *k, size_t i, uint64_t pt
 
 void Runtime::harvestOrder(const LaunchState &ls, void **args) {
   KernelInfo *k = ls.kernel;
-  cudaError_t e = cudaDeviceSynchronize();
+  cudaError_t e = cudart().cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     log("kosan: warning: launch #%u of '%s' failed (%s); its order records are lost\n",
-        ls.record.id, k->name.c_str(), cudaGetErrorString(e));
+        ls.record.id, k->name.c_str(), cudart().cudaGetErrorString(e));
     return;
   }
   uint32_t counts[3 * KOSAN_ORDER_SHARDS];
@@ -1720,7 +1737,7 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
   if (orderState.op_capacity)
     ops = readShards<kosan_order_op>(orderState.ops, orderState.op_capacity,
                                      counts + 2 * KOSAN_ORDER_SHARDS, &opCount);
-  cudaMemset(reinterpret_cast<void *>(orderState.counts), 0,
+  cudart().cudaMemset(reinterpret_cast<void *>(orderState.counts), 0,
              KOSAN_ORDER_COUNT_WORDS * sizeof(uint32_t));
   OrderLaunch launch;
   launch.launch = ls.record.id;
@@ -1752,9 +1769,9 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
     OrderLaunch::Dense dense;
     dense.arg = d.arg;
     dense.fps.resize(d.elements);
-    if (cudaMemcpy(dense.fps.data(), reinterpret_cast<void *>(d.shadow), d.elements * 8,
+    if (cudart().cudaMemcpy(dense.fps.data(), reinterpret_cast<void *>(d.shadow), d.elements * 8,
                    cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudaGetLastError();
+      cudart().cudaGetLastError();
       log("kosan: warning: cannot read the order shadow of '%s' of launch #%u\n",
           launch.argNames[d.arg].c_str(), ls.record.id);
       continue;
@@ -1764,7 +1781,7 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
   denseOutputs.clear();
   if (denseTableUsed) {
     // Launches this one does not prepare (graph replays) log their stores.
-    cudaMemset(reinterpret_cast<void *>(orderState.dense), 0,
+    cudart().cudaMemset(reinterpret_cast<void *>(orderState.dense), 0,
                sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS);
     denseTableUsed = false;
   }
@@ -1836,7 +1853,7 @@ void Runtime::printOrderReport() {
             "were not collected (the order check collects after each launch it sees)\n",
             stray);
     } else {
-      cudaGetLastError();
+      cudart().cudaGetLastError();
     }
   }
   for (auto &[mangled, f] : orderFindings)
@@ -1949,6 +1966,7 @@ void Runtime::atExit() {
 using kosan::rt::BufferOrigin;
 using kosan::rt::Runtime;
 using kosan::rt::runtime;
+using kosan::rt::cudart;
 
 extern "C" {
 
@@ -1990,28 +2008,28 @@ static cudaError_t track(cudaError_t e, void **p, size_t bytes, BufferOrigin ori
 }
 
 cudaError_t __kosan_cudaMalloc(void **p, size_t bytes) {
-  return track(cudaMalloc(p, bytes), p, bytes, BufferOrigin::Malloc);
+  return track(cudart().cudaMalloc(p, bytes), p, bytes, BufferOrigin::Malloc);
 }
 cudaError_t __kosan_cudaMallocManaged(void **p, size_t bytes, unsigned flags) {
-  return track(cudaMallocManaged(p, bytes, flags), p, bytes, BufferOrigin::MallocManaged);
+  return track(cudart().cudaMallocManaged(p, bytes, flags), p, bytes, BufferOrigin::MallocManaged);
 }
 cudaError_t __kosan_cudaMallocAsync(void **p, size_t bytes, cudaStream_t s) {
-  return track(cudaMallocAsync(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
+  return track(cudart().cudaMallocAsync(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
 }
 cudaError_t __kosan_cudaMallocAsync_ptsz(void **p, size_t bytes, cudaStream_t s) {
-  return track(cudaMallocAsync_ptsz(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
+  return track(cudart().cudaMallocAsync_ptsz(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
 }
 cudaError_t __kosan_cudaMallocFromPoolAsync(void **p, size_t bytes, cudaMemPool_t pool,
                                             cudaStream_t s) {
-  return track(cudaMallocFromPoolAsync(p, bytes, pool, s), p, bytes, BufferOrigin::MallocAsync);
+  return track(cudart().cudaMallocFromPoolAsync(p, bytes, pool, s), p, bytes, BufferOrigin::MallocAsync);
 }
 cudaError_t __kosan_cudaMallocFromPoolAsync_ptsz(void **p, size_t bytes, cudaMemPool_t pool,
                                                  cudaStream_t s) {
-  return track(cudaMallocFromPoolAsync_ptsz(p, bytes, pool, s), p, bytes,
+  return track(cudart().cudaMallocFromPoolAsync_ptsz(p, bytes, pool, s), p, bytes,
                BufferOrigin::MallocAsync);
 }
 cudaError_t __kosan_cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
-  cudaError_t e = cudaMallocPitch(p, pitch, width, height);
+  cudaError_t e = cudart().cudaMallocPitch(p, pitch, width, height);
   if (e == cudaSuccess && p && *p && pitch && runtime().instrumentedChecks())
     runtime().addAllocation(*p, uint64_t(*pitch) * height, *pitch, width,
                             BufferOrigin::MallocPitch);
@@ -2022,19 +2040,19 @@ cudaError_t __kosan_cudaMallocPitch(void **p, size_t *pitch, size_t width, size_
 cudaError_t __kosan_cudaFree(void *p) {
   // Errors of kernels still running may name this buffer: collect them first.
   runtime().drain(false);
-  cudaError_t e = cudaFree(p);
+  cudaError_t e = cudart().cudaFree(p);
   if (e == cudaSuccess && p)
     runtime().removeAllocation(p);
   return e;
 }
 cudaError_t __kosan_cudaFreeAsync(void *p, cudaStream_t s) {
-  cudaError_t e = cudaFreeAsync(p, s);
+  cudaError_t e = cudart().cudaFreeAsync(p, s);
   if (e == cudaSuccess && p)
     runtime().removeAllocation(p);
   return e;
 }
 cudaError_t __kosan_cudaFreeAsync_ptsz(void *p, cudaStream_t s) {
-  cudaError_t e = cudaFreeAsync_ptsz(p, s);
+  cudaError_t e = cudart().cudaFreeAsync_ptsz(p, s);
   if (e == cudaSuccess && p)
     runtime().removeAllocation(p);
   return e;
@@ -2062,14 +2080,14 @@ cudaError_t __kosan_cudaLaunchCooperativeKernel_ptsz(const void *f, dim3 g, dim3
 cudaError_t __kosan_cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *f,
                                         void **args) {
   if (!config)
-    return cudaLaunchKernelExC(config, f, args);
+    return cudart().cudaLaunchKernelExC(config, f, args);
   return runtime().launch(f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                           config->stream, false, false, config);
 }
 cudaError_t __kosan_cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *f,
                                              void **args) {
   if (!config)
-    return cudaLaunchKernelExC_ptsz(config, f, args);
+    return cudart().cudaLaunchKernelExC_ptsz(config, f, args);
   return runtime().launch(f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                           config->stream, true, false, config);
 }
@@ -2077,43 +2095,43 @@ cudaError_t __kosan_cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, c
 // Synchronisation points: where the program can observe a kernel's effects,
 // kosan reports what the kernel did wrong.
 cudaError_t __kosan_cudaDeviceSynchronize() {
-  cudaError_t e = cudaDeviceSynchronize();
+  cudaError_t e = cudart().cudaDeviceSynchronize();
   runtime().drain(true);
   return e;
 }
 cudaError_t __kosan_cudaStreamSynchronize(cudaStream_t s) {
-  cudaError_t e = cudaStreamSynchronize(s);
+  cudaError_t e = cudart().cudaStreamSynchronize(s);
   runtime().drain(false);
   return e;
 }
 cudaError_t __kosan_cudaStreamSynchronize_ptsz(cudaStream_t s) {
-  cudaError_t e = cudaStreamSynchronize_ptsz(s);
+  cudaError_t e = cudart().cudaStreamSynchronize_ptsz(s);
   runtime().drain(false);
   return e;
 }
 cudaError_t __kosan_cudaEventSynchronize(cudaEvent_t ev) {
-  cudaError_t e = cudaEventSynchronize(ev);
+  cudaError_t e = cudart().cudaEventSynchronize(ev);
   runtime().drain(false);
   return e;
 }
 cudaError_t __kosan_cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k) {
-  cudaError_t e = cudaMemcpy(dst, src, n, k);
+  cudaError_t e = cudart().cudaMemcpy(dst, src, n, k);
   runtime().drain(false);
   return e;
 }
 cudaError_t __kosan_cudaMemcpy_ptds(void *dst, const void *src, size_t n, cudaMemcpyKind k) {
-  cudaError_t e = cudaMemcpy_ptds(dst, src, n, k);
+  cudaError_t e = cudart().cudaMemcpy_ptds(dst, src, n, k);
   runtime().drain(false);
   return e;
 }
 cudaError_t __kosan_cudaFuncSetAttribute(const void *f, cudaFuncAttribute attr, int value) {
-  cudaError_t e = cudaFuncSetAttribute(f, attr, value);
+  cudaError_t e = cudart().cudaFuncSetAttribute(f, attr, value);
   if (e == cudaSuccess)
     runtime().mirrorAttribute(f, int(attr), value);
   return e;
 }
 cudaError_t __kosan_cudaFuncSetCacheConfig(const void *f, cudaFuncCache config) {
-  cudaError_t e = cudaFuncSetCacheConfig(f, config);
+  cudaError_t e = cudart().cudaFuncSetCacheConfig(f, config);
   if (e == cudaSuccess)
     runtime().mirrorCacheConfig(f, int(config));
   return e;
@@ -2121,7 +2139,7 @@ cudaError_t __kosan_cudaFuncSetCacheConfig(const void *f, cudaFuncCache config) 
 cudaError_t __kosan_cudaDeviceReset() {
   runtime().drain(false);
   runtime().onDeviceReset();
-  return cudaDeviceReset();
+  return cudart().cudaDeviceReset();
 }
 
 } // extern "C"

@@ -17,9 +17,11 @@ config.environment["PATH"] = os.pathsep.join(
 # Keep the driver's CUDA shim cache inside the build tree.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
-for var in ("KOSAN_OPTIONS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUDA_ARCH"):
+for var in ("KOSAN_OPTIONS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUDA_ARCH", "KOSAN_RUNTIME"):
     config.environment.pop(var, None)
 
+# Longer names first: lit substitutes in order, and %kosan_plugin is a prefix.
+config.substitutions.append(("%kosan_plugin_dir", os.path.dirname(os.path.abspath(config.plugin))))
 config.substitutions.append(("%kosan_plugin", config.plugin))
 # The device runtime as built, before the plugin embeds it.
 config.substitutions.append(("%kosan_device_rt", os.path.join(

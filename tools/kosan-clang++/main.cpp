@@ -239,7 +239,7 @@ KosanLayout locateKosan() {
     fatal("cannot locate this executable through /proc/self/exe: " +
           EC.message());
   fs::path Prefix = Self.parent_path().parent_path();
-  return {Prefix / "lib" / "libkosan.so", Prefix / "lib" / "libkosan_rt.a",
+  return {Prefix / "lib" / "libkosan.so", Prefix / "lib" / "libkosan_rt.so",
           Prefix / "share" / "kosan" / "include",
           Prefix / "share" / "kosan" / "cuda-shim" / "fatbinary.sh.in"};
 }
@@ -826,8 +826,8 @@ int main(int Argc, char **Argv) {
                  Options.ClangArgs.end());
   // After the user's objects and libraries, which reference them.
   if (Facts.links()) {
-    if (Instrument)
-      Add({"-L" + Kosan.Runtime.parent_path().string(), "-lkosan_rt"});
+    // No kosan runtime here: instrumented objects carry a loader that
+    // finds libkosan_rt.so when the program runs (runtime/host/loader.cpp).
     Add({"-L" + (Cuda.Root / "lib64").string()});
     if (!Facts.LinksCudart)
       Add({"-lcudart_static", "-ldl", "-lrt", "-lpthread"});

@@ -4,11 +4,20 @@
 ; synchronisations and copies go to __kosan_<same name>, with the same
 ; signature. Each allocation is preceded by __kosan_alloc_site("file:line",
 ; "variable"), so reports can name the buffer and where it was allocated;
-; for cuda_runtime.h's template wrapper the site is its caller's. A global
-; constructor references the ABI version symbol, so a runtime of another ABI
-; fails to link instead of corrupting memory.
+; for cuda_runtime.h's template wrapper the site is its caller's.
+;
+; No link line names the runtime (libkosan_rt.so): each __kosan_* callee is
+; defined in the module as a hidden, linkonce_odr forwarder that asks the
+; loader (linked in as bitcode) for the runtime's function once and falls
+; back to the CUDA function itself without a runtime. A global constructor
+; calls the versioned entry, so the runtime is loaded at start-up and one of
+; another ABI version is refused there.
 
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-host -S < %s | FileCheck %s
+; The runtime the objects look for first is the one beside the plugin.
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-host -S < %s | FileCheck %s --check-prefix=LOADER
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-host -S < %s | FileCheck %s --check-prefix=BESIDE -DPLUGIN_DIR=%kosan_plugin_dir
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-host -kosan-runtime-path=/opt/kosan/lib/libkosan_rt.so -S < %s | FileCheck %s --check-prefix=PATH
 ; The dispatcher (what clang's pipeline runs) does the same on a host module...
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -S < %s | FileCheck %s
 ; ...unless every check is off.
@@ -92,12 +101,41 @@ declare i32 @cudaFree(ptr)
 ; CHECK-NEXT:    %r = call i32 @__kosan_cudaMalloc(ptr %devPtr, i64 %size)
 ; CHECK-NEXT:    ret i32 %r
 
-; No call to the CUDA runtime remains.
-; CHECK-NOT:   call {{.*}} @cuda
-; CHECK:       declare void @__kosan_version_mismatch_check_v4()
-; CHECK:       define internal void @kosan.module_ctor() {
+; No direct call to the CUDA runtime remains.
+; CHECK-NOT:   call {{.*}}@cuda{{[A-Za-z_]*}}(
+
+; The forwarders.
+; CHECK-LABEL: define linkonce_odr hidden void @__kosan_alloc_site(ptr %0, ptr %1)
+; CHECK:         %fn = load atomic ptr, ptr @__kosan_loader_slot.__kosan_alloc_site acquire
+; CHECK:         call ptr @__kosan_loader_resolve(ptr @kosan.entry{{[.0-9]*}}, ptr @kosan.noop{{[.0-9]*}}, ptr @__kosan_loader_slot.__kosan_alloc_site)
+; CHECK:         tail call void %{{[0-9]+}}(ptr %0, ptr %1)
+; CHECK-LABEL: define linkonce_odr hidden i32 @__kosan_cudaMalloc(ptr %0, i64 %1)
+; CHECK:         %fn = load atomic ptr, ptr @__kosan_loader_slot.__kosan_cudaMalloc acquire
+; CHECK-NEXT:    [[NULL:%[0-9]+]] = icmp eq ptr %fn, null
+; CHECK-NEXT:    br i1 [[NULL]], label %resolve, label %call
+; CHECK:       resolve:
+; CHECK-NEXT:    [[GOT:%[0-9]+]] = call ptr @__kosan_loader_resolve(ptr @kosan.entry{{[.0-9]*}}, ptr @cudaMalloc, ptr @__kosan_loader_slot.__kosan_cudaMalloc)
+; CHECK:       call:
+; CHECK-NEXT:    [[FN:%[0-9]+]] = phi ptr [ %fn, %entry ], [ [[GOT]], %resolve ]
+; CHECK-NEXT:    [[R:%[0-9]+]] = tail call i32 [[FN]](ptr %0, i64 %1)
+; CHECK-NEXT:    ret i32 [[R]]
+; CHECK-LABEL: define linkonce_odr hidden i32 @__kosan_cudaLaunchKernel(ptr %0, i64 %1, i32 %2, i64 %3, i32 %4, ptr %5, i64 %6, ptr %7)
+; CHECK:         call ptr @__kosan_loader_resolve(ptr @kosan.entry{{[.0-9]*}}, ptr @cudaLaunchKernel,
+; CHECK:         tail call i32 %{{[0-9]+}}(ptr %0, i64 %1, i32 %2, i64 %3, i32 %4, ptr %5, i64 %6, ptr %7)
+; CHECK-LABEL: define linkonce_odr hidden void @__kosan_version_mismatch_check_v4()
+; CHECK:         call ptr @__kosan_loader_resolve(ptr @kosan.entry{{[.0-9]*}}, ptr @kosan.noop{{[.0-9]*}}, ptr @__kosan_loader_slot.__kosan_version_mismatch_check_v4)
+; CHECK-LABEL: define internal void @kosan.module_ctor() {
 ; CHECK-NEXT:    call void @__kosan_version_mismatch_check_v4()
 ; CHECK-NEXT:    ret void
+
+; The loader: its state shared by the program's objects, the public API kept.
+; LOADER-DAG:   @__kosan_loader_handle = linkonce_odr hidden {{.*}}global ptr null
+; LOADER-DAG:   @__kosan_loader_cudart = linkonce_odr hidden constant {{.*}} ptr @cudaGetFuncBySymbol,
+; LOADER-DAG:   define linkonce_odr hidden {{.*}}ptr @__kosan_loader_resolve(
+; LOADER-DAG:   define weak_odr hidden {{.*}}i32 @kosan_register_buffer(
+
+; BESIDE: @__kosan_loader_built_path = linkonce_odr hidden constant [{{[0-9]+}} x i8] c"[[PLUGIN_DIR]]/libkosan_rt.so\00"
+; PATH:   @__kosan_loader_built_path = linkonce_odr hidden constant [{{[0-9]+}} x i8] c"/opt/kosan/lib/libkosan_rt.so\00"
 
 ; OFF-NOT: __kosan
 ; OFF-NOT: global_ctors

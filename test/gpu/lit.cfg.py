@@ -16,10 +16,13 @@ config.test_exec_root = os.path.join(config.kosan_obj_root, "test", "gpu")
 paths = [os.path.join(config.kosan_obj_root, "bin"), config.llvm_tools_dir,
          config.environment.get("PATH", os.environ["PATH"])]
 config.environment["PATH"] = os.pathsep.join(paths)
-for var in ("LD_LIBRARY_PATH",):
+for var in ("LD_LIBRARY_PATH", "KOSAN_CLANG", "CUDA_HOME", "CUDA_PATH"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment.pop("KOSAN_OPTIONS", None)
+# kosan-clang++ keeps its CUDA shim in the cache; torch's build reads HOME.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
+config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 
 def have_gpu():
     smi = shutil.which("nvidia-smi")
@@ -39,6 +42,21 @@ try:
         config.available_features.add("torch")
 except Exception:
     pass
+# kosan can compile here (tests that build at run time, as torch extensions
+# do): clang 19 is installed, or carried and named by KOSAN_CLANG.
+def have_kosan_compiler():
+    clang = os.environ.get("KOSAN_CLANG") or shutil.which("clang++-19") or \
+        ("/usr/lib/llvm-19/bin/clang++" if os.path.exists("/usr/lib/llvm-19/bin/clang++") else None)
+    if not clang:
+        return False
+    try:
+        out = subprocess.run([clang, "--version"], capture_output=True, text=True, timeout=60)
+    except Exception:
+        return False
+    return out.returncode == 0 and "version 19" in out.stdout
+
+if have_kosan_compiler():
+    config.available_features.add("kosan-compiler")
 if shutil.which("compute-sanitizer"):
     config.available_features.add("compute-sanitizer")
 
@@ -48,3 +66,4 @@ config.substitutions.append(("%kosan-diff", os.path.join(config.kosan_obj_root, 
 config.substitutions.append(("%examples", os.path.join(config.kosan_obj_root, "examples")))
 config.substitutions.append(("%srcroot", os.path.dirname(os.path.dirname(config.test_source_root))))
 config.substitutions.append(("%kosan_build", config.kosan_obj_root))
+config.substitutions.append(("%kosan-nvcc", os.path.join(config.kosan_obj_root, "bin", "kosan-nvcc")))

@@ -1,22 +1,53 @@
 #!/bin/sh
-# Collects what a machine with a GPU but without LLVM needs to run the GPU
-# tests built here: FileCheck, not and lit. Run from the repository root;
-# the bundle goes to .gpu/ (ignored by git).
+# Packs what a machine with a GPU but without LLVM needs to run the GPU tests
+# and examples built here: FileCheck, not and lit, the built programs, and
+# kosan's tools. With --with-clang it also carries Debian's clang 19 as
+# packages (about 47 MB), so that kosan can compile there too: the tests that
+# build at run time (PyTorch extensions through kosan-nvcc) need it.
+# Run from the repository root; everything goes to .gpu-carry/ (ignored by
+# git), which device-run.sh unpacks.
 set -eu
+with_clang=0
+for arg in "$@"; do
+  case $arg in
+    --with-clang) with_clang=1 ;;
+    *) echo "usage: $0 [--with-clang]" >&2; exit 2 ;;
+  esac
+done
 llvm=${LLVM_DIR:-/usr/lib/llvm-19}
+build=${KOSAN_BUILD_DIR:-build}
 rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib
 cp "$llvm/bin/FileCheck" "$llvm/bin/not" .gpu/bin/
 cp -r "$llvm/build/utils/lit" .gpu/lit
-# FileCheck's shared libraries that a bare CUDA image may lack.
-for lib in $(ldd "$llvm/bin/FileCheck" | awk '/=>/ {print $3}' | grep -E 'libz3'); do
-  cp "$lib" .gpu/lib/
-done
-echo "bundle in .gpu/: $(du -sh .gpu | cut -f1)"
-# Everything a GPU run needs from the build, packed (a copy of the build's
-# binaries is several times larger than the archive): device-run.sh unpacks
-# it when it is there.
 mkdir -p .gpu-carry
-tar czf .gpu-carry/bundle.tgz build/test/gpu/bin build/test/gpu/lit.site.cfg.py \
-  $(find build/examples -maxdepth 1 -type f -perm -u+x) \
-  build/bin/kosan-diff build/bin/kosan-report .gpu
-echo "archive for the GPU machine: .gpu-carry/bundle.tgz ($(du -sh .gpu-carry/bundle.tgz | cut -f1))"
+rm -rf .gpu-carry/debs
+if [ $with_clang = 1 ]; then
+  # clang, its libraries and its resource headers; libz3 comes with them.
+  mkdir -p .gpu-carry/debs
+  (cd .gpu-carry/debs &&
+   apt-get download -q clang-19 libclang-cpp19 libllvm19 libclang-common-19-dev libz3-4 2>&1 |
+     grep -v "couldn't be accessed by user '_apt'" || true)
+  ls .gpu-carry/debs/*.deb >/dev/null
+else
+  # FileCheck's shared libraries that a bare CUDA image may lack.
+  for lib in $(ldd "$llvm/bin/FileCheck" | awk '/=>/ {print $3}' | grep -E 'libz3'); do
+    cp "$lib" .gpu/lib/
+  done
+fi
+# kosan's tools, stripped (debug information is most of their size), in the
+# build tree's layout.
+stage=.gpu-carry/stage
+rm -rf "$stage" && mkdir -p "$stage/$build/bin" "$stage/$build/lib" "$stage/$build/share"
+for f in kosan-diff kosan-report kosan-clang++ kosan-nvcc; do
+  [ -f "$build/bin/$f" ] && strip -o "$stage/$build/bin/$f" "$build/bin/$f"
+done
+for f in libkosan.so libkosan_rt.so; do
+  strip --strip-unneeded -o "$stage/$build/lib/$f" "$build/lib/$f"
+done
+cp -r "$build/share/kosan" "$stage/$build/share/"
+rm -f .gpu-carry/bundle.tgz
+XZ_OPT=-6T2 tar cJf .gpu-carry/bundle.txz "$build/test/gpu/bin" "$build/test/gpu/lit.site.cfg.py" \
+  $(find "$build/examples" -maxdepth 1 -type f -perm -u+x) .gpu \
+  -C "$stage" "$build"
+rm -rf "$stage"
+echo "archive for the GPU machine: .gpu-carry/ ($(du -sh .gpu-carry | cut -f1)); carry .gpu-carry"

@@ -115,6 +115,9 @@ struct DriverApi {
                                       unsigned, unsigned, unsigned, unsigned,
                                       CUstream, void **) = nullptr;
   CUresult (*launchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **) = nullptr;
+  // Optional (CUDA 12.4): finds the units of relocatable device code.
+  CUresult (*moduleGetFunctionCount)(unsigned *, CUmodule) = nullptr;
+  CUresult (*moduleEnumerateFunctions)(CUfunction *, unsigned, CUmodule) = nullptr;
   bool ok = false;
   std::string missing;
 
@@ -145,6 +148,8 @@ struct DriverApi {
     get("cuLaunchCooperativeKernel", launchCooperativeKernel);
     get("cuLaunchKernelEx", launchKernelEx);
     ok = missing.empty();
+    get("cuModuleGetFunctionCount", moduleGetFunctionCount);
+    get("cuModuleEnumerateFunctions", moduleEnumerateFunctions);
   }
 };
 
@@ -302,7 +307,9 @@ private:
   void writeRaw(const std::string &text);
   bool ensureDevice();
   void setUpPrecision(kosan_device_state &st);
-  void assignPrecisionSlots(ModuleInfo *m, uint32_t nsites);
+  void assignPrecisionSlots(ModuleInfo *m, uint32_t nsites,
+                            const std::vector<std::pair<std::string, uint32_t>> &units);
+  std::vector<std::string> rdcUnits(CUmodule mod);
   // Collects the OOB events (mu held); returns whether it synchronised the
   // device.
   bool drainEvents(bool deviceIdle);
@@ -432,8 +439,13 @@ Runtime::Runtime() {
       std::fprintf(stderr, "kosan: warning: cannot open log_path '%s': %s; reporting to stderr\n",
                    path.c_str(), std::strerror(errno));
   }
-  for (const std::string &w : parsed.warnings)
+  // Mistakes in KOSAN_OPTIONS are shown where the user typed them, also when
+  // the reports go to a log.
+  for (const std::string &w : parsed.warnings) {
+    if (logFile)
+      std::fprintf(stderr, "%s\n", w.c_str());
     writeRaw(w + "\n");
+  }
   if (opts.help)
     writeRaw(optionsHelp());
   if (!opts.trace.empty()) {
@@ -617,14 +629,20 @@ void Runtime::setUpPrecision(kosan_device_state &st) {
 // Gives the module's sites their slots and tells the module where they
 // start (its KOSAN_PREC_BASE_SYMBOL global). A module compiled without the
 // precision check has no such global and gets none.
-void Runtime::assignPrecisionSlots(ModuleInfo *m, uint32_t nsites) {
+void Runtime::assignPrecisionSlots(ModuleInfo *m, uint32_t nsites,
+                                   const std::vector<std::pair<std::string, uint32_t>> &units) {
   if (!dPrecision || nsites == 0)
     return;
-  CUdeviceptr basePtr = 0;
-  size_t bytes = 0;
-  if (drv.moduleGetGlobal(&basePtr, &bytes, m->handle, KOSAN_PREC_BASE_SYMBOL) !=
-          CUDA_SUCCESS ||
-      bytes != sizeof(uint32_t))
+  // Each unit's base symbol and where in the module's sites the unit's start.
+  std::vector<std::pair<CUdeviceptr, uint32_t>> bases;
+  for (const auto &[symbol, first] : units) {
+    CUdeviceptr basePtr = 0;
+    size_t bytes = 0;
+    if (drv.moduleGetGlobal(&basePtr, &bytes, m->handle, symbol.c_str()) == CUDA_SUCCESS &&
+        bytes == sizeof(uint32_t))
+      bases.push_back({basePtr, first});
+  }
+  if (bases.empty())
     return;
   precModuleSeen = true;
   uint32_t base = precCapacity; // past the end: the device records nothing
@@ -639,11 +657,39 @@ void Runtime::assignPrecisionSlots(ModuleInfo *m, uint32_t nsites) {
         "and %u are taken; a module with %u more is not checked for precision\n",
         precCapacity, precNextBase, nsites);
   }
-  if (drv.memcpyHtoD(basePtr, &base, sizeof base) != CUDA_SUCCESS) {
+  bool written = true;
+  for (auto [basePtr, first] : bases) {
+    // Past the end stays past the end: the device records nothing.
+    uint32_t unitBase = base == precCapacity ? base : base + first;
+    written &= drv.memcpyHtoD(basePtr, &unitBase, sizeof unitBase) == CUDA_SUCCESS;
+  }
+  if (!written) {
     m->precSlots = 0;
     log("kosan: warning: cannot set a module's precision slots; its sites are not "
         "checked for precision\n");
   }
+}
+
+// The units of relocatable device code linked into a module, by the marker
+// kernel each defines (abi.h), in the order of their ids. None where the
+// driver cannot list a module's kernels (before CUDA 12.4).
+std::vector<std::string> Runtime::rdcUnits(CUmodule mod) {
+  std::vector<std::string> units;
+  unsigned count = 0;
+  if (!drv.moduleGetFunctionCount || !drv.moduleEnumerateFunctions ||
+      drv.moduleGetFunctionCount(&count, mod) != CUDA_SUCCESS || count == 0)
+    return units;
+  std::vector<CUfunction> functions(count);
+  if (drv.moduleEnumerateFunctions(functions.data(), count, mod) != CUDA_SUCCESS)
+    return units;
+  for (CUfunction f : functions) {
+    const char *name = nullptr;
+    if (drv.funcGetName(&name, f) == CUDA_SUCCESS && name &&
+        std::strncmp(name, KOSAN_UNIT_MARKER_PREFIX, std::strlen(KOSAN_UNIT_MARKER_PREFIX)) == 0)
+      units.push_back(name + std::strlen(KOSAN_UNIT_MARKER_PREFIX));
+  }
+  std::sort(units.begin(), units.end());
+  return units;
 }
 
 ModuleInfo *Runtime::moduleFor(CUmodule mod) {
@@ -664,10 +710,20 @@ void Runtime::loadSites(ModuleInfo *m) {
   m->sitesLoaded = true;
   ModuleRecord rec;
   rec.id = m->id;
+  // One table, or (relocatable device code) one per unit of the module,
+  // each unit's sites after the previous units' (abi.h).
+  std::vector<std::string> units = {""};
   CUdeviceptr ptr = 0;
   size_t bytes = 0;
-  if (drv.moduleGetGlobal(&ptr, &bytes, m->handle, KOSAN_SITE_TABLE_SYMBOL) == CUDA_SUCCESS &&
-      bytes >= sizeof(kosan_site_table_header)) {
+  if (drv.moduleGetGlobal(&ptr, &bytes, m->handle, KOSAN_SITE_TABLE_SYMBOL) != CUDA_SUCCESS)
+    units = rdcUnits(m->handle);
+  std::vector<std::pair<std::string, uint32_t>> precBases; // (symbol, unit's first site)
+  for (const std::string &unit : units) {
+    std::string suffix = unit.empty() ? "" : "_" + unit;
+    if (drv.moduleGetGlobal(&ptr, &bytes, m->handle, (KOSAN_SITE_TABLE_SYMBOL + suffix).c_str()) !=
+            CUDA_SUCCESS ||
+        bytes < sizeof(kosan_site_table_header))
+      continue;
     std::vector<char> blob(bytes);
     if (drv.memcpyDtoH(blob.data(), ptr, bytes) == CUDA_SUCCESS) {
       kosan_site_table_header h;
@@ -679,9 +735,29 @@ void Runtime::loadSites(ModuleInfo *m) {
       size_t need = stringsAt + h.strings_size;
       if (h.magic == KOSAN_SITE_TABLE_MAGIC && h.abi_version == KOSAN_ABI_VERSION &&
           need <= bytes) {
-        m->sites.resize(h.nsites);
-        std::memcpy(m->sites.data(), blob.data() + sitesAt, h.nsites * sizeof(kosan_site));
-        m->strings.assign(blob.data() + stringsAt, h.strings_size);
+        uint32_t siteBase = m->sites.size();
+        uint32_t strBase = m->strings.size(); // string offsets of this unit's table
+        m->sites.resize(siteBase + h.nsites);
+        std::memcpy(m->sites.data() + siteBase, blob.data() + sitesAt,
+                    h.nsites * sizeof(kosan_site));
+        m->strings.append(blob.data() + stringsAt, h.strings_size);
+        for (uint32_t i = siteBase; i < m->sites.size(); ++i) {
+          kosan_site &s = m->sites[i];
+          for (uint32_t *str : {&s.function_str, &s.file_str, &s.object_str, &s.inlined_at_str})
+            *str += strBase;
+        }
+        if (!unit.empty()) {
+          CUdeviceptr basePtr = 0;
+          size_t baseBytes = 0;
+          if (drv.moduleGetGlobal(&basePtr, &baseBytes, m->handle,
+                                  (KOSAN_SITE_BASE_PREFIX + unit).c_str()) != CUDA_SUCCESS ||
+              baseBytes != sizeof(uint32_t) ||
+              drv.memcpyHtoD(basePtr, &siteBase, sizeof siteBase) != CUDA_SUCCESS)
+            log("kosan: warning: cannot set the site base of a unit of relocatable device "
+                "code; its reports may name wrong source locations\n");
+        }
+        precBases.push_back({KOSAN_PREC_BASE_SYMBOL + suffix, siteBase});
+        auto str = [&](uint32_t off) { return m->str(off ? off + strBase : 0); };
         std::vector<kosan_param_entry> params(h.nparams);
         std::memcpy(params.data(), blob.data() + paramsAt, params.size() * sizeof(kosan_param_entry));
         for (uint32_t i = 0; i < h.nkernels; ++i) {
@@ -689,28 +765,29 @@ void Runtime::loadSites(ModuleInfo *m) {
           std::memcpy(&e, blob.data() + kernelsAt + i * sizeof e, sizeof e);
           if (size_t(e.first_param) + e.nparams > params.size())
             continue;
-          KernelSummaryInfo &info = m->summaries[m->str(e.name_str)];
+          KernelSummaryInfo &info = m->summaries[str(e.name_str)];
           info.flags = e.flags;
-          info.orderFindings = m->str(e.order_str);
-          info.firstSite = e.first_site;
+          info.orderFindings = str(e.order_str);
+          info.firstSite = siteBase + e.first_site;
           info.nsites = e.nsites;
           for (uint32_t j = 0; j < e.nparams; ++j) {
             const kosan_param_entry &pe = params[e.first_param + j];
-            info.params.push_back({m->str(pe.name_str), pe.flags, pe.dtype});
+            info.params.push_back({str(pe.name_str), pe.flags, pe.dtype});
           }
         }
-        rec.source = m->str(h.module_str);
-        rec.compiler = m->str(h.compiler_str);
-        rec.fp_mode = m->str(h.fp_str);
-        rec.sites = h.nsites;
-        if (precision())
-          assignPrecisionSlots(m, h.nsites);
+        // Units of one module: their sources, one compiler and mode.
+        rec.source += (rec.source.empty() ? "" : " ") + str(h.module_str);
+        rec.compiler = str(h.compiler_str);
+        rec.fp_mode = str(h.fp_str);
+        rec.sites = m->sites.size();
       } else {
         log("kosan: warning: a module's site table is from another kosan version; "
             "its reports will lack source locations\n");
       }
     }
   }
+  if (precision() && !m->sites.empty())
+    assignPrecisionSlots(m, m->sites.size(), precBases);
   writeHeaderOnce();
   if (trace) {
     trace->write(rec);

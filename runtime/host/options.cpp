@@ -11,6 +11,7 @@
 #include "kosan/abi.h"
 
 #include <algorithm>
+#include <cctype>
 #include <bit>
 #include <charconv>
 #include <string_view>
@@ -89,15 +90,21 @@ uint32_t parseCheckList(std::string_view list,
     std::string_view item = trim(list.substr(0, comma));
     list = comma == std::string_view::npos ? std::string_view()
                                            : list.substr(comma + 1);
-    if (item.empty() || item == "none")
+    // Names are case-insensitive: checks=OOB means oob, not "no check".
+    auto same = [&](std::string_view name) {
+      return item.size() == name.size() &&
+             std::equal(item.begin(), item.end(), name.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == b;
+             });
+    };
+    if (item.empty() || same("none"))
       continue;
-    if (item == "all") {
+    if (same("all")) {
       bits |= kAllChecks;
       continue;
     }
-    auto known =
-        std::find_if(std::begin(kChecks), std::end(kChecks),
-                     [&](const CheckName &c) { return c.name == item; });
+    auto known = std::find_if(std::begin(kChecks), std::end(kChecks),
+                              [&](const CheckName &c) { return same(c.name); });
     if (known != std::end(kChecks))
       bits |= known->bit;
     else if (unknown)
@@ -147,6 +154,13 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   for (std::string_view name : unknown)
     warn("unknown check '" + std::string(name) +
          "' in checks (valid: oob, precision, order, all, none); ignored");
+  // A list of nothing but mistakes does not turn checking off: only "none"
+  // (or an empty list) does.
+  if (!unknown.empty() && bits == 0) {
+    bits = parseCheckList(defaults.checks, nullptr);
+    warn("no valid check in checks=" + options.checks + "; using the default, " +
+         checkListOf(bits));
+  }
   options.checks = checkListOf(bits);
   if (options.order_leaves != "position" && options.order_leaves != "value") {
     warn("order_leaves=" + options.order_leaves +
@@ -177,6 +191,12 @@ void validate(Options &options, std::vector<std::string> &warnings) {
          "where they would mix with the program's output; using stderr");
   if (options.log_path == "stdout" || options.log_path == "stderr")
     options.log_path.clear();
+
+  if (options.snapshot_max_mb < 0) {
+    warn("snapshot_max_mb=" + formatValue(options.snapshot_max_mb) +
+         " is negative; using " + formatValue(defaults.snapshot_max_mb));
+    options.snapshot_max_mb = defaults.snapshot_max_mb;
+  }
 
   if (options.print_limit < 0) {
     warn("print_limit=" + formatValue(options.print_limit) +

@@ -264,6 +264,36 @@ TEST(Options, UnknownCheckWarnsAndIsIgnored) {
   EXPECT_EQ(parsed.options.checks, "oob");
 }
 
+TEST(Options, CheckNamesIgnoreCase) {
+  ParsedOptions parsed = parseOptions("checks=OOB,Precision");
+  EXPECT_TRUE(parsed.warnings.empty()) << joined(parsed.warnings);
+  EXPECT_EQ(parsed.options.check_bits(), KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION);
+  EXPECT_EQ(parseOptions("checks=ALL").options.check_bits(),
+            KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER);
+  EXPECT_EQ(parseOptions("checks=None").options.check_bits(), 0u);
+}
+
+TEST(Options, OnlyUnknownChecksKeepTheDefault) {
+  ParsedOptions parsed = parseOptions("checks=obo");
+  ASSERT_EQ(parsed.warnings.size(), 2u) << joined(parsed.warnings);
+  EXPECT_PRED2(contains, parsed.warnings[0], "unknown check 'obo'");
+  EXPECT_EQ(parsed.warnings[1], "kosan: warning: KOSAN_OPTIONS: no valid check in "
+                                "checks=obo; using the default, oob");
+  EXPECT_EQ(parsed.options.check_bits(), KOSAN_CHECK_OOB);
+  // Turning checks off stays possible, and silent.
+  parsed = parseOptions("checks=none");
+  EXPECT_TRUE(parsed.warnings.empty());
+  EXPECT_EQ(parsed.options.check_bits(), 0u);
+}
+
+TEST(Options, NegativeSnapshotLimitFallsBack) {
+  ParsedOptions parsed = parseOptions("snapshot_max_mb=-5");
+  ASSERT_EQ(parsed.warnings.size(), 1u) << joined(parsed.warnings);
+  EXPECT_EQ(parsed.warnings[0],
+            "kosan: warning: KOSAN_OPTIONS: snapshot_max_mb=-5 is negative; using 1024");
+  EXPECT_EQ(parsed.options.snapshot_max_mb, 1024);
+}
+
 TEST(Options, LogPathStderrAndStdout) {
   ParsedOptions parsed = parseOptions("log_path=stderr");
   EXPECT_TRUE(parsed.warnings.empty());

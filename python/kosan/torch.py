@@ -1,0 +1,167 @@
+"""kosan for PyTorch harnesses, in one line::
+
+    import kosan.torch; kosan.torch.enable()
+
+After it, in this process:
+
+- extensions that torch builds (``load_inline``, ``load``) are compiled by
+  ``kosan-nvcc`` (``PYTORCH_NVCC``), so their kernels carry kosan's checks,
+  and they are cached apart from builds made without kosan;
+- every block PyTorch's CUDA caching allocator hands out is a buffer of its
+  own for the out-of-bounds check, of exactly the size that was asked for:
+  a kernel that writes past its output tensor is reported even though the
+  bytes behind it belong to the same segment of the allocator (which is all
+  the CUDA driver, and so compute-sanitizer, can see). A view is bounded by
+  its storage.
+
+How: PyTorch's caching allocator reports every allocation and free to the
+trackers attached to it (``c10::cuda::CUDACachingAllocator::
+attachAllocatorTraceTracker``), with the requested size. ``enable()`` builds
+a small C++ extension (once; torch caches it) that attaches one, which
+registers each block with the kosan runtime and forgets it when it is freed.
+This keeps PyTorch's own allocator, so caching, expandable segments and CUDA
+graphs behave as before, and kernels not built by kosan run as before; a
+replacement allocator (``CUDAPluggableAllocator``) would have to be
+installed before the first CUDA allocation, would change what is measured
+and could not follow graph-private pools. See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pathlib
+import threading
+
+from ._library import KosanError, _repo_root
+from ._runtime import find_runtime
+
+__all__ = ["enable", "enabled", "flush", "kosan_nvcc"]
+
+_lock = threading.Lock()
+_state: dict | None = None
+
+# The tracker: C++ against torch's own headers, built by torch.
+_TRACKER_SOURCE = r"""
+#include <torch/extension.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+
+#include <cstdint>
+
+namespace {
+using RegisterFn = int (*)(const void *, size_t, const char *);
+using UnregisterFn = int (*)(const void *);
+RegisterFn registerBuffer = nullptr;
+UnregisterFn unregisterBuffer = nullptr;
+int64_t registered = 0, refused = 0;
+}
+
+// Called by the allocator under its own lock, for every event: only kosan's
+// table is touched here, never PyTorch.
+static void track(const c10::cuda::CUDACachingAllocator::TraceEntry &te) {
+  using Action = c10::cuda::CUDACachingAllocator::TraceEntry::Action;
+  const void *ptr = reinterpret_cast<const void *>(te.addr_);
+  if (te.action_ == Action::ALLOC) {
+    if (registerBuffer(ptr, te.size_, "") == 0) ++registered; else ++refused;
+  } else if (te.action_ == Action::FREE_COMPLETED) {
+    unregisterBuffer(ptr);
+  }
+}
+
+void install(int64_t registerAddress, int64_t unregisterAddress) {
+  registerBuffer = reinterpret_cast<RegisterFn>(registerAddress);
+  unregisterBuffer = reinterpret_cast<UnregisterFn>(unregisterAddress);
+  c10::cuda::CUDACachingAllocator::attachAllocatorTraceTracker(track);
+}
+
+std::vector<int64_t> counts() { return {registered, refused}; }
+"""
+
+
+def kosan_nvcc() -> str:
+    """The kosan-nvcc to build extensions with: $KOSAN_NVCC, else the one of
+    the checkout this package comes from (build/bin)."""
+    explicit = os.environ.get("KOSAN_NVCC")
+    if explicit:
+        return explicit
+    root = _repo_root()
+    if root is not None:
+        build = pathlib.Path(os.environ.get("KOSAN_BUILD_DIR") or "build")
+        candidate = (build if build.is_absolute() else root / build) / "bin" / "kosan-nvcc"
+        if candidate.is_file():
+            return str(candidate)
+    raise KosanError("kosan-nvcc not found: set KOSAN_NVCC to <kosan>/bin/kosan-nvcc")
+
+
+def enabled() -> bool:
+    return _state is not None
+
+
+def _register_live_blocks(lib) -> int:
+    """Blocks allocated before enable(): from the allocator's snapshot."""
+    import torch
+    count = 0
+    for segment in torch.cuda.memory_snapshot():
+        for block in segment.get("blocks", []):
+            if block.get("state") != "active_allocated":
+                continue
+            size = block.get("requested_size") or block.get("size")
+            if lib.kosan_register_buffer(block["address"], size, b"") == 0:
+                count += 1
+    return count
+
+
+def enable(*, build_extensions: bool = True, verbose: bool = False) -> dict:
+    """Turns kosan on for this process (idempotent); returns what it did.
+
+    build_extensions: set PYTORCH_NVCC to kosan-nvcc (unless it is set) and
+    keep kosan's extension builds apart from others (TORCH_EXTENSIONS_DIR,
+    unless it is set), so that extensions torch builds from now on are
+    instrumented.
+    """
+    global _state
+    with _lock:
+        if _state is not None:
+            return dict(_state)
+        import torch
+        from torch.utils.cpp_extension import load_inline
+
+        state: dict = {}
+        if build_extensions:
+            if "PYTORCH_NVCC" not in os.environ:
+                os.environ["PYTORCH_NVCC"] = kosan_nvcc()
+            state["nvcc"] = os.environ["PYTORCH_NVCC"]
+            if "TORCH_EXTENSIONS_DIR" not in os.environ:
+                cache = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or
+                                     pathlib.Path.home() / ".cache")
+                os.environ["TORCH_EXTENSIONS_DIR"] = str(cache / "kosan" / "torch_extensions")
+            state["extensions_dir"] = os.environ["TORCH_EXTENSIONS_DIR"]
+
+        runtime = find_runtime()
+        address = ctypes.cast(runtime.kosan_register_buffer, ctypes.c_void_p).value
+        unaddress = ctypes.cast(runtime.kosan_unregister_buffer, ctypes.c_void_p).value
+        # The tracker is plain C++ for the host compiler, whatever nvcc is set.
+        saved = os.environ.pop("PYTORCH_NVCC", None)
+        try:
+            tracker = load_inline(name="kosan_torch_tracker", cpp_sources=_TRACKER_SOURCE, functions=["install", "counts"],
+                                  with_cuda=True, verbose=verbose)
+        finally:
+            if saved is not None:
+                os.environ["PYTORCH_NVCC"] = saved
+        tracker.install(address, unaddress)
+        state["live_blocks_registered"] = (_register_live_blocks(runtime)
+                                           if torch.cuda.is_initialized() else 0)
+        state["tracker"] = tracker
+        _state = state
+        return dict(state)
+
+
+def flush() -> int:
+    """Reports what kernels did wrong so far, now (kosan reports at the CUDA
+    synchronisations of kosan-built code, and at exit; torch's own
+    synchronize is not one of them). Returns the number of errors reported
+    by this process so far."""
+    lib = find_runtime()
+    lib.kosan_flush.restype = ctypes.c_ulong
+    lib.kosan_flush.argtypes = []
+    return int(lib.kosan_flush())

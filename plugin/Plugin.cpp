@@ -3,6 +3,7 @@
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-precision
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-order
+//   opt -load-pass-plugin=libkosan.so -passes=kosan-compat
 //   clang -fpass-plugin=libkosan.so                        (default options: clang 19
 //                                                           parses -mllvm before it loads
 //                                                           the plugin, so -kosan-* need
@@ -13,11 +14,13 @@
 // same passes through CodeGenOptions::PassBuilderCallbacks, so both routes
 // build the same pipeline. Instrumentation runs at the end of the optimizer
 // pipeline (after inlining, so provenance is visible across inlined calls),
-// at every -O level.
+// at every -O level. The compatibility pass runs at its start, whatever the
+// checks (none, for --kosan-plain builds), before libdevice is inlined.
 //
 //===----------------------------------------------------------------------===//
 #include "Plugin.h"
 
+#include "../passes/CudaCompat.h"
 #include "kosan/abi.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -29,6 +32,10 @@ namespace kosan {
 bool gFrontendRegistered = false;
 
 void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(kosan::CudaCompatPass());
+      });
   PB.registerOptimizerLastEPCallback(
       [opts](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(kosan::KosanPass(opts));
@@ -67,6 +74,10 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           o.checks = KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS;
           MPM.addPass(kosan::OrderAnalysisPass(o));
           MPM.addPass(kosan::OOBSanitizerPass(o));
+          return true;
+        }
+        if (name == "kosan-compat") {
+          MPM.addPass(kosan::CudaCompatPass());
           return true;
         }
         if (name == "kosan-host") {

@@ -746,7 +746,8 @@ KOSAN OPTIONS:
                           can say at which operation two runs part (slow:
                           for diagnosis)
   --kosan-plain           build without instrumentation through the same
-                          compatibility layer (a baseline)
+                          compatibility layer (a baseline; the plugin is
+                          loaded with no checks, for its compatibility pass)
   --kosan-print-command   print the clang command to stderr, then run it
   --kosan-help            print this help
   --cuda-path=<dir>       CUDA toolkit (default: $CUDA_PATH, $CUDA_HOME,
@@ -782,11 +783,11 @@ int main(int Argc, char **Argv) {
 
   // -### only prints commands, so it works before kosan is fully built.
   bool Instrument = !Options.Plain;
-  if (Instrument && !Facts.DryRun) {
+  if (!Facts.DryRun) {
     if (!isFile(Kosan.Plugin))
       fatal("kosan plugin not found at " + Kosan.Plugin.string() +
             "; build kosan first (see README)");
-    if (Facts.links() && !isFile(Kosan.Runtime))
+    if (Instrument && Facts.links() && !isFile(Kosan.Runtime))
       fatal("kosan runtime not found at " + Kosan.Runtime.string() +
             "; build kosan first (see README)");
   }
@@ -812,8 +813,11 @@ int main(int Argc, char **Argv) {
     Add({"-isystem", Cccl.string()});
   Add({"-include", "kosan_cuda_compat.h"});
   if (Instrument)
-    Add({"-D__KOSAN__", "-fplugin=" + Kosan.Plugin.string(),
-         "-fplugin-arg-kosan-checks=" + Options.Checks});
+    Add({"-D__KOSAN__"});
+  // Plain builds load the plugin too, with no checks: its compatibility
+  // pass (passes/CudaCompat.cpp) makes device code compute what nvcc's does.
+  Add({"-fplugin=" + Kosan.Plugin.string(),
+       "-fplugin-arg-kosan-checks=" + (Instrument ? Options.Checks : "none")});
   // Reports name source lines; a user's own -g choice wins.
   if (!Facts.HasDebugOption)
     Add({"-gline-tables-only"});

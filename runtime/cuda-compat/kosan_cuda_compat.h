@@ -24,11 +24,27 @@
  *    buffers. The hints only steer caching; dropping them keeps the results.
  *    __ldcv stays a volatile load so that polling loops still re-read memory.
  *
+ * Also: the standard headers nvcc builds see without including them, host
+ * min() and max(), and warp reductions (__reduce_*_sync) with the operands
+ * clang 19 swaps put right; each is explained where it is defined below.
+ *
  *===------------------------------------------------------------------------===*/
 #ifndef KOSAN_CUDA_COMPAT_H
 #define KOSAN_CUDA_COMPAT_H
 
 #if defined(__clang__) && defined(__CUDA__)
+
+/* Standard headers whose declarations nvcc builds see without including
+ * them, as nvcc's cuda_runtime.h includes them in host code
+ * (crt/common_functions.h, crt/math_functions.h): math.h and time.h.
+ * Programs call isfinite(), isnan(), isinf() (llm.c's dev/cuda kernels) and
+ * clock() from host code without an #include; clang's wrapper header
+ * includes cmath, which declares std::isfinite but not the global one that
+ * math.h adds, and no time.h. Only what nvcc builds do see is added: printf()
+ * and assert() are undeclared in nvcc builds that do not include stdio.h or
+ * assert.h themselves. */
+#include <math.h>
+#include <time.h>
 
 /* nodebug: inlined, their accesses take the caller's source line, so that a
  * report names the user's code rather than this header. */
@@ -255,6 +271,43 @@ KOSAN_COMPAT_HOST_MINMAX(double, double, double)
 KOSAN_COMPAT_HOST_MINMAX(double, float, double)
 KOSAN_COMPAT_HOST_MINMAX(double, double, float)
 #undef KOSAN_COMPAT_HOST_MINMAX
+
+/* Warp reductions. clang 19's __clang_cuda_intrinsics.h passes the mask as
+ * the first operand of __nvvm_redux_sync_*, but LLVM 19's intrinsics take the
+ * value first (redux.sync.<op> dst, src, membermask), so clang emits
+ * "redux.sync.add dst, mask, value": the value is used as the member mask.
+ * Unless each thread's value has the bits of its own lane and of every other
+ * participating lane, the instruction is invalid and the launch fails with
+ * "an illegal instruction was encountered" (CUDA error 715); otherwise it
+ * reduces the mask instead of the values. cooperative_groups' cg::reduce
+ * calls these for int and unsigned on sm_80 and newer (cuda-samples
+ * reduction, warpAggregatedAtomicsCG). LLVM fixed it after 19 (issue 131415);
+ * clang's inline definitions cannot be replaced, so the names are redirected
+ * to functions with the operands in the intrinsics' order and nvcc's
+ * overloads (sm_80_rt.h: int as well as unsigned for add, min and max). */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define KOSAN_COMPAT_REDUX(OP, BUILTIN, T)                                     \
+  static __device__ __forceinline__ __attribute__((nodebug)) T                 \
+      __kosan_reduce_##OP##_sync(unsigned mask, T value) {                     \
+    return (T)BUILTIN(value, mask);                                            \
+  }
+KOSAN_COMPAT_REDUX(add, __nvvm_redux_sync_add, unsigned)
+KOSAN_COMPAT_REDUX(add, __nvvm_redux_sync_add, int)
+KOSAN_COMPAT_REDUX(min, __nvvm_redux_sync_umin, unsigned)
+KOSAN_COMPAT_REDUX(min, __nvvm_redux_sync_min, int)
+KOSAN_COMPAT_REDUX(max, __nvvm_redux_sync_umax, unsigned)
+KOSAN_COMPAT_REDUX(max, __nvvm_redux_sync_max, int)
+KOSAN_COMPAT_REDUX(and, __nvvm_redux_sync_and, unsigned)
+KOSAN_COMPAT_REDUX(or, __nvvm_redux_sync_or, unsigned)
+KOSAN_COMPAT_REDUX(xor, __nvvm_redux_sync_xor, unsigned)
+#undef KOSAN_COMPAT_REDUX
+#define __reduce_add_sync(mask, value) __kosan_reduce_add_sync(mask, value)
+#define __reduce_min_sync(mask, value) __kosan_reduce_min_sync(mask, value)
+#define __reduce_max_sync(mask, value) __kosan_reduce_max_sync(mask, value)
+#define __reduce_and_sync(mask, value) __kosan_reduce_and_sync(mask, value)
+#define __reduce_or_sync(mask, value) __kosan_reduce_or_sync(mask, value)
+#define __reduce_xor_sync(mask, value) __kosan_reduce_xor_sync(mask, value)
+#endif /* sm_80 and newer */
 
 #endif /* clang CUDA compilation */
 

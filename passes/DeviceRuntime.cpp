@@ -60,7 +60,10 @@ bool linkDeviceRuntime(Module &M) {
     return false;
 
   for (Function &F : M) {
-    if (F.isDeclaration() || !F.getName().starts_with("__kosan_"))
+    // Kernels of kosan's own (the unit marker of relocatable device code)
+    // are not the runtime's.
+    if (F.isDeclaration() || !F.getName().starts_with("__kosan_") ||
+        F.getCallingConv() == CallingConv::PTX_Kernel)
       continue;
     F.setLinkage(GlobalValue::InternalLinkage);
     F.removeFnAttr("target-cpu");

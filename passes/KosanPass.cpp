@@ -17,6 +17,11 @@ static cl::opt<bool> ClLinkRuntime(
     "kosan-link-runtime",
     cl::desc("kosan: link the device runtime into instrumented device modules"),
     cl::Hidden, cl::init(true));
+static cl::opt<bool> ClRdc(
+    "kosan-rdc",
+    cl::desc("kosan: the device module is relocatable device code (-fgpu-rdc), linked "
+             "with others by nvlink; set by the frontend plugin from clang's options"),
+    cl::Hidden, cl::init(false));
 static cl::opt<std::string>
     ClDebugFunction("kosan-debug-func",
                     cl::desc("kosan: instrument only this function (for bisection)"),
@@ -60,6 +65,7 @@ PassOptions PassOptions::fromCommandLine() {
                        false);
   o.linkRuntime = ClLinkRuntime;
   o.debugFunction = ClDebugFunction;
+  o.rdc = ClRdc;
   return o;
 }
 

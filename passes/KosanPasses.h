@@ -21,6 +21,10 @@ struct PassOptions {
   // The compile options that decide floating-point results, as the frontend
   // saw them ("-O2 -ffp-contract=fast ..."); empty: inferred from the IR.
   std::string compileFlags;
+  // Relocatable device code (-fgpu-rdc): the device module is one of several
+  // that nvlink links into one image, so kosan's per-module device globals
+  // get names of their own (see docs/design.md, "Relocatable device code").
+  bool rdc = false;
 
   // Parses "oob,precision,order", "all" or "none"; returns false and names
   // the offending word in *bad on an unknown check.

@@ -31,6 +31,7 @@
 #include <cstddef>
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -48,6 +49,8 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -169,6 +172,9 @@ private:
                 function_ref<void(Instruction *)> slowPath);
   Value *sinkFor(PointerType *T, unsigned space, IRBuilder<> &B);
   std::string fpMode() const;
+  std::string unitId() const;
+  void declareExternalClones(ArrayRef<Function *> instrumented);
+  void nameUnitGlobals(StringRef id);
 
   Module &M;
   const DataLayout &DL;
@@ -186,6 +192,9 @@ private:
   DenseMap<Function *, Function *> clones;
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
+  // Relocatable device code: the unit's site base (KOSAN_SITE_BASE_PREFIX),
+  // added to the site ids this module records.
+  GlobalVariable *siteBase = nullptr;
 };
 
 // Bytes of the sinks that redirected accesses go to: the widest access the
@@ -291,6 +300,8 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
       put(offsetof(kosan_oob_event, block) + 4 * i,
           W.CreateIntrinsic(sregs[i], {}, {}));
     W.CreateIntrinsic(Intrinsic::nvvm_membar_sys, {}, {});
+    if (siteBase)
+      site = W.CreateAdd(markNoSanitize(W.CreateAlignedLoad(I32, siteBase, Align(4))), site);
     Value *key = W.CreateAdd(
         W.CreateOr(W.CreateShl(W.CreateZExt(ctx.launchId, I64), 32),
                    W.CreateZExt(site, I64)),
@@ -1099,6 +1110,89 @@ void OOBSanitizer::remarkOrder(Function &clone, const Function &original, bool k
   });
 }
 
+// Relocatable device code: the unit's id, from its source file and the
+// symbols it defines for others, so that two units of one link differ (one
+// source compiled twice with different macros defines different symbols).
+std::string OOBSanitizer::unitId() const {
+  std::string key = M.getSourceFileName();
+  for (const GlobalValue &GV : M.global_values())
+    if (!GV.isDeclaration() && !GV.hasLocalLinkage()) {
+      key += '\0';
+      key += GV.getName();
+    }
+  return utohexstr(xxh3_64bits(key), /*LowerCase=*/true, /*Width=*/16);
+}
+
+// Device functions this unit calls but another defines: their clones are
+// there too (every unit of an rdc link is compiled by kosan), so the
+// clones here call those. CUDA's own device-side functions (printf, malloc,
+// assert, the device runtime API) and libdevice stay as they are.
+void OOBSanitizer::declareExternalClones(ArrayRef<Function *> instrumented) {
+  SmallPtrSet<Function *, 16> callers(instrumented.begin(), instrumented.end());
+  auto isSystem = [](StringRef name) {
+    for (StringRef prefix : {"llvm.", "__nv", "__kosan", "__cuda", "cuda", "__assert",
+                             "vprintf", "malloc", "free", "__ockl", "__ocml"})
+      if (name.starts_with(prefix))
+        return true;
+    return false;
+  };
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.hasLocalLinkage() ||
+        isSystem(F.getName()) || F.getName().ends_with(KOSAN_CLONE_SUFFIX) ||
+        F.getCallingConv() == CallingConv::PTX_Kernel || F.isVarArg())
+      continue;
+    bool called = any_of(F.users(), [&](User *U) {
+      auto *CI = dyn_cast<CallInst>(U);
+      return CI && CI->getCalledFunction() == &F && callers.count(CI->getFunction());
+    });
+    if (!called)
+      continue;
+    FunctionType *FT = F.getFunctionType();
+    SmallVector<Type *, 8> params(FT->param_begin(), FT->param_end());
+    params.append({I64, I32, I32, I64});
+    Function *decl = Function::Create(FunctionType::get(FT->getReturnType(), params, false),
+                                      GlobalValue::ExternalLinkage, F.getAddressSpace(),
+                                      F.getName() + KOSAN_CLONE_SUFFIX, &M);
+    decl->setCallingConv(F.getCallingConv());
+    clones[&F] = decl;
+  }
+}
+
+// Relocatable device code: nvlink links this module with the other units'
+// into one, where each unit's site table and precision base must keep a
+// name of its own and its site ids must not collide with another unit's
+// (abi.h, KOSAN_UNIT_MARKER_PREFIX). The host adds each unit's sites after
+// the previous units' and writes the unit's site base, which the ids that
+// reach the host (events, table checks, logged operations) include.
+void OOBSanitizer::nameUnitGlobals(StringRef id) {
+  if (GlobalVariable *table = M.getNamedGlobal(KOSAN_SITE_TABLE_SYMBOL))
+    table->setName(KOSAN_SITE_TABLE_SYMBOL "_" + id);
+  if (GlobalVariable *precBase = M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL))
+    precBase->setName(KOSAN_PREC_BASE_SYMBOL "_" + id);
+  // Site ids passed to the runtime: __kosan_oob_check_table(.., site, ..)
+  // and __kosan_order_op(.., site).
+  for (auto [name, siteArg] : {std::pair<StringRef, unsigned>{kOobCheckTableName, 3},
+                               {"__kosan_order_op", 4}}) {
+    Function *F = M.getFunction(name);
+    if (!F)
+      continue;
+    for (User *U : make_early_inc_range(F->users()))
+      if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == F) {
+        IRBuilder<> B(CI);
+        Value *base = markNoSanitize(B.CreateAlignedLoad(I32, siteBase, Align(4)));
+        CI->setArgOperand(siteArg, B.CreateAdd(base, CI->getArgOperand(siteArg)));
+      }
+  }
+  // The marker the host finds the unit by: an empty kernel.
+  Function *marker = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                      GlobalValue::ExternalLinkage,
+                                      KOSAN_UNIT_MARKER_PREFIX + id, M);
+  if (Triple(M.getTargetTriple()).isNVPTX())
+    marker->setCallingConv(CallingConv::PTX_Kernel);
+  ReturnInst::Create(Ctx, BasicBlock::Create(Ctx, "", marker));
+  appendToUsed(M, {marker});
+}
+
 bool OOBSanitizer::run() {
   SmallVector<Function *, 8> kernels, deviceFunctions;
   for (Function &F : M) {
@@ -1114,7 +1208,11 @@ bool OOBSanitizer::run() {
   }
   // Before instrumenting: kosan's own selects and phis are not the program's.
   std::string mode = opts.compileFlags.empty() ? fpMode() : opts.compileFlags;
-  if (kernels.empty()) {
+  // A unit of relocatable device code may hold device functions alone,
+  // which kernels of other units call.
+  bool rdcFunctionsOnly = opts.rdc && opts.debugFunction.empty() &&
+                          any_of(deviceFunctions, [](Function *F) { return !F->hasLocalLinkage(); });
+  if (kernels.empty() && !rdcFunctionsOnly) {
     if (!opts.debugFunction.empty())
       errs() << "kosan: warning: -kosan-debug-func=" << opts.debugFunction
              << " names no kernel in " << M.getSourceFileName()
@@ -1122,12 +1220,23 @@ bool OOBSanitizer::run() {
     return false;
   }
   initializeCallbacks();
+  std::string unit;
+  if (opts.rdc) {
+    unit = unitId();
+    siteBase = new GlobalVariable(M, I32, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+                                  ConstantInt::get(I32, 0), KOSAN_SITE_BASE_PREFIX + unit,
+                                  nullptr, GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
+                                  /*isExternallyInitialized=*/true);
+    siteBase->setAlignment(Align(4));
+    appendToUsed(M, {siteBase});
+  }
 
   // The precision runtime groups a warp's lanes with match.any.sync, which
   // needs sm_70: older targets are checked for out-of-bounds accesses only.
   bool precision = opts.checks & KOSAN_CHECK_PRECISION;
   if (precision) {
-    StringRef cpu = kernels.front()->getFnAttribute("target-cpu").getValueAsString();
+    Function *first = kernels.empty() ? deviceFunctions.front() : kernels.front();
+    StringRef cpu = first->getFnAttribute("target-cpu").getValueAsString();
     auto digit = [](char c) { return c >= '0' && c <= '9'; };
     unsigned sm = 0;
     if (cpu.consume_front("sm_") && !cpu.take_while(digit).getAsInteger(10, sm) && sm < 70) {
@@ -1162,6 +1271,11 @@ bool OOBSanitizer::run() {
       clones[F] = cloneKernel(*F);
     for (Function *F : deviceFunctions)
       clones[F] = cloneDeviceFunction(*F);
+  }
+  if (opts.rdc) {
+    SmallVector<Function *, 16> originals(kernels.begin(), kernels.end());
+    originals.append(deviceFunctions.begin(), deviceFunctions.end());
+    declareExternalClones(originals);
   }
 
   for (Function *F : kernels) {
@@ -1211,6 +1325,8 @@ bool OOBSanitizer::run() {
     ++NumDeviceFunctions;
   }
   sites.emit(M, mode);
+  if (opts.rdc)
+    nameUnitGlobals(unit);
   // Link no runtime function the instrumentation did not need.
   if (auto *F = dyn_cast<Function>(tableFn.getCallee()); F && F->use_empty())
     F->eraseFromParent();

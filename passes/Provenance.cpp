@@ -162,7 +162,18 @@ Provenance ProvenanceAnalysis::classify(Value *base) {
       p.kind = Provenance::Constant;
       return p;
     }
-    if (GV->isDeclaration() || size == 0 || GV->isInterposable()) {
+    if (GV->isDeclaration() && size == 0 && !GV->isInterposable()) {
+      // extern __device__ T a[] of relocatable device code, defined in
+      // another translation unit with a size this one does not know. It is
+      // a __device__ object, never in the table of buffers: checking it
+      // there would report every access, so it is not checked.
+      p.kind = Provenance::Constant;
+      return p;
+    }
+    // An extern __device__ declaration of a complete type (relocatable
+    // device code) has its definition's size: C++ requires the types to
+    // match.
+    if (size == 0 || GV->isInterposable()) {
       p.kind = Provenance::Unknown;
       p.space = KOSAN_SPACE_UNKNOWN;
       return p;

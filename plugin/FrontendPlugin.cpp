@@ -64,6 +64,7 @@ protected:
   CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
     kosan::PassOptions o = opts;
     o.compileFlags = compileFlags(CI);
+    o.rdc |= CI.getLangOpts().GPURelocatableDeviceCode;
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [o](PassBuilder &PB) { kosan::registerPasses(PB, o, /*fromFrontend=*/true); });
     kosan::gFrontendRegistered = true;

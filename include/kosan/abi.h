@@ -29,6 +29,19 @@
 #define KOSAN_SITE_TABLE_SYMBOL "__kosan_site_table"
 #define KOSAN_SITE_TABLE_MAGIC 0x5449534bu /* "KSIT" */
 
+// Relocatable device code (-fgpu-rdc): nvlink links the device code of
+// several translation units into one module, so each unit's per-module
+// globals carry the unit's id, 16 hex digits: KOSAN_SITE_TABLE_SYMBOL "_<id>",
+// KOSAN_PREC_BASE_SYMBOL "_<id>" and KOSAN_SITE_BASE_PREFIX "<id>". The unit
+// also defines an empty kernel KOSAN_UNIT_MARKER_PREFIX "<id>", by which the
+// host finds the units of a module (cuModuleEnumerateFunctions). Site ids
+// are the unit's own, from 0; instrumented code adds the unit's site base
+// (uint32_t, written by the host, which concatenates the units' tables in
+// the order of their ids) to the id it records, so that ids are unique in
+// the module.
+#define KOSAN_UNIT_MARKER_PREFIX "__kosan_unit_"
+#define KOSAN_SITE_BASE_PREFIX "__kosan_site_base_"
+
 // Check selection, shared by -fplugin-arg-kosan-checks= and KOSAN_OPTIONS.
 enum kosan_check_bits : uint32_t {
   KOSAN_CHECK_OOB = 1u << 0,

@@ -458,6 +458,7 @@ struct DriverOptions {
   bool Plain = false;
   bool PrintCommand = false;
   bool Help = false;
+  bool DeviceLinkOnly = false; // --kosan-dlink
 };
 
 DriverOptions parseDriverOptions(int Argc, char **Argv) {
@@ -474,6 +475,8 @@ DriverOptions parseDriverOptions(int Argc, char **Argv) {
       Options.PrintCommand = true;
     else if (Arg == "--kosan-help")
       Options.Help = true;
+    else if (Arg == "--kosan-dlink")
+      Options.DeviceLinkOnly = true;
     else if (startsWith(Arg, "--kosan-"))
       fatal("unknown option '" + std::string(Arg) + "' (see --kosan-help)");
     else
@@ -548,6 +551,7 @@ struct CommandFacts {
   bool HasDebugOption = false;
   bool LinksCudart = false;
   bool DryRun = false; // -###
+  bool Rdc = false;    // -fgpu-rdc, the last of it and -fno-gpu-rdc
   /// Why the build cannot be instrumented, if it cannot.
   std::optional<std::string> Refusal;
 
@@ -589,13 +593,11 @@ struct LateDeviceLinkOption {
 };
 
 const LateDeviceLinkOption LateDeviceLinkOptions[] = {
-    {{"-fgpu-rdc", "-fcuda-rdc"},
-     {"-fno-gpu-rdc", "-fno-cuda-rdc"},
-     "separate device compilation links device code after the kosan pass "
-     "has run"},
     {{"--offload-new-driver"},
      {"--no-offload-new-driver"},
-     "the new offload driver links device code after the kosan pass has run"},
+     "kosan links relocatable device code as nvcc does, with nvlink, and "
+     "the new offload driver's objects are not nvcc's (-fgpu-rdc works "
+     "without it)"},
     {{"-foffload-lto", "-foffload-lto="},
      {"-fno-offload-lto"},
      "device code is then optimized and compiled at link time, after the "
@@ -663,6 +665,10 @@ CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs) {
         HipUse = std::string(Arg);
     } else if (startsWith(Arg, "-g") && !startsWith(Arg, "-gpu")) {
       Facts.HasDebugOption = true;
+    } else if (Arg == "-fgpu-rdc" || Arg == "-fcuda-rdc") {
+      Facts.Rdc = true;
+    } else if (Arg == "-fno-gpu-rdc" || Arg == "-fno-cuda-rdc") {
+      Facts.Rdc = false;
     }
     for (size_t K = 0; K < std::size(LateDeviceLinkOptions); ++K) {
       const LateDeviceLinkOption &Option = LateDeviceLinkOptions[K];
@@ -727,6 +733,259 @@ std::vector<std::string> defaultGpuArchs() {
       return Archs;
   }
   return {DefaultGpuArch};
+}
+
+//===----------------------------------------------------------------------===//
+// Relocatable device code
+//===----------------------------------------------------------------------===//
+//
+// With -fgpu-rdc clang 19 (without --offload-new-driver) writes objects as
+// nvcc -dc does: each object's device code is a relocatable cubin in the
+// __nv_relfatbin section, and its host code registers it through
+// __cudaRegisterLinkedBinary_<module id>, which the device link defines.
+// The device link is nvcc's: nvlink links the cubins of every object into
+// one image per architecture and lists the module ids it linked, fatbinary
+// wraps the images, and the toolkit's crt/link.stub, compiled with both,
+// becomes a host object that registers the image. Everything was
+// instrumented when each unit was compiled, so the link adds no kosan code.
+
+/// Runs \p Argv and returns its exit status (128 + the signal if killed).
+int runCommand(const std::vector<std::string> &Argv, bool Print) {
+  if (Print) {
+    std::string Line;
+    for (const std::string &Arg : Argv)
+      Line += (Line.empty() ? "" : " ") + shellQuote(Arg);
+    std::fprintf(stderr, "%s\n", Line.c_str());
+  }
+  std::fflush(nullptr);
+  std::vector<char *> CArgv;
+  for (const std::string &Arg : Argv)
+    CArgv.push_back(const_cast<char *>(Arg.c_str()));
+  CArgv.push_back(nullptr);
+  pid_t Pid;
+  if (int Error = ::posix_spawn(&Pid, CArgv[0], nullptr, nullptr, CArgv.data(), environ))
+    fatal("cannot run " + Argv[0] + ": " + std::strerror(Error));
+  int Status = 0;
+  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+}
+
+/// Whether \p P (an object or an archive) holds relocatable device code.
+bool hasRelocatableDeviceCode(const fs::path &P) {
+  std::optional<std::string> Data = readFile(P);
+  return Data && Data->find("__nv_relfatbin") != std::string::npos;
+}
+
+/// A private directory for intermediate files, removed when the driver ends.
+struct TempDir {
+  fs::path Path;
+  TempDir() {
+    const char *Tmp = std::getenv("TMPDIR");
+    std::string Pattern =
+        (fs::path(Tmp && *Tmp ? Tmp : "/tmp") / "kosan-rdc.XXXXXX").string();
+    if (!::mkdtemp(Pattern.data()))
+      fatal("cannot create a temporary directory: " +
+            std::string(std::strerror(errno)));
+    Path = Pattern;
+  }
+  ~TempDir() {
+    std::error_code EC;
+    fs::remove_all(Path, EC);
+  }
+};
+
+/// Device-links \p Objects for \p Archs (sm_XX) into the host object
+/// \p Output. Returns false when none of them holds relocatable device code
+/// that is not linked yet (nvlink then registers no module), unless
+/// \p Always: nvcc -dlink writes its object either way.
+bool deviceLink(const std::vector<std::string> &Objects,
+                const std::vector<std::string> &Archs,
+                const std::string &Output, const CudaToolkit &Cuda,
+                const fs::path &Clang, const fs::path &Dir, bool Always,
+                bool Print) {
+  fs::path Register = Dir / "dlink.reg.c";
+  fs::path Fatbin = Dir / "dlink.fatbin.c";
+  std::vector<std::string> Fatbinary = {
+      (Cuda.Root / "bin" / "fatbinary").string(), "-64", "-link",
+      "--embedded-fatbin=" + Fatbin.string()};
+  std::vector<std::string> Seen;
+  for (const std::string &Arch : Archs) {
+    if (!startsWith(Arch, "sm_") ||
+        std::find(Seen.begin(), Seen.end(), Arch) != Seen.end())
+      continue;
+    Seen.push_back(Arch);
+    fs::path Cubin = Dir / ("dlink." + Arch + ".cubin");
+    std::vector<std::string> Nvlink = {
+        (Cuda.Root / "bin" / "nvlink").string(), "-m64", "--arch=" + Arch,
+        "--register-link-binaries=" + Register.string(),
+        "-L" + (Cuda.Root / "lib64").string(), "-cpu-arch=X86_64"};
+    Nvlink.insert(Nvlink.end(), Objects.begin(), Objects.end());
+    Nvlink.insert(Nvlink.end(), {"-lcudadevrt", "-o", Cubin.string()});
+    if (int Status = runCommand(Nvlink, Print))
+      std::exit(Status);
+    std::string Sm = Arch.substr(3);
+    // CUDA 13's fatbinary knows only --image3 (see the CUDA shim).
+    Fatbinary.push_back(Cuda.Major >= ShimCudaMajor
+                            ? "--image3=kind=elf,sm=" + Sm + ",file=" + Cubin.string()
+                            : "--image=profile=" + Arch + ",file=" + Cubin.string());
+  }
+  if (Seen.empty())
+    fatal("no GPU architecture to link device code for (--cuda-gpu-arch=sm_XX)");
+  std::optional<std::string> Registered = readFile(Register);
+  if (!Always && Registered &&
+      Registered->find("NUM_PRELINKED_OBJECTS 0") != std::string::npos)
+    return false;
+  if (int Status = runCommand(Fatbinary, Print))
+    std::exit(Status);
+  std::vector<std::string> Stub = {
+      Clang.string(), "-c", "-x", "c++", "-fPIC", "-w",
+      "-DFATBINFILE=\"" + Fatbin.string() + "\"",
+      "-DREGISTERLINKBINARYFILE=\"" + Register.string() + "\"",
+      "-D__NV_EXTRA_INITIALIZATION=", "-D__NV_EXTRA_FINALIZATION=",
+      "-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__",
+      "-I" + (Cuda.Root / "include").string(),
+      (Cuda.Root / "bin" / "crt" / "link.stub").string(), "-o", Output};
+  if (int Status = runCommand(Stub, Print))
+    std::exit(Status);
+  return true;
+}
+
+/// The user's arguments sorted for a build in steps: inputs, with the
+/// language each is compiled as, and the options around them.
+struct SplitCommand {
+  struct Input {
+    std::string Path;
+    std::string Language; // the -x in effect, "none": by file name
+    bool Source = false;
+  };
+  std::vector<Input> Inputs;
+  std::vector<std::string> CompileOptions; // no inputs, -o, -x, link options
+  std::vector<std::string> LinkOptions;    // no inputs, -x (objects go first)
+  std::optional<std::string> Output;
+  std::vector<std::string> Archs;
+};
+
+SplitCommand splitCommand(const std::vector<std::string> &Args) {
+  SplitCommand Split;
+  std::string Language = "none";
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &Arg = Args[I];
+    bool HasNext = I + 1 < Args.size();
+    if ((Arg == "-x" && HasNext) || (startsWith(Arg, "-x") && Arg.size() > 2)) {
+      Language = Arg == "-x" ? Args[++I] : Arg.substr(2);
+      continue;
+    }
+    if (Arg == "-o" && HasNext) {
+      Split.Output = Args[++I];
+      continue;
+    }
+    if (Arg == "-" || !startsWith(Arg, "-")) {
+      std::string Extension = fs::path(Arg).extension().string();
+      bool Object = Language == "none" &&
+                    (Extension == ".o" || Extension == ".a" || Extension == ".so" ||
+                     Extension == ".lo" || Arg.find(".so.") != std::string::npos);
+      Split.Inputs.push_back({Arg, Language, !Object});
+      continue;
+    }
+    bool LinkOnly = startsWith(Arg, "-l") || startsWith(Arg, "-L") ||
+                    startsWith(Arg, "-Wl,") || Arg == "-Xlinker" ||
+                    Arg == "-shared" || Arg == "-rdynamic" || Arg == "-pie" ||
+                    Arg == "-no-pie" || startsWith(Arg, "-static") ||
+                    startsWith(Arg, "-fuse-ld=");
+    std::vector<std::string> Option = {Arg};
+    if ((SeparateValueOptions.count(Arg) || Arg == "-l") && HasNext)
+      Option.push_back(Args[++I]);
+    bool Arch = true;
+    if (startsWith(Arg, "--cuda-gpu-arch="))
+      Split.Archs.push_back(Arg.substr(std::strlen("--cuda-gpu-arch=")));
+    else if (startsWith(Arg, "--offload-arch="))
+      Split.Archs.push_back(Arg.substr(std::strlen("--offload-arch=")));
+    else
+      Arch = false;
+    if (!LinkOnly)
+      Split.CompileOptions.insert(Split.CompileOptions.end(), Option.begin(), Option.end());
+    // The link compiles nothing: clang would call an architecture unused.
+    if (!Arch)
+      Split.LinkOptions.insert(Split.LinkOptions.end(), Option.begin(), Option.end());
+  }
+  return Split;
+}
+
+/// Relocatable device code at a link, and --kosan-dlink: compiles each
+/// source alone, device-links every object that holds relocatable device
+/// code and links the program with the device link's object. Returns the
+/// exit status, or nothing when the link needs no device link (one clang
+/// command does it all).
+std::optional<int> buildInSteps(const DriverOptions &Options,
+                                const CommandFacts &Facts,
+                                const std::vector<std::string> &Prefix,
+                                const std::vector<std::string> &LinkTail,
+                                const CudaToolkit &Cuda, const fs::path &Clang) {
+  std::vector<std::string> Args;
+  expandResponseFiles(Options.ClangArgs, 0, Args);
+  SplitCommand Split = splitCommand(Args);
+  bool HasSources = std::any_of(Split.Inputs.begin(), Split.Inputs.end(),
+                                [](const SplitCommand::Input &In) { return In.Source; });
+  bool RdcObjects = std::any_of(
+      Split.Inputs.begin(), Split.Inputs.end(), [](const SplitCommand::Input &In) {
+        return !In.Source && hasRelocatableDeviceCode(In.Path);
+      });
+  if (Options.DeviceLinkOnly) {
+    if (HasSources)
+      fatal("--kosan-dlink links objects; compile the sources first (-c "
+            "-fgpu-rdc)");
+  } else if (!(Facts.Rdc && HasSources) && !RdcObjects) {
+    return std::nullopt;
+  }
+  if (Split.Archs.empty())
+    Split.Archs = defaultGpuArchs();
+
+  TempDir Temp;
+  std::vector<std::string> Objects;
+  for (size_t I = 0; I < Split.Inputs.size(); ++I) {
+    const SplitCommand::Input &In = Split.Inputs[I];
+    if (!In.Source) {
+      Objects.push_back(In.Path);
+      continue;
+    }
+    std::string Object =
+        (Temp.Path / (std::to_string(I) + "-" + fs::path(In.Path).stem().string() + ".o"))
+            .string();
+    std::vector<std::string> Compile = Prefix;
+    Compile.insert(Compile.end(), Split.CompileOptions.begin(), Split.CompileOptions.end());
+    Compile.insert(Compile.end(), {"-c", "-x", In.Language, In.Path, "-o", Object});
+    if (int Status = runCommand(Compile, Options.PrintCommand))
+      return Status;
+    Objects.push_back(Object);
+  }
+
+  std::vector<std::string> DeviceObjects;
+  for (const std::string &Object : Objects)
+    if (fs::path(Object).extension() != ".so" && Object.find(".so.") == std::string::npos)
+      DeviceObjects.push_back(Object);
+  if (Options.DeviceLinkOnly) {
+    std::string Output = Split.Output.value_or("a_dlink.o");
+    deviceLink(DeviceObjects, Split.Archs, Output, Cuda, Clang, Temp.Path,
+               /*Always=*/true, Options.PrintCommand);
+    return 0;
+  }
+  std::string DeviceLinked = (Temp.Path / "dlink.o").string();
+  bool Linked = deviceLink(DeviceObjects, Split.Archs, DeviceLinked, Cuda, Clang,
+                           Temp.Path, /*Always=*/false, Options.PrintCommand);
+  // Objects first, then the options: the sources became objects, and no
+  // -x may apply to them.
+  // The compile options came along: each source's compile used them.
+  std::vector<std::string> Link = Prefix;
+  Link.push_back("-Wno-unused-command-line-argument");
+  Link.insert(Link.end(), Objects.begin(), Objects.end());
+  if (Linked)
+    Link.push_back(DeviceLinked);
+  Link.insert(Link.end(), Split.LinkOptions.begin(), Split.LinkOptions.end());
+  if (Split.Output)
+    Link.insert(Link.end(), {"-o", *Split.Output});
+  Link.insert(Link.end(), LinkTail.begin(), LinkTail.end());
+  return runCommand(Link, Options.PrintCommand);
 }
 
 void printHelp() {
@@ -826,8 +1085,10 @@ int main(int Argc, char **Argv) {
   if (Facts.CompilesCuda && !Facts.HasGpuArch)
     for (const std::string &Arch : defaultGpuArchs())
       Add({"--cuda-gpu-arch=" + Arch});
+  const std::vector<std::string> Prefix = Command;
   Command.insert(Command.end(), Options.ClangArgs.begin(),
                  Options.ClangArgs.end());
+  size_t TailAt = Command.size();
   // After the user's objects and libraries, which reference them.
   if (Facts.links()) {
     // No kosan runtime here: instrumented objects carry a loader that
@@ -836,6 +1097,23 @@ int main(int Argc, char **Argv) {
     if (!Facts.LinksCudart)
       Add({"-lcudart_static", "-ldl", "-lrt", "-lpthread"});
   }
+
+  if (Options.DeviceLinkOnly || (Facts.links() && !Facts.DryRun)) {
+    std::vector<std::string> Tail(Command.begin() + TailAt, Command.end());
+    if (std::optional<int> Status =
+            buildInSteps(Options, Facts, Prefix, Tail, Cuda, Clang))
+      return *Status;
+  }
+
+  // A link of objects names the architectures to device-link for (as
+  // kosan-nvcc's links do); clang, compiling nothing, would call them unused.
+  if (!Facts.CompilesCuda)
+    Command.erase(std::remove_if(Command.begin() + 1, Command.end(),
+                                 [](const std::string &Arg) {
+                                   return startsWith(Arg, "--cuda-gpu-arch=") ||
+                                          startsWith(Arg, "--offload-arch=");
+                                 }),
+                  Command.end());
 
   if (Options.PrintCommand) {
     std::string Line;

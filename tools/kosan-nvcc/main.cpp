@@ -145,6 +145,7 @@ struct Translation {
   bool HostDebug = false; // -g
   bool LineInfo = false;
   bool StopsBeforeLink = false;
+  bool DeviceLink = false; // -dlink
   std::optional<std::string> Cudart; // -cudart
   std::optional<std::string> CudaPath;
   std::optional<std::string> HostCompiler; // -ccbin: recorded, not used
@@ -312,8 +313,8 @@ const NvccOption NvccOptions[] = {
      NVCC_HANDLER(for (std::string &O : splitListValue(V))
                       add(T.Options, {"-Xcuda-fatbinary", O}))},
     {"nvlink-options", "Xnvlink", Arity::Value, false, "refused",
-     NVCC_HANDLER(refuse("-Xnvlink", "kosan builds link no device code with "
-                                     "nvlink (no relocatable device code)"))},
+     NVCC_HANDLER(refuse("-Xnvlink", "kosan-clang++ runs nvlink itself and "
+                                     "takes no options for it"))},
     {"cudafe-options", "Xcudafe", Arity::Value, false,
      "accepted for its diagnostic options only (--diag_suppress=...), "
      "which clang does not have",
@@ -381,7 +382,7 @@ const NvccOption NvccOptions[] = {
     {"expt-extended-lambda", "expt-extended-lambda", Arity::Flag, false,
      "the same", NVCC_HANDLER(add(T.Options, {"-D__CUDACC_EXTENDED_LAMBDA__"}))},
     {"relocatable-device-code", "rdc", Arity::Value, false,
-     "true: clang -fgpu-rdc (which kosan-clang++ refuses for now)",
+     "true: clang -fgpu-rdc",
      NVCC_HANDLER(add(T.Options, {parseBool("relocatable-device-code", V)
                                       ? "-fgpu-rdc"
                                       : "-fno-gpu-rdc"}))},
@@ -393,10 +394,11 @@ const NvccOption NvccOptions[] = {
      "-c without relocatable device code",
      NVCC_HANDLER(T.StopsBeforeLink = true;
                   add(T.Options, {"-c", "-fno-gpu-rdc"}))},
-    {"device-link", "dlink", Arity::Flag, false, "refused",
-     NVCC_HANDLER(refuse("-dlink", "kosan does not link relocatable device "
-                                   "code yet; build without -rdc=true, -dc "
-                                   "and -dlink"))},
+    {"device-link", "dlink", Arity::Flag, false,
+     "link the objects' relocatable device code into one host object "
+     "(kosan-clang++ --kosan-dlink: nvlink, fatbinary, crt/link.stub)",
+     NVCC_HANDLER(T.DeviceLink = true;
+                  T.KosanOptions.push_back("--kosan-dlink"))},
     {"cudadevrt", "cudadevrt", Arity::Value, false,
      "accepted and ignored (the device runtime of relocatable device code)",
      NVCC_HANDLER()},
@@ -801,6 +803,11 @@ std::vector<std::string> buildCommand(const Translation &T,
   // Line tables are part of -g.
   if (T.LineInfo && !T.HostDebug)
     Command.push_back("-gline-tables-only");
+  // A link device-links the objects' relocatable device code (as nvcc's
+  // does) for the architectures named.
+  if (!CompilesCuda && (T.DeviceLink || Links))
+    for (const std::string &Arch : clangArchs(T, Notes))
+      Command.push_back("--cuda-gpu-arch=" + Arch);
   if (CompilesCuda) {
     for (const std::string &Arch : clangArchs(T, Notes))
       Command.push_back("--cuda-gpu-arch=" + Arch);

@@ -28,6 +28,7 @@ config.substitutions.append(("%kosan_device_rt", os.path.join(
     config.kosan_obj_root, "runtime", "device", "kosan_device_nvptx.bc")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+config.substitutions.append(("%kosan_share", os.path.join(os.path.dirname(bindir), "share", "kosan")))
 config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-clang++")))
 config.substitutions.append(("%kosan-nvcc", os.path.join(bindir, "kosan-nvcc")))
 config.substitutions.append(("%kosan-report", os.path.join(bindir, "kosan-report")))

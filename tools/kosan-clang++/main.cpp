@@ -457,6 +457,7 @@ struct DriverOptions {
   std::string Checks = "oob";
   bool Plain = false;
   bool PrintCommand = false;
+  bool PrintCudaPath = false; // --kosan-print-cuda-path
   bool Help = false;
   bool DeviceLinkOnly = false; // --kosan-dlink
 };
@@ -475,6 +476,8 @@ DriverOptions parseDriverOptions(int Argc, char **Argv) {
       Options.PrintCommand = true;
     else if (Arg == "--kosan-help")
       Options.Help = true;
+    else if (Arg == "--kosan-print-cuda-path")
+      Options.PrintCudaPath = true;
     else if (Arg == "--kosan-dlink")
       Options.DeviceLinkOnly = true;
     else if (startsWith(Arg, "--kosan-"))
@@ -1008,6 +1011,8 @@ KOSAN OPTIONS:
                           compatibility layer (a baseline; the plugin is
                           loaded with no checks, for its compatibility pass)
   --kosan-print-command   print the clang command to stderr, then run it
+  --kosan-print-cuda-path print the CUDA toolkit that clang is given (for
+                          CMake's CUDAToolkit_ROOT: share/kosan/kosan.cmake)
   --kosan-help            print this help
   --cuda-path=<dir>       CUDA toolkit (default: $CUDA_PATH, $CUDA_HOME,
                           /usr/local/cuda)
@@ -1036,6 +1041,16 @@ int main(int Argc, char **Argv) {
     fatal(*Facts.Refusal);
 
   KosanLayout Kosan = locateKosan();
+  if (Options.PrintCudaPath) {
+    // The toolkit as clang sees it: tools that run the toolkit's programs
+    // themselves (CMake's device link) need its fatbinary wrapper too.
+    CudaToolkit Cuda = findCuda(Options.CudaPath);
+    fs::path Path = Cuda.Major >= ShimCudaMajor
+                        ? ensureCudaShim(Cuda, Kosan.FatbinaryTemplate)
+                        : Cuda.Root;
+    std::printf("%s\n", Path.string().c_str());
+    return 0;
+  }
   fs::path Clang = findClang();
   checkClangVersion(Clang);
   CudaToolkit Cuda = findCuda(Options.CudaPath);

@@ -24,38 +24,25 @@ config.environment.pop("KOSAN_OPTIONS", None)
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 
-def have_gpu():
-    smi = shutil.which("nvidia-smi")
-    if not smi:
+def prints(command, text, timeout):
+    """True when command runs, succeeds and prints text."""
+    if not command[0]:
         return False
     try:
-        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except Exception:
         return False
-    return out.returncode == 0 and "GPU" in out.stdout
+    return out.returncode == 0 and text in out.stdout
 
-if have_gpu():
+if prints([shutil.which("nvidia-smi"), "-L"], "GPU", 30):
     config.available_features.add("gpu")
-try:
-    if subprocess.run(["python3", "-c", "import torch"], capture_output=True,
-                      timeout=120).returncode == 0:
-        config.available_features.add("torch")
-except Exception:
-    pass
+if prints(["python3", "-c", "import torch; print('torch')"], "torch", 120):
+    config.available_features.add("torch")
 # kosan can compile here (tests that build at run time, as torch extensions
 # do): clang 19 is installed, or carried and named by KOSAN_CLANG.
-def have_kosan_compiler():
-    clang = os.environ.get("KOSAN_CLANG") or shutil.which("clang++-19") or \
-        ("/usr/lib/llvm-19/bin/clang++" if os.path.exists("/usr/lib/llvm-19/bin/clang++") else None)
-    if not clang:
-        return False
-    try:
-        out = subprocess.run([clang, "--version"], capture_output=True, text=True, timeout=60)
-    except Exception:
-        return False
-    return out.returncode == 0 and "version 19" in out.stdout
-
-if have_kosan_compiler():
+clang = os.environ.get("KOSAN_CLANG") or shutil.which("clang++-19") or \
+    ("/usr/lib/llvm-19/bin/clang++" if os.path.exists("/usr/lib/llvm-19/bin/clang++") else None)
+if prints([clang, "--version"], "version 19", 60):
     config.available_features.add("kosan-compiler")
 if shutil.which("compute-sanitizer"):
     config.available_features.add("compute-sanitizer")

@@ -678,11 +678,17 @@ bool Instrumenter::handleAsm(CallInst *CI, IRBuilder<> &B) {
       S = sv;
       setShadow(CI, S);
       halfRegs[CI] = to;
+      ++counts.asmOps;
+      // Constants are rounded the same way on every run: nothing to log.
+      if (isa<Constant>(lo) && isa<Constant>(hi))
+        return true;
       Value *in = PoisonValue::get(FixedVectorType::get(Type::getFloatTy(Ctx), 2));
       in = B.CreateInsertElement(in, lo, uint64_t(0));
       in = B.CreateInsertElement(in, hi, uint64_t(1));
-      recordNarrow(CI, cast<Instruction>(S), in, CI, Kind{op.fromDtype, 2}, to, op.op);
-      ++counts.asmOps;
+      // The record goes after everything built here (the shadow and the
+      // input vector), which constants may have folded away entirely.
+      recordNarrow(CI, &*std::prev(B.GetInsertPoint()), in, CI, Kind{op.fromDtype, 2}, to,
+                   op.op);
       return true;
     }
     Value *src = args[0];

@@ -4,7 +4,13 @@
 #include "kosan/abi.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
@@ -26,6 +32,13 @@ static cl::opt<std::string>
     ClDebugFunction("kosan-debug-func",
                     cl::desc("kosan: instrument only this function (for bisection)"),
                     cl::Hidden);
+
+// Only for the test of the verification step below: makes the named
+// function's IR invalid after instrumentation, as a kosan bug would.
+static cl::opt<std::string> ClBreakIRForTest(
+    "kosan-break-ir-for-test",
+    cl::desc("kosan: test only: make this function's IR invalid after kosan's passes"),
+    cl::Hidden);
 
 namespace kosan {
 
@@ -69,15 +82,92 @@ PassOptions PassOptions::fromCommandLine() {
   return o;
 }
 
+namespace {
+
+// An instruction that uses itself: what the verifier calls invalid.
+void breakForTest(Module &M) {
+  Function *F = M.getFunction(ClBreakIRForTest);
+  if (!F || F->isDeclaration())
+    return;
+  Instruction *term = F->getEntryBlock().getTerminator();
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  auto *self = BinaryOperator::CreateAdd(PoisonValue::get(I32), ConstantInt::get(I32, 1),
+                                         "kosan.broken", term);
+  self->setOperand(0, self);
+}
+
+// "f(int)" for _Z1fi and for its clone _Z1fi__kosan.
+std::string readableName(const Function &F) {
+  StringRef name = F.getName();
+  name.consume_back(KOSAN_CLONE_SUFFIX);
+  return demangle(name);
+}
+
+// The module kosan changed must be valid IR: clang's release builds do not
+// verify it, and code generation from invalid IR crashes or, worse, emits
+// wrong code. A failure becomes one error naming the function (at its
+// source line, where clang knows it) and the bodies are emptied, so that
+// code generation, which runs before clang gives up on the error, does
+// not trip over them.
+bool verifyAfterKosan(Module &M) {
+  if (!verifyModule(M, nullptr))
+    return true;
+  LLVMContext &Ctx = M.getContext();
+  bool named = false;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    std::string why;
+    raw_string_ostream os(why);
+    if (!verifyFunction(F, &os))
+      continue;
+    StringRef first = StringRef(why).split('\n').first.trim();
+    first.consume_back("!");
+    Ctx.diagnose(DiagnosticInfoUnsupported(
+        F,
+        Twine("kosan produced invalid IR in ") +
+            (isKernel(F) ? "kernel '" : "function '") + readableName(F) + "' (" + first +
+            "), which is a bug in kosan: please report it with this source file; "
+            "--kosan-plain builds without instrumentation",
+        DiagnosticLocation(F.getSubprogram())));
+    named = true;
+  }
+  if (!named) {
+    std::string why;
+    raw_string_ostream os(why);
+    verifyModule(M, &os);
+    Ctx.emitError(Twine("kosan produced an invalid module (") +
+                  StringRef(why).split('\n').first.trim() +
+                  "), which is a bug in kosan: please report it with this source "
+                  "file; --kosan-plain builds without instrumentation");
+  }
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    F.dropAllReferences();
+    new UnreachableInst(Ctx, BasicBlock::Create(Ctx, "", &F));
+  }
+  return false;
+}
+
+} // namespace
+
 PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  PreservedAnalyses PA = PreservedAnalyses::all();
   if (isDeviceModule(M)) {
     // On the kernels as written, before any clone exists.
     OrderAnalysisPass(opts).run(M, MAM);
-    return OOBSanitizerPass(opts).run(M, MAM);
+    PA = OOBSanitizerPass(opts).run(M, MAM);
+  } else if (opts.checks != 0) {
+    PA = HostHooksPass().run(M, MAM);
   }
-  if (opts.checks == 0)
-    return PreservedAnalyses::all();
-  return HostHooksPass().run(M, MAM);
+  if (!ClBreakIRForTest.empty()) {
+    breakForTest(M);
+    PA = PreservedAnalyses::none();
+  }
+  if (!PA.areAllPreserved() && !verifyAfterKosan(M))
+    return PreservedAnalyses::none();
+  return PA;
 }
 
 void KosanPass::printPipeline(raw_ostream &OS,

@@ -455,6 +455,7 @@ struct DriverOptions {
   std::vector<std::string> ClangArgs;
   std::optional<std::string> CudaPath;
   std::string Checks = "oob";
+  std::optional<std::string> ChecksGiven; // the user's --kosan-checks=, as written
   bool Plain = false;
   bool PrintCommand = false;
   bool PrintCudaPath = false; // --kosan-print-cuda-path
@@ -468,8 +469,10 @@ DriverOptions parseDriverOptions(int Argc, char **Argv) {
     std::string_view Arg = Argv[I];
     if (startsWith(Arg, "--cuda-path="))
       Options.CudaPath = std::string(Arg.substr(std::strlen("--cuda-path=")));
-    else if (startsWith(Arg, "--kosan-checks="))
+    else if (startsWith(Arg, "--kosan-checks=")) {
       Options.Checks = Arg.substr(std::strlen("--kosan-checks="));
+      Options.ChecksGiven = std::string(Arg);
+    }
     else if (Arg == "--kosan-plain")
       Options.Plain = true;
     else if (Arg == "--kosan-print-command")
@@ -492,6 +495,9 @@ DriverOptions parseDriverOptions(int Argc, char **Argv) {
       fatal("unknown check '" + Check +
             "' in --kosan-checks= (known checks: oob, precision, order, order-ops)");
   }
+  if (Options.Plain && Options.ChecksGiven)
+    fatal("--kosan-plain builds without checks and cannot be combined with " +
+          *Options.ChecksGiven + "; give one of them");
   return Options;
 }
 
@@ -607,6 +613,40 @@ const LateDeviceLinkOption LateDeviceLinkOptions[] = {
      "kosan pass has run"},
 };
 
+/// cc1 options that, given through -Xclang, would take away what the driver
+/// does for a build without a word: clang would run without them noticing.
+struct RefusedCc1Option {
+  std::vector<std::string_view> Spellings;
+  std::string_view Reason;
+  std::string_view Instead; // what to write instead; empty: leave it out
+};
+
+const RefusedCc1Option RefusedCc1Options[] = {
+    {{"-fgpu-rdc", "-fcuda-rdc"},
+     "kosan-clang++ device-links relocatable device code only when it sees "
+     "the option itself",
+     "-fgpu-rdc"},
+    {{"-fno-gpu-rdc", "-fno-cuda-rdc"},
+     "kosan-clang++ decides how to link device code from the options it sees",
+     "-fno-gpu-rdc"},
+    {{"-disable-llvm-passes", "-disable-llvm-optzns"},
+     "clang then runs no LLVM passes, so kosan's instrumentation and "
+     "compatibility passes would not run either",
+     ""},
+};
+
+std::optional<std::string> refuseCc1Option(std::string_view Cc1Arg) {
+  for (const RefusedCc1Option &Option : RefusedCc1Options)
+    if (std::find(Option.Spellings.begin(), Option.Spellings.end(), Cc1Arg) !=
+        Option.Spellings.end())
+      return "-Xclang " + std::string(Cc1Arg) + " is not supported: " +
+             std::string(Option.Reason) + "; " +
+             (Option.Instead.empty()
+                  ? "build without it"
+                  : "pass " + std::string(Option.Instead) + " instead");
+  return std::nullopt;
+}
+
 /// A spelling that ends in '=' takes a value: -foffload-lto=thin.
 bool matchesSpelling(std::string_view Arg, std::string_view Spelling) {
   return Spelling.back() == '=' ? startsWith(Arg, Spelling) : Arg == Spelling;
@@ -619,6 +659,7 @@ CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs) {
   CommandFacts Facts;
   std::string Language = "none"; // the current -x
   std::optional<std::string> HipUse;
+  std::optional<std::string> Cc1Refusal;
   std::vector<std::optional<std::string>> LateLinkSpelling(
       std::size(LateDeviceLinkOptions));
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -632,6 +673,13 @@ CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs) {
     }
     if (Arg == "-l" && HasNext) {
       Facts.LinksCudart |= isCudartLibrary(Args[++I]);
+      continue;
+    }
+    if ((Arg == "-Xclang" && HasNext) || startsWith(Arg, "-Xclang=")) {
+      std::string Cc1Arg =
+          Arg == "-Xclang" ? Args[++I] : std::string(Arg.substr(8));
+      if (!Cc1Refusal)
+        Cc1Refusal = refuseCc1Option(Cc1Arg);
       continue;
     }
     if (SeparateValueOptions.count(Arg) && HasNext) {
@@ -698,6 +746,7 @@ CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs) {
       return Facts;
     }
   }
+  Facts.Refusal = Cc1Refusal;
   return Facts;
 }
 

@@ -3,9 +3,13 @@
 // nvcc has no plugin interface (its device compiler is closed), so builds
 // that call nvcc (torch.utils.cpp_extension, CMake, Makefiles) get kosan by
 // calling kosan-nvcc instead. It translates an nvcc command line into a
-// kosan-clang++ command line and replaces itself with kosan-clang++, found
-// beside it (<prefix>/bin), which adds the plugin, the runtime and the CUDA
-// compatibility layer (docs/driver.md).
+// kosan-clang++ command line for the CUDA sources, objects and the link, and
+// runs kosan-clang++, found beside it (<prefix>/bin), which adds the plugin,
+// the runtime and the CUDA compatibility layer (docs/driver.md). C and C++
+// sources go to the host compiler first (gcc, or -ccbin's), as nvcc gives
+// them, since they hold no device code and may rely on the host compiler's
+// dialect (implicit int, <omp.h>); at a link their objects are temporaries
+// that kosan-clang++ links.
 //
 // Every option kosan-nvcc knows is one row of NvccOptions below: its
 // spellings, whether it takes a value, its help line and what it becomes.
@@ -39,7 +43,11 @@
 #include <string_view>
 #include <vector>
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 namespace fs = std::filesystem;
 
@@ -124,8 +132,21 @@ fs::path selfPath() {
 /// positional, so inputs and link libraries are kept apart from the other
 /// options and placed as nvcc places them: options, inputs, linker options,
 /// libraries.
+/// Which host compilations an option for the host compiler reaches.
+enum class HostUse {
+  All,
+  CxxOnly,       // -std=, as nvcc gives it to C++ sources only
+  OwnOutputOnly, // dependency files: not for a temporary object
+};
+
+struct HostOption {
+  std::string Arg;
+  HostUse Use;
+};
+
 struct Translation {
   std::vector<std::string> Options;      // compile options, in order
+  std::vector<HostOption> HostOptions;   // for the host compiler, in order
   std::vector<std::string> KosanOptions; // for kosan-clang++ itself
   std::vector<std::string> Inputs;       // as given
   std::vector<std::string> LinkerOptions;
@@ -148,7 +169,10 @@ struct Translation {
   bool DeviceLink = false; // -dlink
   std::optional<std::string> Cudart; // -cudart
   std::optional<std::string> CudaPath;
-  std::optional<std::string> HostCompiler; // -ccbin: recorded, not used
+  std::optional<std::string> HostCompiler; // -ccbin
+  std::optional<std::string> Output;       // -o
+  bool DeviceOnly = false;                 // -ptx, -cubin
+  bool Verbose = false;                    // -v
   bool ForwardUnknownToHost = false;
   bool ForwardUnknownToLinker = false;
   bool DryRun = false;
@@ -175,6 +199,20 @@ struct NvccOption {
 
 void add(std::vector<std::string> &To, std::initializer_list<std::string> Args) {
   To.insert(To.end(), Args);
+}
+
+void addHost(Translation &T, std::initializer_list<std::string> Args,
+             HostUse Use = HostUse::All) {
+  for (const std::string &Arg : Args)
+    T.HostOptions.push_back({Arg, Use});
+}
+
+/// An option that both clang (for CUDA sources) and the host compiler (for C
+/// and C++ sources) are given, as nvcc gives it to every compilation.
+void addBoth(Translation &T, std::initializer_list<std::string> Args,
+             HostUse Use = HostUse::All) {
+  add(T.Options, Args);
+  addHost(T, Args, Use);
 }
 
 /// nvcc splits list values at commas and then hands each piece to the shell
@@ -208,20 +246,21 @@ bool parseBool(std::string_view Option, std::string_view Value) {
 const NvccOption NvccOptions[] = {
     // What to produce.
     {"compile", "c", Arity::Flag, false, "compile and assemble, do not link",
-     NVCC_HANDLER(T.StopsBeforeLink = true; add(T.Options, {"-c"}))},
+     NVCC_HANDLER(T.StopsBeforeLink = true; addBoth(T, {"-c"}))},
     {"output-file", "o", Arity::Value, false, "the output file",
-     NVCC_HANDLER(add(T.Options, {"-o", std::string(V)}))},
+     NVCC_HANDLER(T.Output = std::string(V);
+                  add(T.Options, {"-o", std::string(V)}))},
     {"shared", "shared", Arity::Flag, false, "link a shared library",
      NVCC_HANDLER(add(T.Options, {"-shared"}))},
     {"preprocess", "E", Arity::Flag, false, "preprocess only",
-     NVCC_HANDLER(T.StopsBeforeLink = true; add(T.Options, {"-E"}))},
+     NVCC_HANDLER(T.StopsBeforeLink = true; addBoth(T, {"-E"}))},
     {"ptx", "ptx", Arity::Flag, false,
      "device code as PTX (clang: --cuda-device-only -S; one architecture)",
-     NVCC_HANDLER(T.StopsBeforeLink = true;
+     NVCC_HANDLER(T.StopsBeforeLink = true; T.DeviceOnly = true;
                   add(T.Options, {"--cuda-device-only", "-S"}))},
     {"cubin", "cubin", Arity::Flag, false,
      "device code as a cubin (clang: --cuda-device-only -c; one architecture)",
-     NVCC_HANDLER(T.StopsBeforeLink = true;
+     NVCC_HANDLER(T.StopsBeforeLink = true; T.DeviceOnly = true;
                   add(T.Options, {"--cuda-device-only", "-c"}))},
     {"fatbin", "fatbin", Arity::Flag, false, "refused",
      NVCC_HANDLER(refuse("-fatbin", "clang writes fat binaries only inside "
@@ -241,25 +280,28 @@ const NvccOption NvccOptions[] = {
          else fatal("-x " + std::string(V) +
                     " is not supported: kosan-nvcc compiles cu, c++ and c"))},
 
-    // Dependency files (clang writes the host compilation's).
+    // Dependency files (clang writes the host compilation's; the host
+    // compiler those of C and C++ sources, except for temporary objects).
     {"generate-dependencies", "M", Arity::Flag, false,
      "print the dependencies", NVCC_HANDLER(T.StopsBeforeLink = true;
-                                            add(T.Options, {"-M"}))},
+                                            addBoth(T, {"-M"}))},
     {"generate-nonsystem-dependencies", "MM", Arity::Flag, false,
      "print the non-system dependencies",
-     NVCC_HANDLER(T.StopsBeforeLink = true; add(T.Options, {"-MM"}))},
+     NVCC_HANDLER(T.StopsBeforeLink = true; addBoth(T, {"-MM"}))},
     {"generate-dependencies-with-compile", "MD", Arity::Flag, false,
      "write a dependency file while compiling (clang: -MD)",
-     NVCC_HANDLER(add(T.Options, {"-MD"}))},
+     NVCC_HANDLER(addBoth(T, {"-MD"}, HostUse::OwnOutputOnly))},
     {"generate-nonsystem-dependencies-with-compile", "MMD", Arity::Flag,
      false, "the same without system headers (clang: -MMD)",
-     NVCC_HANDLER(add(T.Options, {"-MMD"}))},
+     NVCC_HANDLER(addBoth(T, {"-MMD"}, HostUse::OwnOutputOnly))},
     {"dependency-output", "MF", Arity::Value, false,
      "the dependency file (clang: -MF)",
-     NVCC_HANDLER(add(T.Options, {"-MF", std::string(V)}))},
+     NVCC_HANDLER(addBoth(T, {"-MF", std::string(V)},
+                          HostUse::OwnOutputOnly))},
     {"dependency-target-name", "MT", Arity::Value, false,
      "the target named in the dependency file (clang: -MT)",
-     NVCC_HANDLER(add(T.Options, {"-MT", std::string(V)}))},
+     NVCC_HANDLER(addBoth(T, {"-MT", std::string(V)},
+                          HostUse::OwnOutputOnly))},
 
     // GPU architectures.
     {"gpu-architecture", "arch", Arity::Value, false,
@@ -296,10 +338,10 @@ const NvccOption NvccOptions[] = {
 
     // Options for the host compiler, ptxas, the linker and fatbinary.
     {"compiler-options", "Xcompiler", Arity::Value, false,
-     "host compiler options, comma-separated (given to clang, which compiles "
-     "host and device code)",
-     NVCC_HANDLER(for (std::string &O : splitListValue(V))
-                      T.Options.push_back(std::move(O)))},
+     "host compiler options, comma-separated (given to the host compiler for "
+     "C and C++ sources, to clang for CUDA sources)",
+     NVCC_HANDLER(for (const std::string &O : splitListValue(V))
+                      addBoth(T, {O}))},
     {"linker-options", "Xlinker", Arity::Value, false,
      "linker options, comma-separated (clang: -Xlinker)",
      NVCC_HANDLER(for (std::string &O : splitListValue(V))
@@ -324,12 +366,14 @@ const NvccOption NvccOptions[] = {
                 "cudafe is nvcc's front end; clang accepts none of its "
                 "options but its diagnostic ones, which it ignores"))},
     {"compiler-bindir", "ccbin", Arity::Value, false,
-     "accepted and ignored: clang compiles the host code",
+     "the host compiler of C and C++ sources: a directory holding gcc, or "
+     "a compiler (default: gcc); clang compiles CUDA sources",
      NVCC_HANDLER(T.HostCompiler = std::string(V))},
     {"allow-unsupported-compiler", "allow-unsupported-compiler", Arity::Flag,
      false, "accepted and ignored", NVCC_HANDLER()},
     {"forward-unknown-to-host-compiler", "forward-unknown-to-host-compiler",
-     Arity::Flag, false, "give options kosan-nvcc does not know to clang",
+     Arity::Flag, false,
+     "give options kosan-nvcc does not know to clang and the host compiler",
      NVCC_HANDLER(T.ForwardUnknownToHost = true)},
     {"forward-unknown-opts", "forward-unknown-opts", Arity::Flag, false,
      "the same", NVCC_HANDLER(T.ForwardUnknownToHost = true)},
@@ -338,10 +382,11 @@ const NvccOption NvccOptions[] = {
      NVCC_HANDLER(T.ForwardUnknownToLinker = true)},
 
     // Language and code generation.
-    {"std", "std", Arity::Value, false, "the C++ dialect (clang: -std=)",
-     NVCC_HANDLER(add(T.Options, {"-std=" + std::string(V)}))},
+    {"std", "std", Arity::Value, false,
+     "the C++ dialect (clang and the host compiler of C++ sources: -std=)",
+     NVCC_HANDLER(addBoth(T, {"-std=" + std::string(V)}, HostUse::CxxOnly))},
     {"optimize", "O", Arity::Value, true, "host optimization level",
-     NVCC_HANDLER(add(T.Options, {"-O" + std::string(V)}))},
+     NVCC_HANDLER(addBoth(T, {"-O" + std::string(V)}))},
     {"dopt", "dopt", Arity::Value, false,
      "device optimization, on (default: clang -Xarch_device -O3) or off",
      NVCC_HANDLER(if (V == "on") T.DeviceOptimize = true;
@@ -349,7 +394,7 @@ const NvccOption NvccOptions[] = {
                   else fatal("-dopt takes on or off, not '" + std::string(V) +
                              "'"))},
     {"debug", "g", Arity::Flag, false, "host debug information (clang: -g)",
-     NVCC_HANDLER(T.HostDebug = true; add(T.Options, {"-g"}))},
+     NVCC_HANDLER(T.HostDebug = true; addBoth(T, {"-g"}))},
     {"device-debug", "G", Arity::Flag, false,
      "unoptimized device code with debug information (clang: "
      "--cuda-noopt-device-debug -Xarch_device -g)",
@@ -388,11 +433,11 @@ const NvccOption NvccOptions[] = {
                                       : "-fno-gpu-rdc"}))},
     {"device-c", "dc", Arity::Flag, false,
      "-c with relocatable device code (clang: -c -fgpu-rdc)",
-     NVCC_HANDLER(T.StopsBeforeLink = true;
+     NVCC_HANDLER(T.StopsBeforeLink = true; addHost(T, {"-c"});
                   add(T.Options, {"-c", "-fgpu-rdc"}))},
     {"device-w", "dw", Arity::Flag, false,
      "-c without relocatable device code",
-     NVCC_HANDLER(T.StopsBeforeLink = true;
+     NVCC_HANDLER(T.StopsBeforeLink = true; addHost(T, {"-c"});
                   add(T.Options, {"-c", "-fno-gpu-rdc"}))},
     {"device-link", "dlink", Arity::Flag, false,
      "link the objects' relocatable device code into one host object "
@@ -438,9 +483,9 @@ const NvccOption NvccOptions[] = {
      NVCC_HANDLER()},
     {"keep", "keep", Arity::Flag, false,
      "keep intermediate files (clang: -save-temps=obj)",
-     NVCC_HANDLER(add(T.Options, {"-save-temps=obj"}))},
+     NVCC_HANDLER(addBoth(T, {"-save-temps=obj"}))},
     {"save-temps", "save-temps", Arity::Flag, false, "the same",
-     NVCC_HANDLER(add(T.Options, {"-save-temps=obj"}))},
+     NVCC_HANDLER(addBoth(T, {"-save-temps=obj"}))},
     {"keep-dir", "keep-dir", Arity::Value, false,
      "accepted; clang keeps intermediate files beside the output",
      NVCC_HANDLER()},
@@ -448,26 +493,30 @@ const NvccOption NvccOptions[] = {
      "accepted and ignored", NVCC_HANDLER()},
     {"time", "time", Arity::Value, false, "accepted and ignored",
      NVCC_HANDLER()},
-    {"verbose", "v", Arity::Flag, false, "print the commands (clang: -v)",
-     NVCC_HANDLER(add(T.Options, {"-v"}))},
+    {"verbose", "v", Arity::Flag, false,
+     "print the commands (clang: -v; host compiler commands as #$ lines)",
+     NVCC_HANDLER(T.Verbose = true; add(T.Options, {"-v"}))},
     {"###", "###", Arity::Flag, false,
-     "print clang's commands and run nothing (clang's -###)",
-     NVCC_HANDLER(add(T.Options, {"-###"}))},
+     "print clang's and the host compiler's commands and run nothing (-###)",
+     NVCC_HANDLER(addBoth(T, {"-###"}))},
     {"dryrun", "dryrun", Arity::Flag, false,
-     "print the kosan-clang++ command and clang's commands, run nothing",
+     "print the host compiler and kosan-clang++ commands and clang's "
+     "commands, run nothing",
      NVCC_HANDLER(T.DryRun = true)},
 
     // Diagnostics.
     {"disable-warnings", "w", Arity::Flag, false, "no warnings (clang: -w)",
-     NVCC_HANDLER(add(T.Options, {"-w"}))},
+     NVCC_HANDLER(addBoth(T, {"-w"}))},
     {"Werror", "Werror", Arity::Value, false,
      "all-warnings (clang: -Werror), deprecated-declarations, reorder; "
      "nvcc-only kinds are accepted",
      NVCC_HANDLER(for (const std::string &Kind : split(V, ',')) {
        if (Kind == "all-warnings")
-         add(T.Options, {"-Werror"});
-       else if (Kind == "deprecated-declarations" || Kind == "reorder")
-         add(T.Options, {"-Werror=" + Kind});
+         addBoth(T, {"-Werror"});
+       else if (Kind == "deprecated-declarations")
+         addBoth(T, {"-Werror=" + Kind});
+       else if (Kind == "reorder")
+         addBoth(T, {"-Werror=" + Kind}, HostUse::CxxOnly);
        else if (Kind != "cross-execution-space-call" &&
                 Kind != "default-stream-launch" &&
                 Kind != "missing-launch-bounds" &&
@@ -478,9 +527,9 @@ const NvccOption NvccOptions[] = {
      false, "accepted (clang has no such warning)", NVCC_HANDLER()},
     {"Wno-deprecated-declarations", "Wno-deprecated-declarations",
      Arity::Flag, false, "clang: -Wno-deprecated-declarations",
-     NVCC_HANDLER(add(T.Options, {"-Wno-deprecated-declarations"}))},
+     NVCC_HANDLER(addBoth(T, {"-Wno-deprecated-declarations"}))},
     {"Wreorder", "Wreorder", Arity::Flag, false, "clang: -Wreorder",
-     NVCC_HANDLER(add(T.Options, {"-Wreorder"}))},
+     NVCC_HANDLER(addBoth(T, {"-Wreorder"}, HostUse::CxxOnly))},
     {"Wdefault-stream-launch", "Wdefault-stream-launch", Arity::Flag, false,
      "accepted (clang has no such warning)", NVCC_HANDLER()},
     {"Wmissing-launch-bounds", "Wmissing-launch-bounds", Arity::Flag, false,
@@ -500,19 +549,19 @@ const NvccOption NvccOptions[] = {
 
     // Preprocessor and linker inputs.
     {"define-macro", "D", Arity::Value, true, "clang: -D",
-     NVCC_HANDLER(add(T.Options, {"-D" + std::string(V)}))},
+     NVCC_HANDLER(addBoth(T, {"-D" + std::string(V)}))},
     {"undefine-macro", "U", Arity::Value, true, "clang: -U",
-     NVCC_HANDLER(add(T.Options, {"-U" + std::string(V)}))},
+     NVCC_HANDLER(addBoth(T, {"-U" + std::string(V)}))},
     {"include-path", "I", Arity::Value, true,
      "include directories, comma-separated (clang: -I)",
      NVCC_HANDLER(for (const std::string &P : split(V, ','))
-                      add(T.Options, {"-I" + P}))},
+                      addBoth(T, {"-I" + P}))},
     {"system-include", "isystem", Arity::Value, false,
      "system include directories, comma-separated (clang: -isystem)",
      NVCC_HANDLER(for (const std::string &P : split(V, ','))
-                      add(T.Options, {"-isystem", P}))},
+                      addBoth(T, {"-isystem", P}))},
     {"pre-include", "include", Arity::Value, false, "clang: -include",
-     NVCC_HANDLER(add(T.Options, {"-include", std::string(V)}))},
+     NVCC_HANDLER(addBoth(T, {"-include", std::string(V)}))},
     {"library-path", "L", Arity::Value, true,
      "library directories, comma-separated (clang: -L)",
      NVCC_HANDLER(for (const std::string &P : split(V, ','))
@@ -658,14 +707,14 @@ Translation parseCommandLine(const std::vector<std::string> &Args) {
     if (parseOption(T, Args, I))
       continue;
     if (T.ForwardUnknownToHost)
-      T.Options.push_back(Arg);
+      addBoth(T, {Arg});
     else if (T.ForwardUnknownToLinker)
       add(T.LinkerOptions, {"-Xlinker", Arg});
     else
       fatal("unknown option '" + Arg +
             "' (kosan-nvcc --help lists the nvcc options it translates; "
             "-forward-unknown-to-host-compiler gives unknown options to "
-            "clang)");
+            "clang and the host compiler)");
   }
   return T;
 }
@@ -677,7 +726,10 @@ Translation parseCommandLine(const std::vector<std::string> &Args) {
 struct InputKind {
   bool Cuda = false;
   bool HostSource = false; // C or C++, which nvcc compiles as host code
-  bool C = false;          // compiled as C, as nvcc does for .c
+  // A host source's -x for the host compiler: c (as nvcc gives .c), c++, or
+  // empty for preprocessed sources (.i, .ii), which gcc tells by name.
+  std::string HostLanguage;
+  bool HostC = false; // C rather than C++ (.c, .i, -x c)
 };
 
 InputKind classifyInput(const Translation &T, const std::string &Input) {
@@ -691,11 +743,18 @@ InputKind classifyInput(const Translation &T, const std::string &Input) {
   if (!T.Language.empty()) {
     Kind.Cuda = Source && T.Language == "cuda";
     Kind.HostSource = Source && T.Language != "cuda";
+    if (Kind.HostSource)
+      Kind.HostLanguage = T.Language;
+    Kind.HostC = Kind.HostSource && T.Language == "c";
     return Kind;
   }
   Kind.Cuda = Extension == ".cu";
   Kind.HostSource = Source && !Kind.Cuda;
-  Kind.C = Extension == ".c";
+  if (Kind.HostSource)
+    Kind.HostLanguage = Extension == ".c"                          ? "c"
+                        : Extension == ".i" || Extension == ".ii" ? ""
+                                                                  : "c++";
+  Kind.HostC = Extension == ".c" || Extension == ".i";
   return Kind;
 }
 
@@ -783,21 +842,31 @@ std::optional<fs::path> findCudaRoot(const Translation &T) {
   return fs::path(Root);
 }
 
+/// The kosan-clang++ command for \p Inputs: the CUDA sources, objects and
+/// libraries of the command line, with the host sources' objects in their
+/// places.
 std::vector<std::string> buildCommand(const Translation &T,
+                                      const std::vector<std::string> &Inputs,
                                       const fs::path &KosanClang,
                                       std::vector<std::string> &Notes) {
-  bool CompilesCuda = false, CompilesHost = false;
-  for (const std::string &Input : T.Inputs) {
-    InputKind Kind = classifyInput(T, Input);
-    CompilesCuda |= Kind.Cuda;
-    CompilesHost |= Kind.HostSource;
-  }
-  bool Links = !T.StopsBeforeLink && !T.Inputs.empty();
+  bool CompilesCuda = false;
+  for (const std::string &Input : Inputs)
+    CompilesCuda |= classifyInput(T, Input).Cuda;
+  bool Links = !T.StopsBeforeLink && !Inputs.empty();
 
   std::vector<std::string> Command = {KosanClang.string()};
   Command.insert(Command.end(), T.KosanOptions.begin(), T.KosanOptions.end());
   if (T.DryRun)
     Command.push_back("-###");
+  // Host code in CUDA sources gets wrapping signed arithmetic: gcc, nvcc's
+  // host compiler, mostly compiles signed overflow to the machine's
+  // wrapping instructions, where clang's optimizer uses it as a fact
+  // (i * i >= 0), so programs that check results computed on the GPU
+  // against overflowing host arithmetic would fail under kosan only. Before
+  // the user's options, so that -Xcompiler -fno-wrapv wins; device code is
+  // left alone.
+  if (CompilesCuda && !T.DeviceOnly)
+    add(Command, {"-Xarch_host", "-fwrapv"});
   Command.insert(Command.end(), T.Options.begin(), T.Options.end());
 
   // Line tables are part of -g.
@@ -834,19 +903,15 @@ std::vector<std::string> buildCommand(const Translation &T,
     if (!T.Fmad.value_or(true))
       add(Command, {"-Xarch_device", "-ffp-contract=off"});
   }
-  // nvcc puts the toolkit's headers on the path of host sources too.
-  if (CompilesHost)
-    if (std::optional<fs::path> Cuda = findCudaRoot(T))
-      add(Command, {"-isystem", (*Cuda / "include").string()});
 
   // -x as clang reads it, positionally: set before the inputs it applies
   // to, and back to none for objects and libraries.
   std::string CurrentLanguage = "none";
-  for (const std::string &Input : T.Inputs) {
+  for (const std::string &Input : Inputs) {
     InputKind Kind = classifyInput(T, Input);
     std::string Language = "none";
-    if (Kind.Cuda || Kind.HostSource)
-      Language = !T.Language.empty() ? T.Language : Kind.C ? "c" : "none";
+    if (Kind.Cuda && !T.Language.empty())
+      Language = T.Language;
     if (Language != CurrentLanguage)
       add(Command, {"-x", Language});
     CurrentLanguage = Language;
@@ -865,6 +930,172 @@ std::vector<std::string> buildCommand(const Translation &T,
              "static or shared");
   }
   return Command;
+}
+
+//===----------------------------------------------------------------------===//
+// The host compiler's commands
+//===----------------------------------------------------------------------===//
+
+/// nvcc's host compiler: -ccbin's compiler, gcc in -ccbin's directory, or
+/// gcc on PATH. nvcc compiles C and C++ with it alike (-x c, -x c++).
+std::string hostCompiler(const Translation &T) {
+  if (!T.HostCompiler)
+    return "gcc";
+  std::error_code EC;
+  if (fs::is_directory(*T.HostCompiler, EC))
+    return (fs::path(*T.HostCompiler) / "gcc").string();
+  return *T.HostCompiler;
+}
+
+/// The host compiler's command for one C or C++ source. \p Output is the
+/// object to write, or empty for the compiler's default (name.o in the
+/// current directory, standard output for -E and -M), as nvcc leaves it.
+std::vector<std::string> hostCompileCommand(const Translation &T,
+                                            const std::string &Input,
+                                            const std::string &Output,
+                                            bool TemporaryOutput) {
+  InputKind Kind = classifyInput(T, Input);
+  std::vector<std::string> Command = {hostCompiler(T)};
+  if (TemporaryOutput)
+    Command.push_back("-c");
+  for (const HostOption &Option : T.HostOptions) {
+    if (Option.Use == HostUse::CxxOnly && Kind.HostC)
+      continue;
+    if (Option.Use == HostUse::OwnOutputOnly && TemporaryOutput)
+      continue;
+    Command.push_back(Option.Arg);
+  }
+  // nvcc puts the toolkit's headers on the path of host sources too.
+  if (std::optional<fs::path> Cuda = findCudaRoot(T))
+    add(Command, {"-isystem", (*Cuda / "include").string()});
+  if (!Kind.HostLanguage.empty())
+    add(Command, {"-x", Kind.HostLanguage});
+  Command.push_back(Input);
+  if (!Output.empty())
+    add(Command, {"-o", Output});
+  return Command;
+}
+
+/// A private directory for the objects of host sources at a link.
+struct TempDir {
+  fs::path Path;
+  TempDir() {
+    const char *Tmp = std::getenv("TMPDIR");
+    std::string Pattern =
+        (fs::path(Tmp && *Tmp ? Tmp : "/tmp") / "kosan-nvcc.XXXXXX").string();
+    if (!::mkdtemp(Pattern.data()))
+      fatal("cannot create a temporary directory: " +
+            std::string(std::strerror(errno)));
+    Path = Pattern;
+  }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  ~TempDir() {
+    std::error_code EC;
+    fs::remove_all(Path, EC);
+  }
+};
+
+/// The directory, created on first use, for the objects of host sources at
+/// a link. A static, so that it is removed however kosan-nvcc ends short of
+/// a signal (a return from main, or exit() after an error), as nvcc removes
+/// its tmpxft files.
+const fs::path &temporaryDirectory() {
+  static TempDir Dir;
+  return Dir.Path;
+}
+
+/// What one kosan-nvcc call runs, in order: the host compiler once per C or
+/// C++ source, then kosan-clang++ unless only host sources were compiled.
+struct Plan {
+  std::vector<std::vector<std::string>> HostCompiles;
+  std::optional<std::vector<std::string>> KosanCommand;
+  std::vector<fs::path> TemporaryObjects; // the host objects of a link
+};
+
+Plan makePlan(const Translation &T, const fs::path &KosanClang,
+              std::vector<std::string> &Notes) {
+  Plan P;
+  bool Links = !T.StopsBeforeLink;
+  bool CompilesHostSources = false;
+  for (const std::string &Input : T.Inputs) {
+    if (!classifyInput(T, Input).HostSource)
+      continue;
+    CompilesHostSources = true;
+    if (T.DeviceOnly)
+      fatal("'" + Input +
+            "' is not a CUDA source: -ptx and -cubin compile device code");
+    if (T.StopsBeforeLink && T.Output && T.Inputs.size() > 1)
+      fatal("-o names one output, but " + std::to_string(T.Inputs.size()) +
+            " inputs are compiled without a link");
+  }
+
+  std::vector<std::string> KosanInputs;
+  for (const std::string &Input : T.Inputs) {
+    if (!classifyInput(T, Input).HostSource) {
+      KosanInputs.push_back(Input);
+      continue;
+    }
+    if (!Links) {
+      P.HostCompiles.push_back(
+          hostCompileCommand(T, Input, T.Output.value_or(""), false));
+      continue;
+    }
+    // At a link the object is a temporary, named after its source and
+    // numbered so that a.c and dir/a.c do not collide; kosan-clang++ links
+    // it where the source stood.
+    fs::path Object = temporaryDirectory() /
+                      (std::to_string(P.TemporaryObjects.size()) + "_" +
+                       fs::path(Input).stem().string() + ".o");
+    P.TemporaryObjects.push_back(Object);
+    P.HostCompiles.push_back(hostCompileCommand(T, Input, Object, true));
+    KosanInputs.push_back(Object.string());
+  }
+  // Host sources compiled without a link are all there is to do.
+  if (!CompilesHostSources || Links || !KosanInputs.empty())
+    P.KosanCommand = buildCommand(T, KosanInputs, KosanClang, Notes);
+  return P;
+}
+
+std::string commandLine(const std::vector<std::string> &Command) {
+  std::string Line;
+  for (const std::string &Arg : Command)
+    Line += (Line.empty() ? "" : " ") + shellQuote(Arg);
+  return Line;
+}
+
+/// Runs \p Command (searching PATH for a bare name, as nvcc runs gcc) and
+/// returns its exit status, 128 + the signal that ended it, or 127 if it
+/// could not start.
+int runCommand(const std::vector<std::string> &Command) {
+  std::fflush(nullptr);
+  std::vector<char *> CArgv;
+  for (const std::string &Arg : Command)
+    CArgv.push_back(const_cast<char *>(Arg.c_str()));
+  CArgv.push_back(nullptr);
+  pid_t Pid;
+  if (int Error = ::posix_spawnp(&Pid, CArgv[0], nullptr, nullptr,
+                                 CArgv.data(), environ)) {
+    std::fprintf(stderr, "%s: error: cannot run %s: %s\n", ToolName,
+                 CArgv[0], std::strerror(Error));
+    return 127;
+  }
+  int Status = 0;
+  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+}
+
+[[noreturn]] void execKosanClang(std::vector<std::string> Command) {
+  std::fflush(nullptr);
+  std::vector<char *> CArgv;
+  for (std::string &Arg : Command)
+    CArgv.push_back(Arg.data());
+  CArgv.push_back(nullptr);
+  ::execv(CArgv[0], CArgv.data());
+  fatal("cannot run " + Command.front() + ": " + std::strerror(errno) +
+        (std::getenv("KOSAN_CLANGXX") ? " (from KOSAN_CLANGXX)"
+                                      : "; build kosan-clang++ first"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -973,24 +1204,39 @@ int main(int Argc, char **Argv) {
 
   fs::path KosanClang = findKosanClang();
   std::vector<std::string> Notes;
-  std::vector<std::string> Command = buildCommand(T, KosanClang, Notes);
+  Plan P = makePlan(T, KosanClang, Notes);
   for (const std::string &Note : Notes)
     note(Note);
-  if (T.DryRun) {
-    std::string Line = "#$";
-    for (const std::string &Arg : Command)
-      if (Arg != "-###")
-        Line += " " + shellQuote(Arg);
-    std::fprintf(stderr, "%s\n", Line.c_str());
-  }
 
-  std::fflush(nullptr);
-  std::vector<char *> CArgv;
-  for (std::string &Arg : Command)
-    CArgv.push_back(Arg.data());
-  CArgv.push_back(nullptr);
-  ::execv(CArgv[0], CArgv.data());
-  fatal("cannot run " + KosanClang.string() + ": " + std::strerror(errno) +
-        (std::getenv("KOSAN_CLANGXX") ? " (from KOSAN_CLANGXX)"
-                                      : "; build kosan-clang++ first"));
+  // --dryrun and -v print the host compiler's commands as nvcc prints its
+  // steps; --kosan-print-command as kosan-clang++ prints its own.
+  bool PrintKosanCommand =
+      std::find(T.KosanOptions.begin(), T.KosanOptions.end(),
+                "--kosan-print-command") != T.KosanOptions.end();
+  for (const std::vector<std::string> &Compile : P.HostCompiles) {
+    if (T.DryRun || T.Verbose)
+      std::fprintf(stderr, "#$ %s\n", commandLine(Compile).c_str());
+    else if (PrintKosanCommand)
+      std::fprintf(stderr, "%s\n", commandLine(Compile).c_str());
+    if (!T.DryRun)
+      if (int Status = runCommand(Compile))
+        return Status;
+  }
+  // clang -### still wants the inputs of the link to exist, which the host
+  // compiler has not written under --dryrun or -###.
+  if (T.DryRun || std::find(T.Options.begin(), T.Options.end(), "-###") !=
+                      T.Options.end())
+    for (const fs::path &Object : P.TemporaryObjects)
+      std::ofstream{Object};
+  if (!P.KosanCommand)
+    return 0;
+  if (T.DryRun) {
+    std::vector<std::string> Shown = *P.KosanCommand;
+    Shown.erase(std::find(Shown.begin(), Shown.end(), "-###"));
+    std::fprintf(stderr, "#$ %s\n", commandLine(Shown).c_str());
+  }
+  // Nothing to remove afterwards: kosan-clang++ takes this process over.
+  if (P.TemporaryObjects.empty())
+    execKosanClang(std::move(*P.KosanCommand));
+  return runCommand(*P.KosanCommand);
 }

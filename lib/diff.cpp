@@ -508,6 +508,7 @@ public:
     stream_ = SnapshotStream::open(path, record, error);
     if (!stream_)
       return false;
+    path_ = path;
     left_ = record.chunks;
     elementSize_ = dtypeSize(record.dtype);
     prefetch(std::vector<char>());
@@ -555,16 +556,28 @@ private:
   void prefetch(std::vector<char> buffer) {
     --left_;
     pending_ = std::async(std::launch::async,
-                          [stream = stream_.get(), buffer = std::move(buffer)]() mutable {
+                          [stream = stream_.get(), path = path_,
+                           buffer = std::move(buffer)]() mutable {
                             Chunk chunk;
-                            chunk.bytes = std::move(buffer);
-                            uint64_t first = 0;
-                            chunk.ok = stream->next(&chunk.bytes, &first, &chunk.error);
+                            // An exception must not cross the thread: it
+                            // becomes the chunk's error, said like any other.
+                            try {
+                              chunk.bytes = std::move(buffer);
+                              uint64_t first = 0;
+                              chunk.ok = stream->next(&chunk.bytes, &first, &chunk.error);
+                            } catch (const std::bad_alloc &) {
+                              chunk.ok = false;
+                              chunk.error = path + ": out of memory reading a snapshot chunk";
+                            } catch (const std::exception &e) {
+                              chunk.ok = false;
+                              chunk.error = path + ": cannot read a snapshot chunk: " + e.what();
+                            }
                             return chunk;
                           });
   }
 
   std::unique_ptr<SnapshotStream> stream_;
+  std::string path_;
   std::future<Chunk> pending_;
   std::vector<char> current_;
   uint64_t pos_ = 0, count_ = 0;

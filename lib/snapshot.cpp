@@ -460,7 +460,11 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
     return fail(error, corrupt + "field 'count' is " +
                            std::to_string(f.count) + ", expected " +
                            std::to_string(expectCount));
-  uint64_t expectBytes = expectCount * elementSize_;
+  uint64_t expectBytes = 0;
+  if (__builtin_mul_overflow(expectCount, uint64_t(elementSize_), &expectBytes))
+    return fail(error, corrupt + std::to_string(expectCount) + " " +
+                           dtypeName(record_.dtype) +
+                           " elements are more than 2^64 bytes");
   if (f.bytes != expectBytes)
     return fail(error, corrupt + "field 'bytes' is " +
                            std::to_string(f.bytes) + ", but " +
@@ -496,6 +500,12 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
                              std::to_string(frameSize) +
                              " bytes, field 'bytes' says " +
                              std::to_string(f.bytes));
+    // Claimed sizes come from the file: no more is allocated than the frame
+    // can decompress to.
+    if (f.bytes > detail::maxZstdContentSize(compressed_.size()))
+      return fail(error, corrupt + "field 'bytes' says " + std::to_string(f.bytes) +
+                             ", more than its " + std::to_string(compressed_.size()) +
+                             "-byte zstd frame can decompress to");
     bytes->resize(f.bytes);
     size_t n = zstd->decompress(bytes->data(), bytes->size(),
                                 compressed_.data(), compressed_.size());
@@ -544,9 +554,17 @@ bool readSnapshotData(const std::string &path, const SnapshotRecord &record,
       SnapshotStream::open(path, record, error);
   if (!stream)
     return false;
-  uint64_t total = record.count * dtypeSize(record.dtype);
+  uint64_t total = 0;
+  if (__builtin_mul_overflow(record.count, uint64_t(dtypeSize(record.dtype)), &total)) {
+    if (error)
+      *error = path + ": the snapshot of '" + record.name + "' claims " +
+               std::to_string(record.count) + " elements, more than 2^64 bytes";
+    return false;
+  }
   bytes->clear();
-  bytes->reserve(total);
+  // Beyond 64 MiB the buffer grows as chunks arrive: the claim is trusted
+  // only as far as the chunks back it.
+  bytes->reserve(std::min<uint64_t>(total, uint64_t(64) << 20));
   std::vector<char> chunk;
   uint64_t first = 0;
   while (stream->next(&chunk, &first, error))

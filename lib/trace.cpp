@@ -1046,6 +1046,10 @@ std::string parseRecord(const Json &j, SnapshotRecord &s) {
       return "field 'shape' must hold non-negative extents whose product is "
              "'count' (" + std::to_string(s.count) + ")";
   }
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(s.count, uint64_t(dtypeSize(s.dtype)), &bytes))
+    return "field 'count' is " + std::to_string(s.count) + ": " + dtypeName(s.dtype) +
+           " elements of that many are more than 2^64 bytes";
   uint64_t chunks = s.count == 0 || s.chunk_elements == 0
                         ? 0
                         : (s.count - 1) / s.chunk_elements + 1;
@@ -1143,10 +1147,17 @@ std::string decodeOrderPayload(const Json &j, std::vector<uint8_t> &raw) {
                "'bytes' is missing";
       size = *bytes;
     }
-    // A part holds at most a few MB; a frame that claims much more is damaged.
+    // A part holds at most a few MB; a frame that claims much more, or more
+    // than its own bytes can decompress to, is damaged.
     if (size > (uint64_t(1) << 32))
       return "field 'data' claims " + std::to_string(size) +
              " bytes, more than a part can hold";
+    if (size > detail::maxZstdContentSize(decoded.size()))
+      return "field 'data' claims " + std::to_string(size) + " bytes, more than a " +
+             std::to_string(decoded.size()) + "-byte zstd frame can hold";
+    if (bytes && size != *bytes)
+      return "field 'data' decompresses to " + std::to_string(size) +
+             " bytes, field 'bytes' says " + std::to_string(*bytes);
     raw.resize(size);
     size_t n = zstd->decompress(raw.data(), raw.size(), decoded.data(), decoded.size());
     if (zstd->isError(n))
@@ -1230,13 +1241,29 @@ std::string parseOrderPart(const Json &j, OrderKind kind, OrderPart &p) {
   return decodeOrderPayload(j, p.raw);
 }
 
+// Whether a part's payload holds exactly `count` entries of `entryBytes`;
+// checked before anything is reserved for them, so that a count whose size
+// does not fit in 64 bits cannot wrap around and pass.
+std::string payloadSizeError(const OrderPart &p, size_t entryBytes, const char *one,
+                             const char *many) {
+  uint64_t expected = 0;
+  if (__builtin_mul_overflow(p.count, uint64_t(entryBytes), &expected))
+    return "field 'count' says " + plural(p.count, one, many) + " of " +
+           std::to_string(entryBytes) + " bytes each, more than 2^64 bytes; field "
+           "'data' holds " + std::to_string(p.raw.size()) + " bytes";
+  if (p.raw.size() != expected)
+    return "field 'data' holds " + std::to_string(p.raw.size()) + " bytes, but " +
+           plural(p.count, one, many) + (p.count == 1 ? " is " : " are ") +
+           std::to_string(expected) + " bytes";
+  return "";
+}
+
 // Appends the elements of one order_stores part; they must continue the
 // record's ascending order.
 std::string appendStores(const OrderPart &p, OrderStoreRecord &r) {
-  if (p.raw.size() != p.count * kStoreEntryBytes)
-    return "field 'data' holds " + std::to_string(p.raw.size()) + " bytes, but " +
-           plural(p.count, "element is ", "elements are ") +
-           std::to_string(p.count * kStoreEntryBytes) + " bytes";
+  if (std::string error = payloadSizeError(p, kStoreEntryBytes, "element", "elements");
+      !error.empty())
+    return error;
   r.elements.reserve(r.elements.size() + p.count);
   for (uint64_t i = 0; i < p.count; ++i) {
     const uint8_t *q = p.raw.data() + i * kStoreEntryBytes;
@@ -1288,10 +1315,9 @@ std::string appendAtomics(const OrderPart &p, OrderAtomicRecord &r) {
 // Appends the operations of one order_ops part; they must continue the
 // record's ascending (a, b, op, site) order and name sites it has.
 std::string appendOps(const OrderPart &p, OrderOpsRecord &r) {
-  if (p.raw.size() != p.count * kOpBytes)
-    return "field 'data' holds " + std::to_string(p.raw.size()) + " bytes, but " +
-           plural(p.count, "operation is ", "operations are ") +
-           std::to_string(p.count * kOpBytes) + " bytes";
+  if (std::string error = payloadSizeError(p, kOpBytes, "operation", "operations");
+      !error.empty())
+    return error;
   r.ops.reserve(r.ops.size() + p.count);
   auto key = [](const OrderOp &o) { return std::tuple(o.a, o.b, o.op, o.site); };
   for (uint64_t i = 0; i < p.count; ++i) {
@@ -1335,9 +1361,36 @@ struct FdCloser {
   ~FdCloser() { ::close(fd); }
 };
 
+ReadResult readTraceLines(const std::string &path, size_t &lineNo);
+
 } // namespace
 
 ReadResult readTrace(const std::string &path) {
+  // Every claim a record makes is checked before memory is reserved for it;
+  // should an allocation fail all the same, the caller gets the one-line
+  // error it gets for any other unreadable trace, never an exception.
+  size_t lineNo = 0;
+  try {
+    return readTraceLines(path, lineNo);
+  } catch (const std::bad_alloc &) {
+    ReadResult result;
+    result.error = TraceError::Corrupt;
+    result.message = path + ":" + std::to_string(lineNo) +
+                     ": cannot read the trace: out of memory";
+    return result;
+  } catch (const std::exception &e) {
+    ReadResult result;
+    result.error = TraceError::Corrupt;
+    result.message = path + ":" + std::to_string(lineNo) +
+                     ": cannot read the trace: internal error in the reader (" +
+                     e.what() + ")";
+    return result;
+  }
+}
+
+namespace {
+
+ReadResult readTraceLines(const std::string &path, size_t &lineNo) {
   ReadResult result;
   auto fail = [&](TraceError error, std::string message) {
     result.error = error;
@@ -1354,7 +1407,6 @@ ReadResult readTrace(const std::string &path) {
 
   Trace &trace = result.trace;
   uint64_t records = 0;
-  size_t lineNo = 0;
   // A snapshot record whose chunk lines are still to come: it joins
   // trace.snapshots when the last one has been seen.
   std::optional<SnapshotRecord> pending;
@@ -1408,6 +1460,19 @@ ReadResult readTrace(const std::string &path) {
         return fail(TraceError::Corrupt,
                     where + "corrupt snapshot_chunk record: no snapshot "
                             "record announces it");
+      // What a chunk claims must fit in its line, whatever the line holds:
+      // the chunks are decoded later (SnapshotStream), and a claim the file
+      // cannot back must not get that far.
+      uint64_t first = uint64_t(chunksSeen) * pending->chunk_elements;
+      uint64_t elements = std::min(pending->chunk_elements, pending->count - first);
+      uint64_t claimed = elements * dtypeSize(pending->dtype);
+      if (claimed > detail::maxZstdContentSize(current.length))
+        return fail(TraceError::Corrupt,
+                    where + "corrupt snapshot_chunk record: chunk " +
+                        std::to_string(chunksSeen + 1) + " of the snapshot record on line " +
+                        std::to_string(pendingLine) + " should hold " +
+                        std::to_string(claimed) + " bytes, more than its " +
+                        std::to_string(current.length) + "-byte line can encode");
       ++records;
       if (++chunksSeen == pending->chunks) {
         trace.snapshots.push_back(std::move(*pending));
@@ -1637,5 +1702,7 @@ ReadResult readTrace(const std::string &path) {
                     " follow it); the process likely died while writing it");
   return result;
 }
+
+} // namespace
 
 } // namespace kosan

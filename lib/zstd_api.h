@@ -33,6 +33,16 @@ const ZstdApi *zstdApi();
 inline constexpr unsigned long long kZstdContentSizeUnknown = 0ULL - 1;
 inline constexpr unsigned long long kZstdContentSizeError = 0ULL - 2;
 
+// The most bytes `compressedBytes` of zstd frames can decompress to: every
+// block has a 3-byte header and at least one byte of content, and holds at
+// most 128 KiB (an RLE block). A size claimed beyond this is damage, and is
+// rejected before anything is allocated for it.
+inline constexpr unsigned long long maxZstdContentSize(unsigned long long compressedBytes) {
+  constexpr unsigned long long kMaxBlockBytes = 128 * 1024;
+  unsigned long long blocks = compressedBytes / 4 + 1;
+  return blocks > ~0ULL / kMaxBlockBytes ? ~0ULL : blocks * kMaxBlockBytes;
+}
+
 } // namespace kosan::detail
 
 #endif

@@ -11,7 +11,13 @@ from ._library import KosanError, load, take_string
 
 
 class TraceError(KosanError):
-    """A trace that cannot be read or written; the message is the library's."""
+    """A trace that cannot be read or written.
+
+    The message is one line naming the file (and the line of the trace where
+    one is at fault), as kosan-report prints it: a damaged or truncated
+    trace, sizes it claims that the file cannot hold, a snapshot too large
+    for this process's memory.
+    """
 
 
 def _records(lib, handle, count_function, json_function) -> list[dict]:
@@ -128,9 +134,17 @@ class Trace:
         """Contents of a snapshot (an index, or an output's name), as raw bytes."""
         i = self._index(index)
         size = load().kosan_trace_snapshot_bytes(self._open_handle(), i)
-        buffer = ctypes.create_string_buffer(max(size, 1))
+        try:
+            buffer = ctypes.create_string_buffer(max(size, 1))
+        except (MemoryError, OverflowError):
+            raise TraceError(self._too_large(i, size)) from None
         self._read_into(i, ctypes.addressof(buffer), size)
         return buffer.raw[:size]
+
+    def _too_large(self, i: int, size: int) -> str:
+        record = self.snapshots[i]
+        return (f"snapshot {record.get('name', i)!r} of launch {record.get('launch')} in "
+                f"{self.path} holds {size} bytes, more than this process can allocate")
 
     def snapshot_array(self, index):
         """Contents of a snapshot, shaped as recorded.
@@ -147,7 +161,10 @@ class Trace:
             return _dtypes.decode_list(self.snapshot_bytes(i), dtype, shape)
         size = load().kosan_trace_snapshot_bytes(self._open_handle(), i)
         np_dtype = np.dtype(_dtypes.KOSAN_DTYPES.get(dtype, _dtypes.KOSAN_DTYPES["bytes"])[0])
-        array = np.empty(size // np_dtype.itemsize, dtype=np_dtype)
+        try:
+            array = np.empty(size // np_dtype.itemsize, dtype=np_dtype)
+        except (MemoryError, ValueError):
+            raise TraceError(self._too_large(i, size)) from None
         # Read straight into the array: no second copy of the contents.
         self._read_into(i, array.ctypes.data, array.nbytes)
         if shape and int(np.prod(shape)) == array.size:

@@ -1,12 +1,14 @@
 """kosan.open_trace: records as dicts, snapshot contents, reading errors."""
 
 import array
+import ctypes
+import json
 import struct
 
 import pytest
 
 import kosan
-from conftest import HEADER
+from conftest import HEADER, RECORDS
 
 
 def test_records_of_a_runtime_trace_are_dicts(scale_trace):
@@ -150,6 +152,70 @@ def test_corrupt_snapshot_contents_raise_trace_error(reference):
     path.write_bytes(b"\n".join(lines))
     trace = kosan.open_trace(path)
     with pytest.raises(kosan.TraceError, match=r":4: corrupt snapshot_chunk record"):
+        trace.snapshot_bytes(0)
+
+
+def _claiming_trace(tmp_path, name, record, chunk=None):
+    """The scale trace with one more record (and chunk line) before its end."""
+    lines = [json.dumps(r) for r in RECORDS[:-1]] + [json.dumps(record)]
+    if chunk is not None:
+        lines.append(json.dumps(chunk))
+    lines.append(json.dumps(RECORDS[-1]))
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# A 9-byte zstd frame that does not say its content size.
+TINY_FRAME = "KLUv/QAAAQAA"
+
+
+@pytest.mark.parametrize("name,record,chunk,message", [
+    ("stores.trace",
+     {"type": "order_stores", "launch": 1, "arg": 0, "name": "y", "dtype": "f32",
+      "sites": [], "count": 2**60, "part": 0, "parts": 1, "bytes": 0,
+      "encoding": "base64", "data": ""}, None,
+     r"stores.trace:6: corrupt order_stores record: field 'count' says "
+     r"1152921504606846976 elements of 16 bytes each, more than 2\^64 bytes"),
+    ("ops.trace",
+     {"type": "order_ops", "launch": 1, "params": [], "sites": [], "count": 2**59,
+      "part": 0, "parts": 1, "bytes": 0, "encoding": "base64", "data": ""}, None,
+     r"ops.trace:6: corrupt order_ops record: field 'count' says 576460752303423488"),
+    ("part.trace",
+     {"type": "order_stores", "launch": 1, "arg": 0, "name": "y", "dtype": "f32",
+      "sites": [], "count": 2**28, "part": 0, "parts": 1, "bytes": 2**32,
+      "encoding": "zstd+base64", "data": TINY_FRAME}, None,
+     r"part.trace:6: corrupt order_stores record: field 'data' claims 4294967296 bytes, "
+     r"more than a 9-byte zstd frame can hold"),
+    ("snapshot.trace",
+     {"type": "snapshot", "launch": 1, "arg": 0, "name": "y", "dtype": "f32",
+      "count": 2**40, "shape": [], "address": "0x0", "read": False, "poisoned": False,
+      "poison": "0x0", "pre_hash": "0x0", "post_hash": "0x0", "store_sites": [],
+      "chunks": 1, "chunk_elements": 2**40},
+     {"type": "snapshot_chunk", "launch": 1, "arg": 0, "index": 0, "first": 0,
+      "count": 2**40, "bytes": 2**42, "encoding": "zstd+base64", "data": TINY_FRAME},
+     r"snapshot.trace:7: corrupt snapshot_chunk record: chunk 1 of the snapshot record "
+     r"on line 6 should hold 4398046511104 bytes"),
+])
+def test_impossible_size_claims_raise_trace_error(tmp_path, name, record, chunk, message):
+    path = _claiming_trace(tmp_path, name, record, chunk)
+    with pytest.raises(kosan.TraceError, match=message) as caught:
+        kosan.open_trace(path)
+    text = str(caught.value)
+    assert "\n" not in text
+    assert "vector::" not in text and "bad_alloc" not in text
+
+
+def test_snapshot_too_large_for_memory_raises_trace_error(reference, monkeypatch):
+    trace = kosan.open_trace(reference({"x": array.array("f", [1.0] * 4)}))
+
+    def refuse(size):
+        raise MemoryError
+
+    monkeypatch.setattr(ctypes, "create_string_buffer", refuse)
+    with pytest.raises(kosan.TraceError,
+                       match=r"snapshot 'x' of launch 1 in .* holds 16 bytes, more than "
+                             r"this process can allocate"):
         trace.snapshot_bytes(0)
 
 

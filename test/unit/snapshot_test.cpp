@@ -279,6 +279,48 @@ TEST_F(SnapshotTest, StreamGivesChunksInOrder) {
   EXPECT_EQ(error, "");
 }
 
+// The stream decodes what a record says without trusting it: a chunk that
+// claims 2^40 elements in a 9-byte zstd frame (no content size in it) is an
+// error naming the line, not an allocation of 4 TiB.
+TEST_F(SnapshotTest, StreamRejectsClaimsItsFrameCannotHold) {
+  std::string p = path("t.trace");
+  const uint64_t count = uint64_t(1) << 40;
+  writeFile(p, "{\"type\":\"snapshot_chunk\",\"launch\":1,\"arg\":0,\"index\":0,\"first\":0,"
+               "\"count\":" + std::to_string(count) + ",\"bytes\":" +
+               std::to_string(count * 4) +
+               ",\"encoding\":\"zstd+base64\",\"data\":\"KLUv/QAAAQAA\"}\n");
+  SnapshotRecord record;
+  record.launch = 1;
+  record.name = "y";
+  record.dtype = DType::F32;
+  record.count = count;
+  record.chunk_elements = count;
+  record.chunks = 1;
+  record.file_offset = 0;
+  record.file_line = 1;
+  std::string error;
+  auto stream = SnapshotStream::open(p, record, &error);
+  ASSERT_TRUE(stream) << error;
+  std::vector<char> bytes;
+  uint64_t first = 0;
+  EXPECT_FALSE(stream->next(&bytes, &first, &error));
+  EXPECT_EQ(error, p + ":1: corrupt snapshot_chunk record: field 'bytes' says 4398046511104, "
+                       "more than its 9-byte zstd frame can decompress to");
+  EXPECT_LT(bytes.capacity(), size_t(1) << 20);
+
+  // The whole-snapshot reader reserves no more than the chunks back.
+  bytes.clear();
+  bytes.shrink_to_fit();
+  EXPECT_FALSE(readSnapshotData(p, record, &bytes, &error));
+  EXPECT_NE(error.find("9-byte zstd frame"), std::string::npos) << error;
+
+  // A count whose size wraps around 2^64 is refused before any reading.
+  record.count = record.chunk_elements = uint64_t(1) << 62;
+  EXPECT_FALSE(readSnapshotData(p, record, &bytes, &error));
+  EXPECT_EQ(error, p + ": the snapshot of 'y' claims 4611686018427387904 elements, more "
+                       "than 2^64 bytes");
+}
+
 TEST_F(SnapshotTest, SnapshotsMixWithOtherRecords) {
   std::string p = path("t.trace");
   std::vector<char> a = pattern(40), b = pattern(6);

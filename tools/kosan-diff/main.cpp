@@ -22,6 +22,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <tuple>
 #include <unistd.h>
@@ -134,7 +136,7 @@ int finish(const Result &result, int verdict, bool trouble, const std::string &f
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   CLI::App app{"Compares the output snapshots of a candidate run (CAND) with "
                "those of a reference run (REF). Exit status: 0 equivalent, "
                "1 different, 2 trouble.\n"
@@ -350,4 +352,17 @@ int main(int argc, char **argv) {
     return kExitTrouble;
   }
   return static_cast<int>(result.verdict);
+}
+
+// The library turns every bad input into a message; should anything still
+// throw, it is one error line and the usual status, not an abort.
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    printError("out of memory");
+  } catch (const std::exception &e) {
+    printError(std::string("internal error: ") + e.what());
+  }
+  return kExitTrouble;
 }

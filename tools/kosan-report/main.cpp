@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 namespace {
@@ -31,7 +33,7 @@ bool writeOutput(const std::string &path, const std::string &text) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   CLI::App app{"Prints the out-of-bounds accesses, the precision losses and "
                "the order findings (checks=order) recorded in a kosan trace.",
                "kosan-report"};
@@ -92,4 +94,17 @@ int main(int argc, char **argv) {
     return kExitFailure;
   }
   return failOnError && !result.trace.oob.empty() ? kExitErrorsFound : 0;
+}
+
+// The library turns every bad input into a message; should anything still
+// throw, it is one error line and the usual status, not an abort.
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    printError("out of memory");
+  } catch (const std::exception &e) {
+    printError(std::string("internal error: ") + e.what());
+  }
+  return kExitFailure;
 }

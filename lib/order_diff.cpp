@@ -828,15 +828,52 @@ BatchDiffResult diffBatchInvariance(const std::string &aPath, const std::string 
   if (!pairLaunches(a, b, options.launches, &pairs, &result.notes, &error))
     return troubled(result, error);
 
-  std::string droppedTrouble, rowTrouble;
+  // Rows beyond every output of both runs hold nothing to compare: asking
+  // for them is a mistake, and would otherwise cost time and memory in
+  // proportion to the request, not to the traces.
+  std::vector<std::pair<std::vector<OutputFingerprints>, std::vector<OutputFingerprints>>>
+      outputs;
+  uint64_t extentA = 0, extentB = 0; // elements, over all outputs
+  auto extentOf = [](const OrderSide &side, uint32_t launch,
+                     const std::vector<OutputFingerprints> &list) {
+    uint64_t extent = 0;
+    for (const OutputFingerprints &o : list) {
+      if (!o.elements.empty())
+        extent = std::max(extent, o.elements.back().element + 1);
+      if (const SnapshotRecord *s = side.snapshot(launch, o.arg))
+        extent = std::max(extent, s->count);
+    }
+    return extent;
+  };
   for (auto [x, y] : pairs) {
+    outputs.emplace_back(outputsOf(a, x), outputsOf(b, y));
+    extentA = std::max(extentA, extentOf(a, x, outputs.back().first));
+    extentB = std::max(extentB, extentOf(b, y, outputs.back().second));
+  }
+  uint64_t rowsA = extentA / n + (extentA % n != 0), rowsB = extentB / n + (extentB % n != 0);
+  for (const RowPair &r : options.rows) {
+    uint64_t lastA = r.a + (r.count - 1), lastB = r.b + (r.count - 1);
+    if (lastA >= rowsA && lastB >= rowsB)
+      return troubled(result, "--rows " + std::to_string(r.a) + ":" + std::to_string(r.b) +
+                                  ":" + std::to_string(r.count) + " reaches row " +
+                                  std::to_string(lastA) + " of A and row " +
+                                  std::to_string(lastB) + " of B, but with --row-length " +
+                                  std::to_string(n) + " the outputs hold " +
+                                  plural(rowsA, "row", "rows") + " in A and " +
+                                  plural(rowsB, "row", "rows") + " in B");
+  }
+
+  std::string droppedTrouble, rowTrouble;
+  for (size_t pairIndex = 0; pairIndex < pairs.size(); ++pairIndex) {
+    auto [x, y] = pairs[pairIndex];
     BatchLaunchDiff d = launchPair<BatchLaunchDiff>(a, x, b, y);
     PartingExplainer explainer(a, x, b, y);
     bool incomplete = false;
     for (auto [side, id] : {std::pair{&a, x}, std::pair{&b, y}})
       if (std::optional<OrderSummary> s = side->summary(id))
         incomplete |= s->dropped_stores > 0 || s->dropped_atomics > 0;
-    std::vector<OutputFingerprints> oa = outputsOf(a, x), ob = outputsOf(b, y);
+    std::vector<OutputFingerprints> oa = std::move(outputs[pairIndex].first),
+                                    ob = std::move(outputs[pairIndex].second);
     std::string pairName = a.describe(x) + " and " + b.describe(y);
     for (auto [pa, fb] : pairRecords(d.a, pointersTo(oa), d.b, pointersTo(ob))) {
       if (!pa || !fb) {

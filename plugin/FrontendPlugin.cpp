@@ -18,6 +18,9 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticParse.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -58,6 +61,96 @@ std::string compileFlags(const clang::CompilerInstance &CI) {
   return out;
 }
 
+// The line of source a diagnostic points at, or "".
+StringRef sourceLine(const clang::Diagnostic &Info) {
+  if (!Info.getLocation().isValid() || !Info.hasSourceManager())
+    return "";
+  const clang::SourceManager &SM = Info.getSourceManager();
+  clang::SourceLocation loc = SM.getExpansionLoc(Info.getLocation());
+  bool invalid = false;
+  StringRef buffer = SM.getBufferData(SM.getFileID(loc), &invalid);
+  if (invalid)
+    return "";
+  unsigned offset = SM.getFileOffset(loc);
+  size_t begin = buffer.rfind('\n', offset);
+  begin = begin == StringRef::npos ? 0 : begin + 1;
+  size_t end = buffer.find('\n', offset);
+  return buffer.slice(begin, end == StringRef::npos ? buffer.size() : end);
+}
+
+// Some CUDA that nvcc accepts clang 19 cannot compile, and its error does not
+// say so. After such an error the user also reads why and what both
+// compilers accept (docs/driver.md, "What clang cannot compile"). Everything
+// else passes through to clang's own consumer untouched.
+class ExplainingConsumer : public clang::DiagnosticConsumer {
+public:
+  ExplainingConsumer(clang::DiagnosticConsumer &target,
+                     std::unique_ptr<clang::DiagnosticConsumer> owned)
+      : target(target), owned(std::move(owned)) {}
+
+  void BeginSourceFile(const clang::LangOptions &LO, const clang::Preprocessor *PP) override {
+    target.BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override { target.EndSourceFile(); }
+  void finish() override { target.finish(); }
+  void clear() override {
+    target.clear();
+    DiagnosticConsumer::clear();
+  }
+  bool IncludeInDiagnosticCounts() const override {
+    return target.IncludeInDiagnosticCounts();
+  }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, Info);
+    target.HandleDiagnostic(level, Info);
+    if (level < clang::DiagnosticsEngine::Error)
+      return;
+    const char *why = explanation(Info);
+    if (!why)
+      return;
+    std::string where;
+    if (Info.getLocation().isValid() && Info.hasSourceManager()) {
+      const clang::SourceManager &SM = Info.getSourceManager();
+      clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Info.getLocation()));
+      std::string line = P.isValid() ? std::string(P.getFilename()) + ":" +
+                                           std::to_string(P.getLine())
+                                     : "";
+      if (!line.empty() && line == lastExplained)
+        return; // once per source line
+      lastExplained = line;
+      where = Info.getLocation().printToString(SM) + ": ";
+    }
+    llvm::errs() << where << "note: kosan: " << why << "\n";
+  }
+
+private:
+  static const char *explanation(const clang::Diagnostic &Info) {
+    StringRef line = sourceLine(Info);
+    switch (Info.getID()) {
+    case clang::diag::err_shared_var_init:
+      return "clang (unlike nvcc) cannot compile a __shared__ variable whose type has a "
+             "constructor or non-empty destructor, such as cuda::barrier or "
+             "cuda::pipeline_shared_state; keep raw aligned storage in __shared__ and "
+             "use it through a reference (docs/driver.md, \"What clang cannot compile\")";
+    case clang::diag::err_attributes_not_allowed:
+      if (line.contains("__shared__") && line.contains("alignas"))
+        return "clang (unlike nvcc) takes alignas only before __shared__: write "
+               "'alignas(N) __shared__', which nvcc accepts too";
+      return nullptr;
+    default:
+      if (line.contains("<< <") || line.contains(">> >"))
+        return "clang (unlike nvcc) reads a kernel launch only as '<<<' and '>>>' "
+               "without spaces: write 'kernel<<<grid, block>>>(...)'";
+      return nullptr;
+    }
+  }
+
+  clang::DiagnosticConsumer &target;
+  std::unique_ptr<clang::DiagnosticConsumer> owned;
+  std::string lastExplained;
+};
+
 class KosanFrontendAction : public clang::PluginASTAction {
 protected:
   std::unique_ptr<clang::ASTConsumer>
@@ -75,6 +168,10 @@ protected:
                  const std::vector<std::string> &args) override {
     opts = kosan::PassOptions::fromCommandLine();
     clang::DiagnosticsEngine &D = CI.getDiagnostics();
+    if (clang::DiagnosticConsumer *client = D.getClient()) {
+      std::unique_ptr<clang::DiagnosticConsumer> owned = D.takeClient();
+      D.setClient(new ExplainingConsumer(*client, std::move(owned)), /*ShouldOwnClient=*/true);
+    }
     for (const std::string &arg : args) {
       StringRef a(arg), key, value;
       std::tie(key, value) = a.split('=');

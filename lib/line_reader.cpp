@@ -8,7 +8,8 @@
 namespace kosan::detail {
 
 LineReader::LineReader(int fd, uint64_t startOffset, size_t bufferBytes)
-    : fd_(fd), buffer_(bufferBytes < 64 ? 64 : bufferBytes), base_(startOffset),
+    : fd_(fd), buffer_(new char[bufferBytes < 64 ? 64 : bufferBytes]),
+      capacity_(bufferBytes < 64 ? 64 : bufferBytes), base_(startOffset),
       start_(startOffset) {}
 
 bool LineReader::fill() {
@@ -17,15 +18,15 @@ bool LineReader::fill() {
   // Keep the unread tail: a line's first bytes must stay contiguous until the
   // skip prefix is decided.
   if (pos_ > 0) {
-    std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+    std::memmove(buffer_.get(), buffer_.get() + pos_, end_ - pos_);
     base_ += pos_;
     end_ -= pos_;
     pos_ = 0;
   }
-  if (end_ == buffer_.size())
+  if (end_ == capacity_)
     return true;
   for (;;) {
-    ssize_t n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
+    ssize_t n = ::read(fd_, buffer_.get() + end_, capacity_ - end_);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0) {
@@ -58,12 +59,12 @@ LineReader::Status LineReader::next(Line *line) {
     if (error_)
       return Status::Error;
     line->skipped = end_ - pos_ >= skipPrefix_.size() &&
-                    std::memcmp(buffer_.data() + pos_, skipPrefix_.data(),
+                    std::memcmp(buffer_.get() + pos_, skipPrefix_.data(),
                                 skipPrefix_.size()) == 0;
   }
 
   for (;;) {
-    const char *begin = buffer_.data() + pos_;
+    const char *begin = buffer_.get() + pos_;
     size_t available = end_ - pos_;
     const void *newline = std::memchr(begin, '\n', available);
     size_t take = newline ? static_cast<const char *>(newline) - begin : available;

@@ -9,6 +9,7 @@
 #define KOSAN_LIB_LINE_READER_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,7 +46,10 @@ public:
 private:
   bool fill(); // false at end of file or on an error
   int fd_;
-  std::vector<char> buffer_;
+  // Not zero-filled: a reader of a short file touches only the pages it
+  // reads into, however large the buffer.
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_;
   size_t pos_ = 0, end_ = 0;
   uint64_t base_ = 0; // file offset of buffer_[0]
   uint64_t start_ = 0;

@@ -495,17 +495,26 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
         zstd->getFrameContentSize(compressed_.data(), compressed_.size());
     if (frameSize == detail::kZstdContentSizeError)
       return fail(error, corrupt + "field 'data' is not a zstd frame");
-    if (frameSize != detail::kZstdContentSizeUnknown && frameSize != f.bytes)
-      return fail(error, corrupt + "field 'data' decompresses to " +
-                             std::to_string(frameSize) +
-                             " bytes, field 'bytes' says " +
-                             std::to_string(f.bytes));
     // Claimed sizes come from the file: no more is allocated than the frame
     // can decompress to.
     if (f.bytes > detail::maxZstdContentSize(compressed_.size()))
       return fail(error, corrupt + "field 'bytes' says " + std::to_string(f.bytes) +
                              ", more than its " + std::to_string(compressed_.size()) +
                              "-byte zstd frame can decompress to");
+    // kosan's writer records the content size in every frame; a frame
+    // without it is taken at its word only up to a sane size.
+    constexpr uint64_t kUnsizedFrameLimit = uint64_t(64) << 20;
+    if (frameSize == detail::kZstdContentSizeUnknown && f.bytes > kUnsizedFrameLimit)
+      return fail(error, corrupt + "field 'data' is a zstd frame that does not say its "
+                                   "size, and field 'bytes' says " +
+                             std::to_string(f.bytes) + ", more than the " +
+                             std::to_string(kUnsizedFrameLimit) +
+                             " bytes such a frame may hold");
+    if (frameSize != detail::kZstdContentSizeUnknown && frameSize != f.bytes)
+      return fail(error, corrupt + "field 'data' decompresses to " +
+                             std::to_string(frameSize) +
+                             " bytes, field 'bytes' says " +
+                             std::to_string(f.bytes));
     bytes->resize(f.bytes);
     size_t n = zstd->decompress(bytes->data(), bytes->size(),
                                 compressed_.data(), compressed_.size());

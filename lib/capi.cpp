@@ -68,7 +68,9 @@ std::string exceptionMessage(const char *function) {
   } catch (const std::bad_alloc &) {
     return std::string(function) + ": out of memory";
   } catch (const std::exception &e) {
-    return std::string(function) + ": " + e.what();
+    // Readers turn bad input into messages of their own; what still throws
+    // is a defect here, said as one, not as a bare library text.
+    return std::string(function) + ": internal error (" + e.what() + ")";
   } catch (...) {
     return std::string(function) + ": unexpected error";
   }

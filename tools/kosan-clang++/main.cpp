@@ -30,6 +30,9 @@
 #include <string_view>
 #include <vector>
 
+#include "../common/driver_util.h"
+#include "../common/response_file.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -42,6 +45,8 @@ extern char **environ;
 namespace fs = std::filesystem;
 
 namespace {
+
+using namespace kosan::cli;
 
 constexpr const char *ToolName = "kosan-clang++";
 constexpr int RequiredClangMajor = 19;
@@ -69,10 +74,6 @@ constexpr int MaxResponseFileDepth = 20;
   std::exit(1);
 }
 
-bool startsWith(std::string_view S, std::string_view Prefix) {
-  return S.substr(0, Prefix.size()) == Prefix;
-}
-
 bool isFile(const fs::path &P) {
   std::error_code EC;
   return fs::is_regular_file(P, EC);
@@ -81,19 +82,6 @@ bool isFile(const fs::path &P) {
 bool isDirectory(const fs::path &P) {
   std::error_code EC;
   return fs::is_directory(P, EC);
-}
-
-bool isExecutableFile(const fs::path &P) {
-  return isFile(P) && ::access(P.c_str(), X_OK) == 0;
-}
-
-std::optional<std::string> readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  if (!In)
-    return std::nullopt;
-  std::ostringstream Buffer;
-  Buffer << In.rdbuf();
-  return Buffer.str();
 }
 
 /// Writes \p Contents to \p P, throwing like the std::filesystem calls.
@@ -106,36 +94,6 @@ void writeFile(const fs::path &P, std::string_view Contents) {
                                std::error_code(errno, std::generic_category()));
 }
 
-std::vector<std::string> split(std::string_view S, char Separator) {
-  std::vector<std::string> Parts;
-  size_t Begin = 0;
-  while (true) {
-    size_t End = S.find(Separator, Begin);
-    Parts.emplace_back(S.substr(Begin, End - Begin));
-    if (End == std::string_view::npos)
-      return Parts;
-    Begin = End + 1;
-  }
-}
-
-/// Quotes \p Arg for a POSIX shell, leaving common arguments readable.
-std::string shellQuote(std::string_view Arg) {
-  bool Plain =
-      !Arg.empty() && std::all_of(Arg.begin(), Arg.end(), [](unsigned char C) {
-        return std::isalnum(C) || std::strchr("_-+=/.,:@%", C);
-      });
-  if (Plain)
-    return std::string(Arg);
-  std::string Quoted = "'";
-  for (char C : Arg) {
-    if (C == '\'')
-      Quoted += "'\\''";
-    else
-      Quoted += C;
-  }
-  return Quoted + "'";
-}
-
 /// FNV-1a: a stable name for a cache entry, not a security boundary.
 uint64_t fnv1a(std::string_view Data) {
   uint64_t Hash = 0xcbf29ce484222325ULL;
@@ -146,17 +104,6 @@ uint64_t fnv1a(std::string_view Data) {
   return Hash;
 }
 
-std::optional<fs::path> findOnPath(const std::string &Name) {
-  const char *Path = std::getenv("PATH");
-  if (!Path)
-    return std::nullopt;
-  for (const std::string &Dir : split(Path, ':')) {
-    fs::path Candidate = fs::path(Dir.empty() ? "." : Dir) / Name;
-    if (isExecutableFile(Candidate))
-      return Candidate;
-  }
-  return std::nullopt;
-}
 
 /// Runs \p Argv with stdin and stderr on /dev/null and returns its standard
 /// output, or nothing if it could not start, failed, or ran past \p TimeoutMs.
@@ -501,41 +448,6 @@ DriverOptions parseDriverOptions(int Argc, char **Argv) {
   return Options;
 }
 
-/// Splits a response file the way clang does on Linux (GNU rules).
-std::vector<std::string> tokenizeResponseFile(std::string_view Text) {
-  std::vector<std::string> Tokens;
-  std::string Token;
-  bool InToken = false;
-  char Quote = 0;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    if (Quote == '\'' && C != '\'') {
-      Token += C;
-    } else if (C == Quote) {
-      Quote = 0;
-    } else if (C == '\\' && I + 1 < Text.size()) {
-      Token += Text[++I];
-      InToken = true;
-    } else if (Quote) {
-      Token += C;
-    } else if (C == '\'' || C == '"') {
-      Quote = C;
-      InToken = true;
-    } else if (std::isspace(static_cast<unsigned char>(C))) {
-      if (InToken)
-        Tokens.push_back(std::move(Token));
-      Token.clear();
-      InToken = false;
-    } else {
-      Token += C;
-      InToken = true;
-    }
-  }
-  if (InToken)
-    Tokens.push_back(std::move(Token));
-  return Tokens;
-}
-
 /// The arguments with @file response files expanded: what clang will see.
 /// Used only to inspect the command; clang still reads the files itself.
 void expandResponseFiles(const std::vector<std::string> &Args, int Depth,
@@ -545,7 +457,7 @@ void expandResponseFiles(const std::vector<std::string> &Args, int Depth,
     if (Depth < MaxResponseFileDepth && startsWith(Arg, "@"))
       Contents = readFile(Arg.substr(1));
     if (Contents)
-      expandResponseFiles(tokenizeResponseFile(*Contents), Depth + 1, Expanded);
+      expandResponseFiles(splitGnuArguments(*Contents), Depth + 1, Expanded);
     else
       Expanded.push_back(Arg);
   }
@@ -829,23 +741,6 @@ bool hasRelocatableDeviceCode(const fs::path &P) {
   return Data && Data->find("__nv_relfatbin") != std::string::npos;
 }
 
-/// A private directory for intermediate files, removed when the driver ends.
-struct TempDir {
-  fs::path Path;
-  TempDir() {
-    const char *Tmp = std::getenv("TMPDIR");
-    std::string Pattern =
-        (fs::path(Tmp && *Tmp ? Tmp : "/tmp") / "kosan-rdc.XXXXXX").string();
-    if (!::mkdtemp(Pattern.data()))
-      fatal("cannot create a temporary directory: " +
-            std::string(std::strerror(errno)));
-    Path = Pattern;
-  }
-  ~TempDir() {
-    std::error_code EC;
-    fs::remove_all(Path, EC);
-  }
-};
 
 /// Device-links \p Objects for \p Archs (sm_XX) into the host object
 /// \p Output. Returns false when none of them holds relocatable device code
@@ -993,7 +888,9 @@ std::optional<int> buildInSteps(const DriverOptions &Options,
   if (Split.Archs.empty())
     Split.Archs = defaultGpuArchs();
 
-  TempDir Temp;
+  TempDir Temp("kosan-rdc");
+  if (!Temp.Error.empty())
+    fatal(Temp.Error);
   std::vector<std::string> Objects;
   for (size_t I = 0; I < Split.Inputs.size(); ++I) {
     const SplitCommand::Input &In = Split.Inputs[I];

@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/driver_util.h"
 #include "../common/response_file.h"
 
 #include <algorithm>
@@ -53,6 +54,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using namespace kosan::cli;
+
 constexpr const char *ToolName = "kosan-nvcc";
 // The newest GPU architecture clang 19 compiles for; kosan-clang++ makes the
 // same choice for the GPUs it detects. A newer GPU runs the compute_90 PTX
@@ -73,45 +76,6 @@ constexpr int MaxResponseFileDepth = 20;
 
 void note(const std::string &Message) {
   std::fprintf(stderr, "%s: note: %s\n", ToolName, Message.c_str());
-}
-
-bool startsWith(std::string_view S, std::string_view Prefix) {
-  return S.substr(0, Prefix.size()) == Prefix;
-}
-
-std::vector<std::string> split(std::string_view S, char Separator) {
-  std::vector<std::string> Parts;
-  size_t Begin = 0;
-  while (true) {
-    size_t End = S.find(Separator, Begin);
-    Parts.emplace_back(S.substr(Begin, End - Begin));
-    if (End == std::string_view::npos)
-      return Parts;
-    Begin = End + 1;
-  }
-}
-
-std::optional<std::string> readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  if (!In)
-    return std::nullopt;
-  std::ostringstream Buffer;
-  Buffer << In.rdbuf();
-  return Buffer.str();
-}
-
-/// Quotes \p Arg for a POSIX shell, leaving common arguments readable.
-std::string shellQuote(std::string_view Arg) {
-  bool Plain =
-      !Arg.empty() && std::all_of(Arg.begin(), Arg.end(), [](unsigned char C) {
-        return std::isalnum(C) || std::strchr("_-+=/.,:@%", C);
-      });
-  if (Plain)
-    return std::string(Arg);
-  std::string Quoted = "'";
-  for (char C : Arg)
-    Quoted += C == '\'' ? std::string("'\\''") : std::string(1, C);
-  return Quoted + "'";
 }
 
 fs::path selfPath() {
@@ -976,32 +940,15 @@ std::vector<std::string> hostCompileCommand(const Translation &T,
   return Command;
 }
 
-/// A private directory for the objects of host sources at a link.
-struct TempDir {
-  fs::path Path;
-  TempDir() {
-    const char *Tmp = std::getenv("TMPDIR");
-    std::string Pattern =
-        (fs::path(Tmp && *Tmp ? Tmp : "/tmp") / "kosan-nvcc.XXXXXX").string();
-    if (!::mkdtemp(Pattern.data()))
-      fatal("cannot create a temporary directory: " +
-            std::string(std::strerror(errno)));
-    Path = Pattern;
-  }
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  ~TempDir() {
-    std::error_code EC;
-    fs::remove_all(Path, EC);
-  }
-};
 
 /// The directory, created on first use, for the objects of host sources at
 /// a link. A static, so that it is removed however kosan-nvcc ends short of
 /// a signal (a return from main, or exit() after an error), as nvcc removes
 /// its tmpxft files.
 const fs::path &temporaryDirectory() {
-  static TempDir Dir;
+  static TempDir Dir("kosan-nvcc");
+  if (!Dir.Error.empty())
+    fatal(Dir.Error);
   return Dir.Path;
 }
 

@@ -1,0 +1,110 @@
+//===- tools/common/driver_util.h - What both compiler drivers need -------===//
+//
+// Small helpers that kosan-clang++ and kosan-nvcc share: string splitting,
+// reading a file, quoting an argument for a shell, finding a program on PATH.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_TOOLS_DRIVER_UTIL_H
+#define KOSAN_TOOLS_DRIVER_UTIL_H
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <unistd.h>
+
+namespace kosan::cli {
+
+inline bool startsWith(std::string_view S, std::string_view Prefix) {
+  return S.substr(0, Prefix.size()) == Prefix;
+}
+
+inline std::vector<std::string> split(std::string_view S, char Separator) {
+  std::vector<std::string> Parts;
+  size_t Begin = 0;
+  while (true) {
+    size_t End = S.find(Separator, Begin);
+    Parts.emplace_back(S.substr(Begin, End - Begin));
+    if (End == std::string_view::npos)
+      return Parts;
+    Begin = End + 1;
+  }
+}
+
+inline std::optional<std::string> readFile(const std::filesystem::path &P) {
+  std::ifstream In(P, std::ios::binary);
+  if (!In)
+    return std::nullopt;
+  std::ostringstream Buffer;
+  Buffer << In.rdbuf();
+  return Buffer.str();
+}
+
+/// Quotes \p Arg for a POSIX shell, leaving common arguments readable.
+inline std::string shellQuote(std::string_view Arg) {
+  bool Plain =
+      !Arg.empty() && std::all_of(Arg.begin(), Arg.end(), [](unsigned char C) {
+        return std::isalnum(C) || std::strchr("_-+=/.,:@%", C);
+      });
+  if (Plain)
+    return std::string(Arg);
+  std::string Quoted = "'";
+  for (char C : Arg)
+    Quoted += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Quoted + "'";
+}
+
+inline bool isExecutableFile(const std::filesystem::path &P) {
+  std::error_code EC;
+  return std::filesystem::is_regular_file(P, EC) && ::access(P.c_str(), X_OK) == 0;
+}
+
+inline std::optional<std::filesystem::path> findOnPath(const std::string &Name) {
+  const char *Path = std::getenv("PATH");
+  if (!Path)
+    return std::nullopt;
+  for (const std::string &Dir : split(Path, ':')) {
+    std::filesystem::path Candidate = std::filesystem::path(Dir.empty() ? "." : Dir) / Name;
+    if (isExecutableFile(Candidate))
+      return Candidate;
+  }
+  return std::nullopt;
+}
+
+/// A private directory for intermediate files (under $TMPDIR, else /tmp),
+/// removed with everything in it when the object goes. Error says why it
+/// could not be made; Path is then empty.
+struct TempDir {
+  std::filesystem::path Path;
+  std::string Error;
+  explicit TempDir(std::string_view Name) {
+    const char *Tmp = std::getenv("TMPDIR");
+    std::string Pattern =
+        (std::filesystem::path(Tmp && *Tmp ? Tmp : "/tmp") / (std::string(Name) + ".XXXXXX"))
+            .string();
+    if (::mkdtemp(Pattern.data()))
+      Path = Pattern;
+    else
+      Error = "cannot create a temporary directory: " + std::string(std::strerror(errno));
+  }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  ~TempDir() {
+    std::error_code EC;
+    if (!Path.empty())
+      std::filesystem::remove_all(Path, EC);
+  }
+};
+
+} // namespace kosan::cli
+
+#endif // KOSAN_TOOLS_DRIVER_UTIL_H

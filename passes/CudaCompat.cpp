@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaCompat.h"
+#include "KosanPasses.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
@@ -119,6 +120,9 @@ PreservedAnalyses CudaCompatPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   if (!roundLibdeviceSqrt(M))
     return PreservedAnalyses::all();
+  // Plain builds change modules here only: they are verified too.
+  if (!verifyKosanOutput(M))
+    return PreservedAnalyses::none();
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();
   return PA;

@@ -103,13 +103,15 @@ std::string readableName(const Function &F) {
   return demangle(name);
 }
 
+} // namespace
+
 // The module kosan changed must be valid IR: clang's release builds do not
 // verify it, and code generation from invalid IR crashes or, worse, emits
 // wrong code. A failure becomes one error naming the function (at its
 // source line, where clang knows it) and the bodies are emptied, so that
 // code generation, which runs before clang gives up on the error, does
 // not trip over them.
-bool verifyAfterKosan(Module &M) {
+bool verifyKosanOutput(Module &M) {
   if (!verifyModule(M, nullptr))
     return true;
   LLVMContext &Ctx = M.getContext();
@@ -150,8 +152,6 @@ bool verifyAfterKosan(Module &M) {
   return false;
 }
 
-} // namespace
-
 PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
   PreservedAnalyses PA = PreservedAnalyses::all();
   if (isDeviceModule(M)) {
@@ -165,7 +165,7 @@ PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
     breakForTest(M);
     PA = PreservedAnalyses::none();
   }
-  if (!PA.areAllPreserved() && !verifyAfterKosan(M))
+  if (!PA.areAllPreserved() && !verifyKosanOutput(M))
     return PreservedAnalyses::none();
   return PA;
 }

@@ -71,6 +71,12 @@ struct KosanPass : llvm::PassInfoMixin<KosanPass> {
 bool isDeviceModule(const llvm::Module &M);
 bool isKernel(const llvm::Function &F);
 
+// Verifies M after kosan changed it; on invalid IR, reports one error per
+// invalid function through M's context (clang: a compile error), empties
+// every body so that code generation cannot trip over them, and returns
+// false.
+bool verifyKosanOutput(llvm::Module &M);
+
 // Links the embedded device runtime into M (only the functions M calls) and
 // makes them internal to M.
 bool linkDeviceRuntime(llvm::Module &M);

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 namespace kosan::cli {
@@ -35,6 +37,20 @@ inline bool writeOutput(const char *tool, const std::string &path, const std::st
   if (!ok)
     printError(tool, "cannot write " + path + ": " + std::strerror(errno));
   return ok;
+}
+
+// Runs a tool's body. The library turns every bad input into a message;
+// should anything still throw, it is one error line and the tool's status
+// for trouble, not an abort.
+template <typename Body> int runGuarded(const char *tool, int troubleStatus, Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    printError(tool, "out of memory");
+  } catch (const std::exception &e) {
+    printError(tool, std::string("internal error: ") + e.what());
+  }
+  return troubleStatus;
 }
 
 } // namespace kosan::cli

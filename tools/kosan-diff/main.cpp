@@ -354,15 +354,6 @@ static int run(int argc, char **argv) {
   return static_cast<int>(result.verdict);
 }
 
-// The library turns every bad input into a message; should anything still
-// throw, it is one error line and the usual status, not an abort.
 int main(int argc, char **argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc &) {
-    printError("out of memory");
-  } catch (const std::exception &e) {
-    printError(std::string("internal error: ") + e.what());
-  }
-  return kExitTrouble;
+  return kosan::cli::runGuarded("kosan-diff", kExitTrouble, [&] { return run(argc, argv); });
 }

@@ -96,15 +96,6 @@ static int run(int argc, char **argv) {
   return failOnError && !result.trace.oob.empty() ? kExitErrorsFound : 0;
 }
 
-// The library turns every bad input into a message; should anything still
-// throw, it is one error line and the usual status, not an abort.
 int main(int argc, char **argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc &) {
-    printError("out of memory");
-  } catch (const std::exception &e) {
-    printError(std::string("internal error: ") + e.what());
-  }
-  return kExitFailure;
+  return kosan::cli::runGuarded("kosan-report", kExitFailure, [&] { return run(argc, argv); });
 }

@@ -286,6 +286,18 @@ TEST(Options, OnlyUnknownChecksKeepTheDefault) {
   EXPECT_EQ(parsed.options.check_bits(), 0u);
 }
 
+TEST(Options, WarningsStayOnOneLine) {
+  // A quoted value may hold a newline; the warning that quotes it may not.
+  ParsedOptions parsed = parseOptions("='a\nb' c\x1b" "d");
+  ASSERT_EQ(parsed.warnings.size(), 2u) << joined(parsed.warnings);
+  for (const std::string &w : parsed.warnings) {
+    EXPECT_EQ(w.find('\n'), std::string::npos) << w;
+    EXPECT_EQ(w.find('\x1b'), std::string::npos) << w;
+  }
+  EXPECT_PRED2(contains, parsed.warnings[0], "a\\nb");
+  EXPECT_PRED2(contains, parsed.warnings[1], "c\\x1bd");
+}
+
 TEST(Options, NegativeSnapshotLimitFallsBack) {
   ParsedOptions parsed = parseOptions("snapshot_max_mb=-5");
   ASSERT_EQ(parsed.warnings.size(), 1u) << joined(parsed.warnings);

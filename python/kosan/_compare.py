@@ -65,7 +65,15 @@ def compare(ref, cand, atol=None, rtol=None, tolerances=None, launches=None) -> 
     or broken trace, bad options) is a verdict, not an exception; its message
     is in "error".
     """
-    text, verdict = _diff(ref, cand, _options(atol, rtol, tolerances, launches), "json")
+    try:
+        options = _options(atol, rtol, tolerances, launches)
+    except (TypeError, ValueError, KeyError, AttributeError) as error:
+        # Bad options are trouble too, said as kosan-diff says it.
+        message = f"bad options: {error}"
+        return {"format": "kosan-diff", "version": 1, "verdict": "trouble",
+                "exit_status": 2, "exit_code": 2, "error": message,
+                "summary": f"kosan-diff: TROUBLE: {message}"}
+    text, verdict = _diff(ref, cand, options, "json")
     result = json.loads(text)
     result["verdict"] = VERDICTS.get(verdict, "trouble")
     result["exit_code"] = verdict

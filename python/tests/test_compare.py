@@ -113,3 +113,20 @@ def test_unknown_report_format(pair):
     ref, cand = pair(0.0)
     with pytest.raises(ValueError, match="unknown format 'html'"):
         kosan.compare_report(ref, cand, format="html")
+
+
+@pytest.mark.parametrize("bad", [
+    {"atol": "x"},
+    {"rtol": object()},
+    {"tolerances": {"f16": 3}},
+    {"tolerances": {"f16": {"atol": "wide"}}},
+    {"launches": [1]},
+    {"launches": [("a", 1)]},
+])
+def test_bad_options_are_a_trouble_verdict(bad, tmp_path):
+    # docs/python.md: trouble is a verdict, not an exception.
+    result = kosan.compare(tmp_path / "a.kosan", tmp_path / "b.kosan", **bad)
+    assert result["verdict"] == "trouble"
+    assert result["exit_code"] == 2
+    assert result["error"].startswith("bad options: ")
+    assert "TROUBLE" in result["summary"]

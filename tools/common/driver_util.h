@@ -63,6 +63,14 @@ inline std::string shellQuote(std::string_view Arg) {
   return Quoted + "'";
 }
 
+/// A command as a shell would take it back, for printing.
+inline std::string commandLine(const std::vector<std::string> &Command) {
+  std::string Line;
+  for (const std::string &Arg : Command)
+    Line += (Line.empty() ? "" : " ") + shellQuote(Arg);
+  return Line;
+}
+
 inline bool isExecutableFile(const std::filesystem::path &P) {
   std::error_code EC;
   return std::filesystem::is_regular_file(P, EC) && ::access(P.c_str(), X_OK) == 0;

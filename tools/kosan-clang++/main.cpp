@@ -715,12 +715,8 @@ std::vector<std::string> defaultGpuArchs() {
 
 /// Runs \p Argv and returns its exit status (128 + the signal if killed).
 int runCommand(const std::vector<std::string> &Argv, bool Print) {
-  if (Print) {
-    std::string Line;
-    for (const std::string &Arg : Argv)
-      Line += (Line.empty() ? "" : " ") + shellQuote(Arg);
-    std::fprintf(stderr, "%s\n", Line.c_str());
-  }
+  if (Print)
+    std::fprintf(stderr, "%s\n", commandLine(Argv).c_str());
   std::fflush(nullptr);
   std::vector<char *> CArgv;
   for (const std::string &Arg : Argv)
@@ -1076,12 +1072,8 @@ int main(int Argc, char **Argv) {
                                  }),
                   Command.end());
 
-  if (Options.PrintCommand) {
-    std::string Line;
-    for (const std::string &Arg : Command)
-      Line += (Line.empty() ? "" : " ") + shellQuote(Arg);
-    std::fprintf(stderr, "%s\n", Line.c_str());
-  }
+  if (Options.PrintCommand)
+    std::fprintf(stderr, "%s\n", commandLine(Command).c_str());
   std::fflush(nullptr);
   std::vector<char *> CArgv;
   for (std::string &Arg : Command)

@@ -1004,13 +1004,6 @@ Plan makePlan(const Translation &T, const fs::path &KosanClang,
   return P;
 }
 
-std::string commandLine(const std::vector<std::string> &Command) {
-  std::string Line;
-  for (const std::string &Arg : Command)
-    Line += (Line.empty() ? "" : " ") + shellQuote(Arg);
-  return Line;
-}
-
 /// Runs \p Command (searching PATH for a bare name, as nvcc runs gcc) and
 /// returns its exit status, 128 + the signal that ended it, or 127 if it
 /// could not start.

@@ -1,0 +1,277 @@
+"""Running one candidate: the worker process, its time limits, its trace.
+
+The worker (_worker.py) runs in a process of its own, in a session of its
+own (the compilers torch starts die with it), and reports on a pipe. The
+judge waits for each report with a time limit: the build step gets
+build_timeout seconds, every other step timeout seconds. A worker that
+exceeds it is killed and the candidate fails with `timeout`; a worker that
+dies (a signal, a CUDA error that kills the process, an exit without its
+final report) fails it with `crash`, and the last lines it wrote to stderr
+are kept. When the step that broke was the reference's, the judge is in
+trouble instead: the problem, not the candidate, is at fault.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+# The worker's command: the interpreter running the judge, the package this
+# judge comes from. Tests replace it with a stand-in.
+WORKER_MODULE = "kosan.judge._worker"
+
+_PACKAGE_PARENT = str(pathlib.Path(__file__).resolve().parent.parent.parent)
+
+# Steps of the worker that are the reference's or the judge's own: a failure
+# there is trouble, not a verdict on the candidate.
+_TROUBLE_STAGES = {"setup", "problem", "reference", "worker"}
+
+
+def worker_command(plan_path: str, fd: int) -> list[str]:
+    return [sys.executable, "-m", WORKER_MODULE, plan_path, str(fd)]
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _tail(path: pathlib.Path, lines: int = 12) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    kept = [l for l in text.splitlines() if l.strip()]
+    return "\n".join(kept[-lines:])
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _phase_text(phase: dict | None) -> str:
+    if not phase:
+        return "start-up"
+    name = phase.get("phase")
+    if name in ("reference", "candidate"):
+        return f"the {name}'s run in trial {phase.get('index', '?') + 1}"
+    if name == "trial":
+        return f"trial {phase.get('index', 0) + 1}"
+    return {"setup": "set-up (torch, kosan)", "problem": "loading the problem",
+            "build": "building the candidate"}.get(name, str(name))
+
+
+def _is_reference_phase(phase: dict | None) -> bool:
+    return bool(phase) and phase.get("phase") in ("setup", "problem", "reference", "trial")
+
+
+def run_candidate(plan: dict, *, timeout: float, build_timeout: float, work_dir: str,
+                  env: dict | None = None, progress=None, command=None) -> dict:
+    """Runs the worker for one candidate; returns the raw result for
+    _verdict.decide: trials, skipped sizes, error, crash, trouble, notes,
+    the trace's oob records, the worker's start record and timings."""
+    work = pathlib.Path(work_dir)
+    work.mkdir(parents=True, exist_ok=True)
+    plan_path = work / "plan.json"
+    trace_path = work / "candidate.kosan"
+    log_path = work / "worker.log"
+    plan = dict(plan, trace=str(trace_path))
+    plan_path.write_text(json.dumps(plan, indent=1))
+
+    child_env = dict(os.environ if env is None else env)
+    child_env["PYTHONPATH"] = os.pathsep.join(
+        [_PACKAGE_PARENT] + [p for p in [child_env.get("PYTHONPATH")] if p])
+    child_env.setdefault("PYTHONUNBUFFERED", "1")
+    if plan.get("kosan"):
+        # The user's options first: ours (where the trace goes) win.
+        options = [o for o in [child_env.get("KOSAN_OPTIONS")] if o]
+        options.append(f"trace='{trace_path}':print_summary=0")
+        child_env["KOSAN_OPTIONS"] = ":".join(options)
+
+    result: dict = {"trials": [], "skipped": [], "notes": [], "error": None, "crash": None,
+                    "trouble": None, "oob": [], "start": None, "built_seconds": None,
+                    "work_dir": str(work)}
+    read_fd, write_fd = os.pipe()
+    started = time.monotonic()
+    try:
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                (command or worker_command)(str(plan_path), write_fd), stdin=subprocess.DEVNULL,
+                stdout=log, stderr=subprocess.STDOUT, env=child_env, pass_fds=(write_fd,),
+                start_new_session=True)
+    except OSError as error:
+        os.close(read_fd)
+        os.close(write_fd)
+        result["trouble"] = f"cannot start the worker: {error}"
+        return result
+    os.close(write_fd)
+
+    phase: dict | None = None
+    done = False
+    buffer = b""
+    selector = selectors.DefaultSelector()
+    selector.register(read_fd, selectors.EVENT_READ)
+    deadline_for = lambda: time.monotonic() + (build_timeout if phase and phase.get("phase") in
+                                               ("setup", "build") else timeout)
+    deadline = deadline_for()
+    eof = False
+    try:
+        while not eof:
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not selector.select(timeout=wait):
+                if time.monotonic() < deadline:
+                    continue
+                _kill(process)
+                limit = build_timeout if phase and phase.get("phase") in ("setup", "build") else timeout
+                message = f"no progress for {limit:g} s during {_phase_text(phase)}; killed"
+                if _is_reference_phase(phase):
+                    result["trouble"] = message
+                else:
+                    result["crash"] = {"kind": "timeout", "message": message,
+                                       "phase": phase}
+                break
+            chunk = os.read(read_fd, 65536)
+            if not chunk:
+                eof = True
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                kind = event.pop("event", None)
+                if kind == "phase":
+                    phase = event
+                    if progress and event.get("phase") == "trial":
+                        progress(event)
+                    elif progress and event.get("phase") == "build":
+                        progress({"phase": "build"})
+                elif kind == "start":
+                    result["start"] = event
+                elif kind == "built":
+                    result["built_seconds"] = event.get("seconds")
+                elif kind == "trial":
+                    result["trials"].append(event)
+                elif kind == "skip":
+                    result["skipped"].append(event)
+                elif kind == "note":
+                    result["notes"].append(event.get("message", ""))
+                elif kind == "error":
+                    stage = event.get("stage")
+                    message = event.get("message", "")
+                    if stage in _TROUBLE_STAGES:
+                        where = {"setup": "setting up the worker", "problem": "the problem",
+                                 "reference": "the reference", "worker": "the judge's worker"}[stage]
+                        result["trouble"] = f"{where} failed: {message}"
+                    else:
+                        result["error"] = {"stage": stage, "message": message,
+                                           "trial": event.get("trial")}
+                elif kind == "done":
+                    done = True
+                deadline = deadline_for()
+    finally:
+        selector.close()
+        os.close(read_fd)
+
+    if process.poll() is None and not result["crash"] and not result["trouble"]:
+        try:
+            process.wait(timeout=max(timeout, 30))
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            result["notes"].append("the worker did not exit after its last report; killed")
+    if process.poll() is None:
+        _kill(process)
+    code = process.returncode
+    if not done and not result["crash"] and not result["trouble"]:
+        if code is not None and code < 0:
+            how = f"killed by {_signal_name(-code)}"
+        else:
+            how = f"exited with status {code} without finishing"
+        message = f"the worker was {how} during {_phase_text(phase)}"
+        tail = _tail(log_path)
+        if _is_reference_phase(phase):
+            result["trouble"] = message + (f"; its last output:\n{tail}" if tail else "")
+        else:
+            result["crash"] = {"kind": "signal" if code and code < 0 else "exit",
+                               "message": message, "phase": phase, "log_tail": tail}
+            if tail:
+                result["crash"]["message"] += f"; its last output:\n{tail}"
+    result["seconds"] = round(time.monotonic() - started, 3)
+
+    if plan.get("kosan"):
+        read_trace(trace_path, result)
+    return result
+
+
+def read_trace(trace_path: pathlib.Path, result: dict) -> None:
+    """The oob records of the candidate's trace (complete or cut short)."""
+    if not trace_path.exists():
+        if result.get("built_seconds") is not None:
+            result["notes"].append("the candidate wrote no kosan trace: no kosan-built code ran")
+        return
+    try:
+        from .._library import LibraryNotFound
+        from .._trace import open_trace
+        try:
+            with open_trace(trace_path, allow_truncated=True) as trace:
+                oob, launches, truncated = list(trace.oob), list(trace.launches), trace.truncated
+        except LibraryNotFound:
+            # Where only the runtime was carried (a GPU machine without the
+            # host library): the records the judge needs are plain JSON lines
+            # (docs/trace-format.md).
+            oob, launches, truncated = _scan_trace(trace_path)
+    except Exception as error:  # a damaged trace
+        result["trouble"] = result.get("trouble") or f"cannot read the kosan trace: {error}"
+        return
+    result["oob"] = oob
+    if truncated:
+        result["notes"].append(f"the kosan trace is incomplete: {truncated}")
+    if not any(l.get("instrumented") for l in launches):
+        result["notes"].append("no instrumented kernel ran: kosan checked nothing")
+
+
+def _scan_trace(trace_path: pathlib.Path) -> tuple[list, list, str | None]:
+    oob, launches, ended = [], [], False
+    with open(trace_path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            kind = record.get("type") if isinstance(record, dict) else None
+            if kind == "oob":
+                oob.append(record)
+            elif kind == "launch":
+                launches.append(record)
+            elif kind == "end":
+                ended = True
+    return oob, launches, None if ended else "no end record (the process died)"
+
+
+def new_work_dir(parent: str | None, name: str) -> tuple[str, bool]:
+    """A folder for one candidate's files; True when the judge removes it."""
+    if parent:
+        path = pathlib.Path(parent) / name
+        if path.exists():
+            shutil.rmtree(path)
+        path.mkdir(parents=True)
+        return str(path), False
+    return tempfile.mkdtemp(prefix=f"kosan-judge-{name}-"), True

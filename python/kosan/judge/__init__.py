@@ -39,18 +39,22 @@ DEFAULT_BUILD_TIMEOUT = 1800.0
 
 def plan_trials(problem: Problem, *, seeds: int = DEFAULT_SEEDS, checks=CHECKS) -> list[dict]:
     """The trials: every seed at the problem's own sizes, then one seed at
-    each other size configuration. The first trial of each size also runs
-    the first rows of the batch alone."""
+    each other size configuration, then (when the problem has a batch
+    variable) one batch trial per size: the whole batch and its first rows
+    alone. Batch trials come last so that a candidate that fails on a tiny
+    batch has been judged on everything else first."""
     configs = size_configurations(problem) if "sizes" in checks else size_configurations(
         Problem(problem.path, problem.sizes, problem.variable, {}, problem.batch))
     trials = []
     for c, sizes in enumerate(configs):
         for s in range(seeds if c == 0 else 1):
-            batch = None
-            if problem.batch and s == 0 and "batch" in checks:
-                batch = sizes.get(problem.batch, problem.sizes[problem.batch])
             trials.append({"index": len(trials), "seed": s, "sizes": sizes, "own": c == 0,
-                           "batch": batch})
+                           "kind": "values"})
+    if problem.batch and "batch" in checks:
+        for sizes in configs:
+            trials.append({"index": len(trials), "seed": 0, "sizes": sizes, "own": False,
+                           "kind": "batch",
+                           "batch": sizes.get(problem.batch, problem.sizes[problem.batch])})
     return trials
 
 

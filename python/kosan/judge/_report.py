@@ -37,7 +37,7 @@ def _plan_text(report: dict) -> str:
     own = [t for t in trials if t["own"]]
     sizes = ", ".join(f"{k}={v}" for k, v in report["sizes"].items())
     text = f"{len(own)} seed{'s' if len(own) != 1 else ''}" + (f" at {sizes}" if sizes else "")
-    others = [t for t in trials if not t["own"]]
+    others = [t for t in trials if not t["own"] and t.get("kind") != "batch"]
     for t in others:
         text += "; 1 at " + ", ".join(f"{k}={v}" for k, v in t["sizes"].items())
     if report.get("batch"):

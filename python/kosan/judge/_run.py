@@ -229,7 +229,7 @@ def read_trace(trace_path: pathlib.Path, result: dict) -> None:
         return
     try:
         from .._library import LibraryNotFound
-        from .._trace import open_trace
+        from .._trace import TraceError, open_trace
         try:
             with open_trace(trace_path, allow_truncated=True) as trace:
                 oob, launches, truncated = list(trace.oob), list(trace.launches), trace.truncated
@@ -238,6 +238,13 @@ def read_trace(trace_path: pathlib.Path, result: dict) -> None:
             # host library): the records the judge needs are plain JSON lines
             # (docs/trace-format.md).
             oob, launches, truncated = _scan_trace(trace_path)
+        except TraceError as error:
+            # A reader older or newer than the runtime that wrote the trace
+            # refuses records it does not know; the judge needs only their
+            # kind, site and buffer, so it reads them as JSON and says so.
+            oob, launches, truncated = _scan_trace(trace_path)
+            result["notes"].append(f"the trace reader refused the trace ({error}); its "
+                                   "records were read as plain JSON lines")
     except Exception as error:  # a damaged trace
         result["trouble"] = result.get("trouble") or f"cannot read the kosan trace: {error}"
         return

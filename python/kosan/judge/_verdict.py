@@ -169,6 +169,20 @@ def decide(result: dict, *, checks=CHECKS, max_bits_lost: float = MAX_BITS_LOST)
                               f"{_fmt(worst.get('max_rel'))}" if worst else ""))
 
     for t in trials:
+        if t.get("kind") == "batch":
+            if "batch" in checks:
+                for o in t.get("outputs", []):
+                    if o.get("batch_differs"):
+                        also = (" (the reference is batch-variant too)"
+                                if o.get("ref_batch_differs") else "")
+                        reasons.add("batch-variant",
+                                    f"output {o.get('index', 0)} ({o.get('dtype')}, shape "
+                                    f"{tuple(o.get('shape') or ())}): {o['batch_differs']} elements "
+                                    f"of the first {o.get('batch_rows')} row(s) differ bitwise "
+                                    f"between the whole batch and a batch of "
+                                    f"{o.get('batch_rows')}{also}",
+                                    key=o.get("index", 0), trial=t, worst=o["batch_differs"])
+            continue
         if t.get("shape_mismatch"):
             reasons.add("shape-mismatch", t["shape_mismatch"], trial=t)
             continue
@@ -201,14 +215,6 @@ def decide(result: dict, *, checks=CHECKS, max_bits_lost: float = MAX_BITS_LOST)
                             f"{name}: {o['nondeterministic']} of {o.get('numel')} elements "
                             "differ bitwise between two runs on the same inputs",
                             key=j, trial=t, worst=o["nondeterministic"])
-            if "batch" in checks and o.get("batch_differs"):
-                also = (" (the reference is batch-variant too)" if o.get("ref_batch_differs")
-                        else "")
-                reasons.add("batch-variant",
-                            f"{name}: {o['batch_differs']} elements of the first "
-                            f"{o.get('batch_rows')} row(s) differ bitwise between the whole "
-                            f"batch and a batch of {o.get('batch_rows')}{also}",
-                            key=j, trial=t, worst=o["batch_differs"])
         if "inputs" in checks:
             for i in t.get("inputs_modified", []):
                 reasons.add("inputs-modified", f"input {i} was changed by the candidate's forward",

@@ -26,8 +26,8 @@ the candidate a second time (bitwise nondeterminism), a third time with
 torch's deterministic mode filling every fresh allocation with NaN
 (``torch.utils.deterministic.fill_uninitialized_memory``: output elements
 that stay NaN were never written, or were computed from memory nobody
-wrote), and, at the first seed of each size, the first rows of the batch on
-their own (batch variance). Every run gets its own copy of the inputs, which
+wrote). Batch trials (the last of a plan) run the whole batch and its first
+rows on their own (batch variance). Every run gets its own copy of the inputs, which
 is compared with the original afterwards.
 """
 
@@ -257,6 +257,10 @@ class Worker:
                         if isinstance(a, torch.Tensor) and self.bit_differences(a, b)}
         del ref_in
 
+        if trial.get("kind") == "batch":
+            self.batch_trial(reference, candidate, inputs, out_ref, trial, started)
+            return reference64
+
         out64 = None
         if reference64 is not None:
             try:
@@ -282,41 +286,62 @@ class Worker:
             if "unwritten" in self.checks:
                 with self.nan_filled_allocations():
                     out_b = self.forward(candidate, self.clone(inputs), trial["seed"])
-            batch = None
-            if "batch" in self.checks and trial.get("batch"):
-                batch = self.batch_runs(reference, candidate, inputs, trial)
             kosan_errors = self.flush_kosan()
         except Exception as error:
             self.flush_kosan()
             self.fail("candidate", error, where)
 
-        record = self.measure(out_ref, out64, out_a, out_b, out_c, batch)
+        record = self.measure(out_ref, out64, out_a, out_b, out_c)
         record.update(event="trial", index=trial["index"], seed=trial["seed"], sizes=trial["sizes"],
-                      own=bool(trial.get("own")), inputs_modified=modified,
+                      own=bool(trial.get("own")), kind="values", inputs_modified=modified,
                       kosan_errors=kosan_errors, seconds=round(time.monotonic() - started, 3))
         ch.send(**record)
         return reference64
 
-    def batch_runs(self, reference, candidate, inputs, trial):
-        """The first rows of the batch on their own, through both models."""
-        torch = self.torch
+    def batch_trial(self, reference, candidate, inputs, out_ref, trial, started):
+        """The whole batch and its first rows alone, through both models:
+        a row's bits must not depend on the rest of the batch."""
+        torch, ch = self.torch, self.ch
+        where = {"seed": trial["seed"], "sizes": trial["sizes"]}
         rows, whole = self.plan.get("batch_rows", 1), trial["batch"]
-        if whole <= rows:
+        sliced = [x[:rows].clone() if isinstance(x, torch.Tensor) and x.dim() > 0 and
+                  x.shape[0] == whole else x for x in inputs]
+        record = {"event": "trial", "index": trial["index"], "seed": trial["seed"],
+                  "sizes": trial["sizes"], "own": False, "kind": "batch", "outputs": [],
+                  "shape_mismatch": None, "inputs_modified": []}
+        if whole <= rows or all(a is b for a, b in zip(sliced, inputs)):
+            ch.send(event="note", message=f"no batch check: no input has {whole} rows")
             return None
-        sliced, any_sliced = [], False
-        for x in inputs:
-            if isinstance(x, torch.Tensor) and x.dim() > 0 and x.shape[0] == whole:
-                sliced.append(x[:rows].clone())
-                any_sliced = True
-            else:
-                sliced.append(x)
-        if not any_sliced:
-            return None
-        cand = self.forward(candidate, self.clone(sliced), trial["seed"])
-        ref = self.forward(reference, self.clone(sliced), trial["seed"])
-        return {"rows": rows, "whole": whole, "candidate": cand, "reference": ref}
+        ch.send(event="phase", phase="candidate", index=trial["index"])
+        try:
+            whole_out = self.forward(candidate, self.clone(inputs), trial["seed"])
+            rows_out = self.forward(candidate, self.clone(sliced), trial["seed"])
+            record["kosan_errors"] = self.flush_kosan()
+        except Exception as error:
+            self.flush_kosan()
+            self.fail("candidate", error, dict(where, batch_rows=rows))
+        ch.send(event="phase", phase="reference", index=trial["index"])
+        try:
+            ref_rows = self.forward(reference, self.clone(sliced), trial["seed"])
+        except Exception as error:
+            ref_rows = []
+            ch.send(event="note", message=f"the reference fails on {rows} row(s): {_short(error, 300)}")
+        for j, c in enumerate(whole_out):
+            if j >= len(rows_out) or c.dim() == 0 or c.shape[0] != whole or \
+                    rows_out[j].dim() == 0 or rows_out[j].shape[0] != rows:
+                continue
+            o = {"index": j, "dtype": str(c.dtype).replace("torch.", ""), "shape": list(c.shape),
+                 "numel": c.numel(), "batch_rows": rows,
+                 "batch_differs": self.bit_differences(c[:rows], rows_out[j])}
+            if j < len(out_ref) and j < len(ref_rows) and out_ref[j].dim() > 0 and \
+                    ref_rows[j].dim() > 0 and ref_rows[j].shape[0] == rows:
+                o["ref_batch_differs"] = self.bit_differences(out_ref[j][:rows], ref_rows[j])
+            record["outputs"].append(o)
+        record["seconds"] = round(time.monotonic() - started, 3)
+        ch.send(**record)
+        return None
 
-    def measure(self, out_ref, out64, out_a, out_b, out_c, batch) -> dict:
+    def measure(self, out_ref, out64, out_a, out_b, out_c) -> dict:
         torch = self.torch
         record: dict = {"outputs": [], "shape_mismatch": None}
         if len(out_ref) != len(out_a):
@@ -364,14 +389,6 @@ class Worker:
                 o["unwritten"] = int(fresh.sum()) if fresh is not None else None
             if out_c is not None and j < len(out_c):
                 o["nondeterministic"] = self.bit_differences(c, out_c[j])
-            if batch is not None and j < len(batch["candidate"]):
-                k, whole = batch["rows"], batch["whole"]
-                bc, br = batch["candidate"][j], batch["reference"][j]
-                if c.dim() > 0 and c.shape[0] == whole and bc.dim() > 0 and bc.shape[0] == k:
-                    o["batch_rows"] = k
-                    o["batch_differs"] = self.bit_differences(c[:k], bc)
-                    if r.dim() > 0 and br.dim() > 0 and br.shape[0] == k:
-                        o["ref_batch_differs"] = self.bit_differences(r[:k], br)
             record["outputs"].append(o)
         return record
 

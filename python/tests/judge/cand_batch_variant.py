@@ -1,0 +1,7 @@
+import torch.nn as nn
+
+SCENARIO = "batch-variant"
+
+
+class ModelNew(nn.Module):
+    pass

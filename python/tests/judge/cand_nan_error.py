@@ -1,0 +1,7 @@
+import torch.nn as nn
+
+SCENARIO = "nan-error"
+
+
+class ModelNew(nn.Module):
+    pass

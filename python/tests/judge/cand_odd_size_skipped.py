@@ -1,0 +1,7 @@
+import torch.nn as nn
+
+SCENARIO = "odd-size-skipped"
+
+
+class ModelNew(nn.Module):
+    pass

@@ -1,0 +1,7 @@
+import torch.nn as nn
+
+SCENARIO = "reference-crash"
+
+
+class ModelNew(nn.Module):
+    pass

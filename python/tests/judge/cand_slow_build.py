@@ -1,0 +1,7 @@
+import torch.nn as nn
+
+SCENARIO = "slow-build"
+
+
+class ModelNew(nn.Module):
+    pass

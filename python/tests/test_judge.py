@@ -378,3 +378,19 @@ def test_python_dash_m_kosan():
     assert done.returncode == 0 and "usage: kosan judge" in done.stdout
     done = run_python("import sys, kosan.__main__ as m; sys.exit(m.main(['frobnicate']))")
     assert done.returncode == 2 and "unknown command 'frobnicate'" in done.stderr
+
+
+# --- the real worker, where torch is installed (on the CPU) ----------------
+
+def test_the_worker_judges_torch_candidates_on_the_cpu():
+    pytest.importorskip("torch", reason="torch is not installed: the real worker needs it")
+    report = kosan.judge.judge(str(PROBLEM), [str(HERE / "torch_good.py"), str(HERE / "torch_half.py"),
+                                              str(HERE / "torch_inplace.py")],
+                               use_kosan=False, device="cpu", seeds=1, jobs=3,
+                               sizes={"N": [33]})
+    good, half, inplace = report["candidates"]
+    assert (good["allclose"], good["kosan"]) == ("pass", "pass"), good
+    assert half["kosan"] == "fail" and "bits-lost" in reasons(half), half
+    assert (inplace["allclose"], inplace["kosan"], reasons(inplace)) == \
+        ("pass", "fail", ["inputs-modified"]), inplace
+    assert good["trials"] == good["planned_trials"] == 4

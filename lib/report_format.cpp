@@ -82,10 +82,11 @@ std::string describeAddress(const OobEvent &e) {
     return out + "inside" + rowDesc;
   }
 
+  const char *noun = e.kind == "heap-use-after-free" ? "freed buffer" : "buffer";
   std::string buffer =
       (endKnown ? "the " + std::to_string(e.buffer_end - e.buffer_begin) +
-                      "-byte buffer"
-                : std::string("the buffer")) +
+                      "-byte " + noun
+                : std::string("the ") + noun) +
       name + " " + range;
   if (e.address < e.buffer_begin)
     return out + bytes(e.buffer_begin - e.address) + " before " + buffer;
@@ -619,10 +620,18 @@ std::string formatOobReport(const OobEvent &e, const LaunchRecord *launch,
   out += "\n";
 
   out += "    " + describeAddress(e) + "\n";
+  if (e.kind == "use-of-uninitialized-value")
+    out += "    the bytes read still hold the fill of a fresh allocation "
+           "(uninit=1): nothing wrote them\n";
   if (!e.allocated_at.empty())
     out += "    " +
            (e.buffer_name.empty() ? "the buffer" : "'" + e.buffer_name + "'") +
            " was allocated at " + e.allocated_at + "\n";
+  if (!e.freed_at.empty())
+    out += "    " +
+           (e.buffer_name.empty() ? "the buffer" : "'" + e.buffer_name + "'") +
+           " was freed " + (std::isdigit(static_cast<unsigned char>(e.freed_at.back())) ? "at " : "by ") +
+           e.freed_at + "\n";
   out += formatOobSummary(e) + "\n";
   return out;
 }

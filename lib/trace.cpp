@@ -129,6 +129,8 @@ OrderedJson detail::toJson(const OobEvent &e) {
   j["pitch"] = e.pitch;
   j["row_bytes"] = e.row_bytes;
   j["allocated_at"] = e.allocated_at;
+  if (!e.freed_at.empty())
+    j["freed_at"] = e.freed_at;
   j["space"] = e.space;
   return j;
 }
@@ -612,6 +614,13 @@ public:
     }
   }
 
+  // A member that only some records carry (and traces of older runtimes
+  // lack): left unchanged when absent.
+  void readOptional(const char *key, std::string &out) {
+    if (ok() && object_.contains(key))
+      read(key, out);
+  }
+
   void read(const char *key, bool &out) {
     if (const Json *v = find(key)) {
       if (v->is_boolean())
@@ -953,6 +962,7 @@ std::string parseRecord(const Json &j, OobEvent &e) {
   r.read("pitch", e.pitch);
   r.read("row_bytes", e.row_bytes);
   r.read("allocated_at", e.allocated_at);
+  r.readOptional("freed_at", e.freed_at);
   r.read("space", e.space);
   return r.error();
 }

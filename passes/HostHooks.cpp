@@ -43,7 +43,7 @@ using namespace llvm;
 #define DEBUG_TYPE "kosan-host"
 
 STATISTIC(NumRedirected, "CUDA runtime calls redirected to kosan");
-STATISTIC(NumAllocSites, "Allocation sites named");
+STATISTIC(NumAllocSites, "Allocation and free sites named");
 
 static cl::opt<std::string> RuntimePath(
     "kosan-runtime-path", cl::Hidden,
@@ -181,6 +181,12 @@ bool isAllocationApi(StringRef name) {
          name == "cudaMallocPitch";
 }
 
+// The frees kosan intercepts: their site goes into use-after-free reports.
+bool isFreeApi(StringRef name) {
+  name.consume_back("_ptsz");
+  return name == "cudaFree" || name == "cudaFreeAsync";
+}
+
 // The buffer's name: the variable whose address the allocation call fills.
 std::string allocatedVariable(Value *out) {
   out = out->stripPointerCasts();
@@ -243,7 +249,7 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
     Function *F = M.getFunction(from);
     if (!F || !F->isDeclaration())
       return;
-    if (isAllocationApi(from))
+    if (isAllocationApi(from) || isFreeApi(from))
       for (User *U : make_early_inc_range(F->users()))
         if (auto *CB = dyn_cast<CallBase>(U);
             CB && CB->getCalledOperand() == F &&

@@ -28,6 +28,11 @@ static cl::opt<bool> ClRdc(
     cl::desc("kosan: the device module is relocatable device code (-fgpu-rdc), linked "
              "with others by nvlink; set by the frontend plugin from clang's options"),
     cl::Hidden, cl::init(false));
+static cl::opt<bool> ClUninit(
+    "kosan-uninit",
+    cl::desc("kosan: make global loads check for the fill of fresh allocations, "
+             "reported at run time with KOSAN_OPTIONS=uninit=1"),
+    cl::Hidden, cl::init(true));
 static cl::opt<std::string>
     ClDebugFunction("kosan-debug-func",
                     cl::desc("kosan: instrument only this function (for bisection)"),
@@ -79,6 +84,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.linkRuntime = ClLinkRuntime;
   o.debugFunction = ClDebugFunction;
   o.rdc = ClRdc;
+  o.uninit = ClUninit;
   return o;
 }
 

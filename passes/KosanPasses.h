@@ -25,6 +25,9 @@ struct PassOptions {
   // that nvlink links into one image, so kosan's per-module device globals
   // get names of their own (see docs/design.md, "Relocatable device code").
   bool rdc = false;
+  // Global loads also check whether they read the fill of a fresh
+  // allocation (KOSAN_OPTIONS=uninit=1 turns the check on at run time).
+  bool uninit = true;
 
   // Parses "oob,precision,order", "all" or "none"; returns false and names
   // the offending word in *bad on an unknown check.

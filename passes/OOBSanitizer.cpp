@@ -65,6 +65,7 @@ STATISTIC(NumCheckedTable, "Accesses of unresolved provenance checked against th
 STATISTIC(NumProvenSafe, "Accesses proven in bounds at compile time");
 STATISTIC(NumGrouped, "Accesses checked as part of a constant-offset group");
 STATISTIC(NumConstant, "Accesses to constant or parameter memory, not checked");
+STATISTIC(NumUninitChecked, "Global loads checked for the uninit fill");
 
 namespace kosan {
 namespace {
@@ -150,7 +151,8 @@ private:
   void initializeCallbacks();
   Value *emitReport(Instruction *before, const LaunchContext &ctx, Value *site,
                     Value *addr, Value *size32, Value *begin, Value *end,
-                    Value *pitch, Value *shape);
+                    Value *pitch, Value *shape, Value *badOverride = nullptr);
+  void checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site, bool kernel);
   Function *cloneWithExtraParams(Function &F, ArrayRef<Type *> extra);
   Function *cloneKernel(Function &F);
   Function *cloneDeviceFunction(Function &F);
@@ -182,7 +184,7 @@ private:
   LLVMContext &Ctx;
   Type *I64, *I32, *I1;
   PointerType *Ptr;
-  FunctionCallee tableFn;
+  FunctionCallee tableFn, recordFn;
   SiteTable sites;
   void remarkSummary(Function &F, const KernelSummary &summary);
   void remarkPrecision(Function &clone, const Function &original, bool kernel,
@@ -210,6 +212,12 @@ void OOBSanitizer::initializeCallbacks() {
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(Attribute::Cold);
   F->addRetAttr(Attribute::ZExt);
+  // void __kosan_oob_record(state, launch, flags, site, addr, size)
+  recordFn = M.getOrInsertFunction(
+      kOobRecordName, FunctionType::get(Type::getVoidTy(Ctx), {I64, I32, I32, I32, I64, I32}, false));
+  auto *RF = cast<Function>(recordFn.getCallee());
+  RF->addFnAttr(Attribute::NoUnwind);
+  RF->addFnAttr(Attribute::Cold);
 }
 
 // The cold path of a failed compare, inline: a call here would make every
@@ -224,12 +232,14 @@ void OOBSanitizer::initializeCallbacks() {
 Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
                                 Value *site, Value *addr, Value *size32,
                                 Value *begin, Value *end, Value *pitch,
-                                Value *shape) {
+                                Value *shape, Value *badOverride) {
   IRBuilder<> B(before);
   Value *size64 = B.CreateZExt(size32, I64);
-  Value *bad = B.CreateOr(B.CreateICmpULT(addr, begin),
-                          B.CreateICmpUGT(B.CreateAdd(addr, size64), end));
-  if (pitch && !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero())) {
+  Value *bad = badOverride ? badOverride
+                           : B.CreateOr(B.CreateICmpULT(addr, begin),
+                                        B.CreateICmpUGT(B.CreateAdd(addr, size64), end));
+  if (!badOverride && pitch &&
+      !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero())) {
     // Inside its row: the offset modulo the pitch, plus the size, fits in
     // the row. 32-bit division (a 64-bit one is a long routine); offsets past
     // 4 GiB get the allocation test only.
@@ -327,6 +337,55 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
   return ok;
 }
 
+// uninit=1 (KOSAN_LAUNCH_UNINIT): a global load whose value holds the fill
+// of a fresh allocation (KOSAN_UNINIT_PATTERN, in any of its 2-, 4- or
+// 8-byte elements) read what nobody wrote; it is recorded at its site with
+// KOSAN_SITE_UNINIT_BIT. Without the flag it costs a compare per element.
+// One-byte loads, pointers and aggregates are not checked.
+void OOBSanitizer::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site,
+                               bool kernel) {
+  Type *T = L.getType();
+  auto *VT = dyn_cast<FixedVectorType>(T);
+  Type *E = VT ? VT->getElementType() : T;
+  unsigned bits = E->isFloatingPointTy() || E->isIntegerTy() ? E->getPrimitiveSizeInBits() : 0;
+  if (bits != 16 && bits != 32 && bits != 64)
+    return;
+  if (!L.getNextNode())
+    return;
+  ++NumUninitChecked;
+  IRBuilder<> B(L.getNextNode());
+  B.SetCurrentDebugLocation(L.getDebugLoc());
+  Type *IntE = B.getIntNTy(bits);
+  Type *IntT = VT ? cast<Type>(FixedVectorType::get(IntE, VT->getNumElements())) : IntE;
+  Value *word = E->isIntegerTy() ? cast<Value>(&L) : B.CreateBitCast(&L, IntT);
+  uint64_t pattern = uint64_t(KOSAN_UNINIT_PATTERN) << 32 | KOSAN_UNINIT_PATTERN;
+  Constant *fill = ConstantInt::get(IntE, pattern & (bits == 64 ? ~0ull : (1ull << bits) - 1));
+  Value *eq = B.CreateICmpEQ(word, VT ? ConstantVector::getSplat(VT->getElementCount(), fill)
+                                      : fill);
+  if (VT)
+    eq = B.CreateOrReduce(eq);
+  Value *on = B.CreateICmpNE(B.CreateAnd(ctx.flags, B.getInt32(KOSAN_LAUNCH_UNINIT)),
+                             B.getInt32(0));
+  Value *addr = B.CreatePtrToInt(L.getPointerOperand(), I64);
+  // Last, so that the report block splits off right after it.
+  Value *bad = B.CreateAnd(eq, on, "kosan.uninit");
+  Value *size32 = B.getInt32(uint32_t(DL.getTypeStoreSize(T)));
+  Value *zero = B.getInt64(0);
+  Value *siteV = B.getInt32(site | KOSAN_SITE_UNINIT_BIT);
+  if (kernel) {
+    emitReport(cast<Instruction>(bad)->getNextNode(), ctx, siteV, addr, size32, zero, zero,
+               nullptr, nullptr, bad);
+    return;
+  }
+  MDBuilder MDB(Ctx);
+  Instruction *then = SplitBlockAndInsertIfThen(bad, cast<Instruction>(bad)->getNextNode(),
+                                                false, MDB.createUnlikelyBranchWeights());
+  then->getParent()->setName("kosan.record");
+  IRBuilder<> R(then);
+  R.SetCurrentDebugLocation(L.getDebugLoc());
+  R.CreateCall(recordFn, {ctx.state, ctx.launchId, ctx.flags, siteV, addr, size32});
+}
+
 static void copyKernelAnnotations(Module &M, Function &from, Function &to) {
   NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations");
   if (!Annotations)
@@ -350,8 +409,23 @@ static void copyKernelAnnotations(Module &M, Function &from, Function &to) {
   // and the program's block size is what limits the original. The clone
   // needs more registers than the original: keep it launchable with every
   // block size the original may be launched with (1024 threads x 64
-  // registers fill a register file).
-  if (!bounded && Triple(M.getTargetTriple()).isNVPTX())
+  // registers fill a register file). Not when it calls device functions of
+  // another unit (relocatable device code): nvlink refuses a kernel whose
+  // limit is below what such a function uses, which ptxas does not know here;
+  // a clone that then needs too many registers for its launch runs plain,
+  // with a warning, instead of failing the link.
+  auto callsOtherUnit = [&] {
+    for (const Instruction &I : instructions(to))
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = CB->getCalledFunction();
+            Callee && Callee->isDeclaration() && !Callee->isIntrinsic() &&
+            !Callee->getName().starts_with("__kosan_") && Callee->getName() != "vprintf" &&
+            Callee->getName() != "malloc" && Callee->getName() != "free" &&
+            Callee->getName() != "__assertfail")
+          return true;
+    return false;
+  };
+  if (!bounded && Triple(M.getTargetTriple()).isNVPTX() && !callsOtherUnit())
     added.push_back(MDNode::get(
         M.getContext(),
         {ValueAsMetadata::get(&to), MDString::get(M.getContext(), "maxnreg"),
@@ -816,6 +890,8 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
   SmallVector<int64_t, 32> offsets;
   SmallVector<int, 32> groupOf = groupAccesses(accesses, provenance, groups, offsets);
   SmallVector<uint32_t, 32> siteOf(accesses.size(), 0);
+  // Global loads to check for the uninit fill once the bounds checks are in.
+  SmallVector<std::pair<LoadInst *, uint32_t>, 16> uninitLoads;
 
   for (unsigned index = 0; index < accesses.size(); ++index) {
     Access &A = accesses[index];
@@ -846,6 +922,10 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
     uint32_t site = sites.add(*A.inst, A.kind, p.space, A.constSize,
                               objectName(p), argIndex);
     siteOf[index] = site;
+    if (auto *L = dyn_cast<LoadInst>(A.inst);
+        L && opts.uninit && A.kind == KOSAN_ACCESS_LOAD &&
+        (p.kind == Provenance::KernelArg || p.kind == Provenance::Unknown))
+      uninitLoads.push_back({L, site});
 
     IRBuilder<> B(A.inst);
     B.SetCurrentDebugLocation(A.inst->getDebugLoc());
@@ -994,6 +1074,8 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
       bad = B.CreateOr(bad, pitched);
     guard(A, bad, callReport);
   }
+  for (auto [L, site] : uninitLoads)
+    checkUninit(*L, ctx, site, kernel);
 
   OptimizationRemarkEmitter ORE(&clone);
   ORE.emit([&] {
@@ -1172,6 +1254,7 @@ void OOBSanitizer::nameUnitGlobals(StringRef id) {
   // Site ids passed to the runtime: __kosan_oob_check_table(.., site, ..)
   // and __kosan_order_op(.., site).
   for (auto [name, siteArg] : {std::pair<StringRef, unsigned>{kOobCheckTableName, 3},
+                               {kOobRecordName, 3},
                                {"__kosan_order_op", 4}}) {
     Function *F = M.getFunction(name);
     if (!F)
@@ -1328,8 +1411,9 @@ bool OOBSanitizer::run() {
   if (opts.rdc)
     nameUnitGlobals(unit);
   // Link no runtime function the instrumentation did not need.
-  if (auto *F = dyn_cast<Function>(tableFn.getCallee()); F && F->use_empty())
-    F->eraseFromParent();
+  for (FunctionCallee fn : {tableFn, recordFn})
+    if (auto *F = dyn_cast<Function>(fn.getCallee()); F && F->use_empty())
+      F->eraseFromParent();
   return true;
 }
 

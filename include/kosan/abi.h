@@ -89,7 +89,20 @@ enum kosan_launch_flags : uint32_t {
   // Without it the clone skips the stores' log, and the fingerprints that
   // only stores use are not computed.
   KOSAN_LAUNCH_ORDER_STORES = 1u << 2,
+  // uninit=1: fresh allocations hold KOSAN_UNINIT_PATTERN; a checked global
+  // load that reads it records an event at its site, with
+  // KOSAN_SITE_UNINIT_BIT set in the site id.
+  KOSAN_LAUNCH_UNINIT = 1u << 3,
 };
+
+// The fill of fresh allocations under uninit=1, one 32-bit word repeated:
+// every aligned f32 (0xfff5fff5), f16 and bf16 (0xfff5) and f64
+// (0xfff5fff5fff5fff5) it holds is a NaN with a payload that GPU arithmetic
+// never produces (it only makes the canonical NaN), so a float load that
+// reads it read something nobody wrote. As integers it is -655371 (i32) and
+// -11 (i16); loads of one byte are not checked.
+#define KOSAN_UNINIT_PATTERN 0xfff5fff5u
+#define KOSAN_SITE_UNINIT_BIT 0x80000000u
 
 // Where an access goes, as far as the pass could tell.
 enum kosan_space : uint32_t {
@@ -411,6 +424,7 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 //   KOSAN_DEVICE_ENTRY(name-constant, symbol)
 #define KOSAN_DEVICE_ENTRIES(X)                                               \
   X(OobCheckTable, "__kosan_oob_check_table")                                 \
+  X(OobRecord, "__kosan_oob_record")                                          \
   X(PrecValue, "__kosan_prec_value")                                          \
   X(PrecNarrow, "__kosan_prec_narrow")                                        \
   X(PrecNonfinite, "__kosan_prec_nonfinite")                                  \

@@ -43,6 +43,25 @@ KOSAN_WEAK int kosan_register_tensor(const void *ptr, size_t bytes, const char *
  * success, -1 if no buffer was registered at ptr. */
 KOSAN_WEAK int kosan_unregister_buffer(const void *ptr);
 
+/* For allocators kosan does not see (a caching allocator's blocks): a block
+ * was handed out. Registers it as kosan_register_buffer does and, with
+ * KOSAN_OPTIONS=uninit=1, fills it with the uninitialized pattern on `stream`
+ * (a cudaStream_t; NULL: the legacy default stream), so that a kernel reading
+ * what nobody wrote is reported. Returns as kosan_register_buffer. */
+KOSAN_WEAK int kosan_allocated(const void *ptr, size_t bytes, const char *name, void *stream);
+
+/* The block registered at ptr was given back to its allocator: it is
+ * forgotten, and a kernel launched later with a pointer into it is reported
+ * as a heap-use-after-free (until the memory is handed out again), naming
+ * `freed_at` ("file:line" or the allocator's name; may be NULL). Returns 0,
+ * or -1 if nothing was registered at ptr. */
+KOSAN_WEAK int kosan_freed(const void *ptr, const char *freed_at);
+
+/* The 32-bit word KOSAN_OPTIONS=uninit=1 fills fresh allocations with
+ * (every aligned 2-, 4- and 8-byte element of the fill is a NaN); elements
+ * of an output that still hold it were never written. */
+KOSAN_WEAK unsigned kosan_uninit_pattern(void);
+
 /* Reports pending errors now (synchronizes the device if any are pending).
  * Returns the number of errors reported so far by this process. */
 KOSAN_WEAK unsigned long kosan_flush(void);

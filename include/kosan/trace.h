@@ -86,6 +86,7 @@ struct OobEvent {
   uint64_t buffer_begin = 0, buffer_end = 0;
   uint64_t pitch = 0, row_bytes = 0;  // pitched buffers only
   std::string allocated_at;       // "file:line" of the allocation, if known
+  std::string freed_at;           // heap-use-after-free: "file:line" of the free, if known
   std::string space;              // "global", "shared", "local", "unknown"
 };
 

@@ -13,6 +13,11 @@ After it, in this process:
   bytes behind it belong to the same segment of the allocator (which is all
   the CUDA driver, and so compute-sanitizer, can see). A view is bounded by
   its storage.
+- a kernel launched with a pointer into a tensor PyTorch has released is
+  reported as a heap-use-after-free (until PyTorch hands the block out
+  again), and with ``KOSAN_OPTIONS=uninit=1`` every fresh block is filled so
+  that a kernel reading what nobody wrote is reported, and
+  ``unwritten(t)`` counts what a kernel left unwritten.
 
 How: PyTorch's caching allocator reports every allocation and free to the
 trackers attached to it (``c10::cuda::CUDACachingAllocator::
@@ -36,7 +41,7 @@ import threading
 from ._library import KosanError, _repo_root
 from ._runtime import find_runtime
 
-__all__ = ["enable", "enabled", "flush", "kosan_nvcc"]
+__all__ = ["enable", "enabled", "flush", "kosan_nvcc", "unwritten"]
 
 _lock = threading.Lock()
 _state: dict | None = None
@@ -49,28 +54,32 @@ _TRACKER_SOURCE = r"""
 #include <cstdint>
 
 namespace {
-using RegisterFn = int (*)(const void *, size_t, const char *);
-using UnregisterFn = int (*)(const void *);
-RegisterFn registerBuffer = nullptr;
-UnregisterFn unregisterBuffer = nullptr;
+using AllocatedFn = int (*)(const void *, size_t, const char *, void *);
+using FreedFn = int (*)(const void *, const char *);
+AllocatedFn allocated = nullptr;
+FreedFn freed = nullptr;
 int64_t registered = 0, refused = 0;
 }
 
 // Called by the allocator under its own lock, for every event: only kosan's
-// table is touched here, never PyTorch.
+// table is touched here (and, with uninit=1, a fill queued on the block's
+// stream), never PyTorch. A block is freed for kosan when the program gives
+// it up (FREE_REQUESTED): a kernel launched with it afterwards uses freed
+// memory, even while the allocator waits for the block's streams.
 static void track(const c10::cuda::CUDACachingAllocator::TraceEntry &te) {
   using Action = c10::cuda::CUDACachingAllocator::TraceEntry::Action;
   const void *ptr = reinterpret_cast<const void *>(te.addr_);
   if (te.action_ == Action::ALLOC) {
-    if (registerBuffer(ptr, te.size_, "") == 0) ++registered; else ++refused;
-  } else if (te.action_ == Action::FREE_COMPLETED) {
-    unregisterBuffer(ptr);
+    void *stream = reinterpret_cast<void *>(te.stream_);
+    if (allocated(ptr, te.size_, "", stream) == 0) ++registered; else ++refused;
+  } else if (te.action_ == Action::FREE_REQUESTED) {
+    freed(ptr, "PyTorch's caching allocator (the tensor was released)");
   }
 }
 
-void install(int64_t registerAddress, int64_t unregisterAddress) {
-  registerBuffer = reinterpret_cast<RegisterFn>(registerAddress);
-  unregisterBuffer = reinterpret_cast<UnregisterFn>(unregisterAddress);
+void install(int64_t allocatedAddress, int64_t freedAddress) {
+  allocated = reinterpret_cast<AllocatedFn>(allocatedAddress);
+  freed = reinterpret_cast<FreedFn>(freedAddress);
   c10::cuda::CUDACachingAllocator::attachAllocatorTraceTracker(track);
 }
 
@@ -138,8 +147,8 @@ def enable(*, build_extensions: bool = True, verbose: bool = False) -> dict:
             state["extensions_dir"] = os.environ["TORCH_EXTENSIONS_DIR"]
 
         runtime = find_runtime()
-        address = ctypes.cast(runtime.kosan_register_buffer, ctypes.c_void_p).value
-        unaddress = ctypes.cast(runtime.kosan_unregister_buffer, ctypes.c_void_p).value
+        address = ctypes.cast(runtime.kosan_allocated, ctypes.c_void_p).value
+        unaddress = ctypes.cast(runtime.kosan_freed, ctypes.c_void_p).value
         # The tracker is plain C++ for the host compiler, whatever nvcc is set.
         saved = os.environ.pop("PYTORCH_NVCC", None)
         try:
@@ -165,3 +174,31 @@ def flush() -> int:
     lib.kosan_flush.restype = ctypes.c_ulong
     lib.kosan_flush.argtypes = []
     return int(lib.kosan_flush())
+
+
+def unwritten(tensor) -> int:
+    """How many elements of a CUDA tensor still hold the fill of a fresh
+    allocation, i.e. were never written since it was allocated. Meaningful
+    with ``KOSAN_OPTIONS=uninit=1`` (else nothing is filled and the answer is
+    0); for a kernel's output made with ``torch.empty``, the elements the
+    kernel left unwritten. Elements of 2, 4 or 8 bytes only."""
+    import torch
+    lib = find_runtime()
+    lib.kosan_uninit_pattern.restype = ctypes.c_uint
+    lib.kosan_uninit_pattern.argtypes = []
+    word = int(lib.kosan_uninit_pattern())
+    size = tensor.element_size()
+    if size == 2:
+        view, fill = torch.int16, word & 0xffff
+    elif size == 4:
+        view, fill = torch.int32, word
+    elif size == 8:
+        view, fill = torch.int64, word << 32 | word
+    else:
+        raise KosanError(f"unwritten(): {tensor.dtype} has {size}-byte elements; "
+                         "only 2-, 4- and 8-byte elements are filled")
+    bits = 8 * size
+    if fill >= 1 << (bits - 1):  # the same bits as a signed integer
+        fill -= 1 << bits
+    flat = tensor.detach().contiguous().view(view)
+    return int((flat == fill).sum().item())

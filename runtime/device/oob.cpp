@@ -80,3 +80,12 @@ KOSAN_DEVICE bool __kosan_oob_check_table(uint64_t state, uint32_t launchId,
   record(st, launchId, flags, site, addr, size);
   return false;
 }
+
+// An event recorded from a device function that was not inlined (relocatable
+// device code, -O0): a call keeps the report's code out of the function, whose
+// registers a kernel of another unit must be able to afford.
+KOSAN_DEVICE void __kosan_oob_record(uint64_t state, uint32_t launchId, uint32_t flags,
+                                     uint32_t site, uint64_t addr, uint32_t size) {
+  if (state)
+    record((kosan_device_state *)state, launchId, flags, site, addr, size);
+}

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "alloc_table.h"
+#include "quarantine.h"
 #include "cudart.h"
 #include "options.h"
 
@@ -106,6 +107,7 @@ struct DriverApi {
   CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
   CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
   CUresult (*memGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr) = nullptr;
+  CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
   CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
   CUresult (*funcSetCacheConfig)(CUfunction, CUfunc_cache) = nullptr;
   CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
@@ -142,6 +144,7 @@ struct DriverApi {
     get("cuMemcpyDtoH", memcpyDtoH);
     get("cuMemcpyHtoD", memcpyHtoD);
     get("cuMemGetAddressRange", memGetAddressRange);
+    get("cuMemsetD32Async", memsetD32Async);
     get("cuFuncSetAttribute", funcSetAttribute);
     get("cuFuncSetCacheConfig", funcSetCacheConfig);
     get("cuLaunchKernel", launchKernel);
@@ -218,6 +221,10 @@ struct PendingSnapshot {
 struct LaunchState {
   LaunchRecord record;
   KernelInfo *kernel = nullptr;
+  // Pointer arguments into freed buffers, by the buffer's begin: launched
+  // with empty bounds, so that every access through them is reported, as
+  // a use after free of this buffer.
+  std::map<uint64_t, FreedBuffer> freedArgs;
 };
 
 std::string demangle(const std::string &name) {
@@ -273,7 +280,19 @@ public:
 
   void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
                      BufferOrigin origin);
-  void removeAllocation(void *p);
+  // cudaFree/cudaFreeAsync (stream: the async one's, else null): the
+  // buffer goes to the quarantine, or is freed now; reports a double free.
+  cudaError_t freeAllocation(void *p, bool async, cudaStream_t stream, bool perThread);
+  // Frees what the quarantine holds (an allocation ran out of memory);
+  // false if it held nothing.
+  bool releaseQuarantine();
+  // Fills a fresh allocation with the uninit pattern (uninit=1) on stream.
+  void poisonFresh(const void *p, uint64_t bytes, cudaStream_t stream, bool wait);
+  // PyTorch's blocks (kosan_allocated/kosan_freed): registered, poisoned,
+  // and remembered as freed.
+  int noteAllocated(const void *p, size_t bytes, const char *name, cudaStream_t stream);
+  int noteFreed(const void *p, const char *freedAt);
+  bool uninit() const { return opts.uninit && oob(); }
   int registerBuffer(const void *p, size_t bytes, const char *name,
                      const char *dtype = nullptr, std::vector<int64_t> shape = {});
   int unregisterBuffer(const void *p);
@@ -344,7 +363,7 @@ private:
   KernelInfo *instrumentedKernel(const void *func);
   ModuleInfo *moduleFor(CUmodule mod);
   void loadSites(ModuleInfo *m);
-  kosan_arg_bounds boundsFor(uint64_t value);
+  kosan_arg_bounds boundsFor(uint64_t value, LaunchState &ls);
   void syncTable();
   void writeHeaderOnce();
   void handleEvent(const kosan_oob_event &first, uint64_t count);
@@ -357,6 +376,7 @@ private:
   Options opts;
   uint32_t checks = 0;
   AllocTable table;
+  Quarantine quarantine;
   DriverApi drv;
   bool driverTried = false, deviceReady = false, deviceFailed = false;
   int stateDevice = -1;           // the device kosan's state lives on
@@ -417,6 +437,8 @@ private:
 
   unsigned long errors = 0, reports = 0, printed = 0, suppressed = 0;
   unsigned long dropped = 0, plainLaunches = 0, unresolvedArgs = 0;
+  unsigned long doubleFrees = 0;
+  bool warnedNoMemset = false;
 };
 
 thread_local const char *Runtime::pendingSite = nullptr;
@@ -432,6 +454,7 @@ Runtime::Runtime() {
   ParsedOptions parsed = parseOptions(std::getenv("KOSAN_OPTIONS"));
   opts = parsed.options;
   checks = opts.check_bits();
+  quarantine.setCapacity(uint64_t(opts.quarantine_mb) << 20);
   if (!opts.log_path.empty() && opts.log_path != "stderr") {
     std::string path = opts.log_path + "." + std::to_string(getpid());
     logFile = std::fopen(path.c_str(), "a");
@@ -457,6 +480,8 @@ Runtime::Runtime() {
   if (opts.snapshot && opts.trace.empty())
     log("kosan: warning: snapshot=1 records into the trace: set trace=FILE too; "
         "no snapshots are taken\n");
+  if (opts.uninit && !oob())
+    log("kosan: warning: uninit=1 works with checks=oob only; nothing is filled\n");
   if (opts.poison && !opts.snapshot)
     log("kosan: warning: poison=1 works with snapshot=1 only; nothing is poisoned\n");
   if (opts.snapshot && !instrumentedChecks())
@@ -503,15 +528,129 @@ void Runtime::addAllocation(void *p, uint64_t bytes, uint64_t pitch,
   if (pendingName)
     b.name = pendingName;
   pendingSite = pendingName = nullptr;
+  quarantine.reused(b.begin, std::max(b.end, b.begin + 1));
   size_t dropped = table.addAllocation(std::move(b));
   if (dropped && opts.verbosity >= 1)
     log("kosan: note: a new allocation at %p replaced %zu stale table entries "
         "(memory freed outside instrumented code)\n", p, dropped);
 }
 
-void Runtime::removeAllocation(void *p) {
+cudaError_t Runtime::freeAllocation(void *p, bool async, cudaStream_t stream, bool perThread) {
+  auto realFree = [&](void *q) {
+    if (!async)
+      return cudart().cudaFree(q);
+    return perThread ? cudart().cudaFreeAsync_ptsz(q, stream) : cudart().cudaFreeAsync(q, stream);
+  };
+  const char *site = pendingSite;
+  pendingSite = pendingName = nullptr;
+  if (!p || !instrumentedChecks())
+    return realFree(p);
+  // Errors of kernels still running may name this buffer: collect them first.
+  if (!async)
+    drain(false);
+  std::unique_lock<std::mutex> lock(mu);
+  uint64_t begin = reinterpret_cast<uint64_t>(p);
+  const Buffer *live = table.find(begin);
+  if (!live || live->begin != begin || live->origin == BufferOrigin::Registered) {
+    const FreedBuffer *f = quarantine.find(begin);
+    if (f && f->buffer.begin == begin && f->held) {
+      // The driver would refuse it too (the memory is still allocated, but
+      // the program gave it up): say where, and do not free it twice.
+      ++doubleFrees;
+      ++errors;
+      writeRaw(std::string(65, '=') + "\n==" + std::to_string(getpid()) +
+               "==ERROR: kosan: double-free of the " +
+               std::to_string(f->buffer.end - f->buffer.begin) + "-byte buffer" +
+               (f->buffer.name.empty() ? "" : " '" + f->buffer.name + "'") +
+               (site ? " at " + std::string(site) : std::string()) + "\n" +
+               (f->buffer.site.empty() ? "" : "    allocated at " + f->buffer.site + "\n") +
+               "    already freed at " + (f->freed_at.empty() ? "an unknown site" : f->freed_at) +
+               "\nSUMMARY: kosan: double-free" + (site ? " " + std::string(site) : std::string()) +
+               "\n");
+      return cudaErrorInvalidValue;
+    }
+    lock.unlock();
+    return realFree(p);
+  }
+  FreedBuffer f;
+  f.buffer = *live;
+  f.freed_at = site ? site : "";
+  table.removeAllocation(begin);
+  // Managed memory is not held: the program may count on giving it back.
+  f.held = quarantine.capacity() > 0 && f.buffer.origin != BufferOrigin::MallocManaged;
+  bool held = f.held;
+  std::vector<FreedBuffer> release = quarantine.add(std::move(f));
+  lock.unlock();
+  cudaError_t result = cudaSuccess;
+  if (!held) {
+    result = realFree(p);
+    std::erase_if(release, [&](const FreedBuffer &r) { return r.buffer.begin == begin; });
+  } else if (!async) {
+    // cudaFree waits for the device; programs may count on it.
+    result = cudart().cudaDeviceSynchronize();
+  }
+  // What leaves the quarantine: the device may still be using it through a
+  // bad pointer; cudaFree waits for it.
+  for (const FreedBuffer &r : release)
+    cudart().cudaFree(reinterpret_cast<void *>(r.buffer.begin));
+  return result;
+}
+
+bool Runtime::releaseQuarantine() {
+  std::vector<FreedBuffer> release;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release = quarantine.releaseAll();
+  }
+  for (const FreedBuffer &r : release)
+    cudart().cudaFree(reinterpret_cast<void *>(r.buffer.begin));
+  return !release.empty();
+}
+
+void Runtime::poisonFresh(const void *p, uint64_t bytes, cudaStream_t stream, bool wait) {
+  if (!uninit() || !p || bytes == 0)
+    return;
   std::lock_guard<std::mutex> lock(mu);
-  table.removeAllocation(reinterpret_cast<uint64_t>(p));
+  if (!driverTried || !drv.memsetD32Async) {
+    ensureDevice();
+    if (!drv.memsetD32Async) {
+      if (!warnedNoMemset)
+        log("kosan: warning: uninit=1: the driver has no cuMemsetD32Async; "
+            "allocations are not filled\n");
+      warnedNoMemset = true;
+      return;
+    }
+  }
+  // Whole words: allocations are at least 4-byte aligned and rounded up.
+  size_t words = (bytes + 3) / 4;
+  CUstream s = reinterpret_cast<CUstream>(stream);
+  if (drv.memsetD32Async(reinterpret_cast<CUdeviceptr>(p), KOSAN_UNINIT_PATTERN, words, s) !=
+      CUDA_SUCCESS)
+    return;
+  if (wait)
+    cudart().cudaStreamSynchronize(stream);
+}
+
+int Runtime::noteAllocated(const void *p, size_t bytes, const char *name, cudaStream_t stream) {
+  int result = registerBuffer(p, bytes, name);
+  // Under the allocator's lock: the fill is queued on the block's stream,
+  // ahead of whatever the program queues there next.
+  poisonFresh(p, bytes, stream, /*wait=*/false);
+  return result;
+}
+
+int Runtime::noteFreed(const void *p, const char *freedAt) {
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t begin = reinterpret_cast<uint64_t>(p);
+  const Buffer *b = table.find(begin);
+  if (!b || b->begin != begin || b->origin != BufferOrigin::Registered)
+    return -1;
+  FreedBuffer f;
+  f.buffer = *b;
+  f.freed_at = freedAt ? freedAt : "";
+  table.unregisterBuffer(begin);
+  quarantine.add(std::move(f)); // not held: the allocator keeps the memory
+  return 0;
 }
 
 int Runtime::registerBuffer(const void *p, size_t bytes, const char *name,
@@ -531,6 +670,8 @@ int Runtime::registerBuffer(const void *p, size_t bytes, const char *name,
     log("kosan: warning: kosan_register_buffer: %s\n", err.c_str());
     return -1;
   }
+  uint64_t begin = reinterpret_cast<uint64_t>(p);
+  quarantine.reused(begin, begin + std::max<uint64_t>(bytes, 1));
   return 0;
 }
 
@@ -861,7 +1002,7 @@ KernelInfo *Runtime::kernelFor(const void *func) {
   return k;
 }
 
-kosan_arg_bounds Runtime::boundsFor(uint64_t value) {
+kosan_arg_bounds Runtime::boundsFor(uint64_t value, LaunchState &ls) {
   kosan_arg_bounds b = unboundedArg();
   if (const Buffer *buf = table.find(value))
     return bufferArg(buf->begin, buf->end, buf->pitch, buf->row_bytes);
@@ -870,6 +1011,12 @@ kosan_arg_bounds Runtime::boundsFor(uint64_t value) {
   // address space, so they need no driver call.
   if (value < (1ull << 32))
     return b;
+  // A pointer into a freed buffer: empty bounds, so that every access
+  // through it is reported (and none goes ahead), as a use after free.
+  if (const FreedBuffer *f = quarantine.find(value)) {
+    ls.freedArgs[f->buffer.begin] = *f;
+    return bufferArg(f->buffer.begin, f->buffer.begin, 0, 0);
+  }
   // Memory from an allocator kosan does not see (an uninstrumented library):
   // the driver still knows the allocation's extent.
   CUdeviceptr base = 0;
@@ -1004,6 +1151,8 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     hdr->state = reinterpret_cast<uint64_t>(dState);
     hdr->launch_id = ls.record.id;
     hdr->flags = opts.halt_on_error ? KOSAN_LAUNCH_HALT_ON_ERROR : 0;
+    if (uninit())
+      hdr->flags |= KOSAN_LAUNCH_UNINIT;
     hdr->dyn_smem_bytes = shmem;
     // checks=order keeps the fingerprints of dynamic shared memory after
     // the program's own bytes.
@@ -1039,7 +1188,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
       if (oob() && k->paramSizes[i] == 8) {
         uint64_t value;
         std::memcpy(&value, args[i], 8);
-        bounds[i] = boundsFor(value);
+        bounds[i] = boundsFor(value, ls);
       }
     }
     params.back() = info.data();
@@ -1124,6 +1273,9 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
 void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   uint32_t launchId = uint32_t((slot.key - 1) >> 32);
   uint32_t siteId = uint32_t((slot.key - 1) & 0xffffffffu);
+  // uninit=1: a load that read the fill pattern, recorded at its site.
+  bool uninitRead = siteId & KOSAN_SITE_UNINIT_BIT;
+  siteId &= ~KOSAN_SITE_UNINIT_BIT;
   const LaunchState *ls =
       launchId >= 1 && launchId <= launches.size() ? &launches[launchId - 1] : nullptr;
   ModuleInfo *mod = ls && ls->kernel ? ls->kernel->module : nullptr;
@@ -1158,7 +1310,41 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
     e.site.inlined_at = mod->str(site->inlined_at_str);
   }
   std::string object = site ? demangle(mod->str(site->object_str)) : "";
-  if (space == KOSAN_SPACE_UNKNOWN || (slot.begin == 0 && slot.end == 0)) {
+  // A freed buffer: the launch gave its pointer empty bounds (boundsFor),
+  // or the table check found the address in one.
+  const FreedBuffer *freed = nullptr;
+  if (ls && slot.begin == slot.end)
+    if (auto it = ls->freedArgs.find(slot.begin); it != ls->freedArgs.end())
+      freed = &it->second;
+  if (!freed && !uninitRead && (space == KOSAN_SPACE_UNKNOWN || (slot.begin == 0 && slot.end == 0)) &&
+      !table.find(slot.addr))
+    freed = quarantine.find(slot.addr);
+  if (uninitRead) {
+    e.kind = "use-of-uninitialized-value";
+    e.access = "READ";
+    if (const Buffer *buf = table.find(slot.addr)) {
+      e.buffer_begin = buf->begin;
+      e.buffer_end = buf->end;
+      e.buffer_name = buf->name.empty() && buf->origin != BufferOrigin::Registered ? object : buf->name;
+      e.allocated_at = buf->site;
+    } else {
+      e.buffer_begin = e.buffer_end = 0;
+      e.buffer_name = object;
+    }
+  } else if (freed) {
+    e.kind = "heap-use-after-free";
+    e.buffer_begin = freed->buffer.begin;
+    e.buffer_end = freed->buffer.end;
+    e.buffer_name = freed->buffer.origin == BufferOrigin::Registered || object.empty()
+                        ? freed->buffer.name : object;
+    e.allocated_at = freed->buffer.site;
+    if (!freed->buffer.name.empty() && freed->buffer.origin != BufferOrigin::Registered &&
+        freed->buffer.name != e.buffer_name)
+      e.allocated_at += (e.allocated_at.empty() ? "" : " ") + std::string("as '") + freed->buffer.name + "'";
+    e.freed_at = freed->freed_at.empty() && freed->buffer.origin == BufferOrigin::Registered
+                     ? "its allocator (the buffer was returned)" : freed->freed_at;
+    e.space = "global";
+  } else if (space == KOSAN_SPACE_UNKNOWN || (slot.begin == 0 && slot.end == 0)) {
     e.kind = "unknown-address";
     // The table check failed: say which buffer the address is nearest to.
     if (const Buffer *near = table.nearest(slot.addr)) {
@@ -1193,7 +1379,8 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   ++reports;
   if (trace)
     trace->write(e);
-  std::pair<uint32_t, uint32_t> key{mod ? mod->id : 0, siteId};
+  std::pair<uint32_t, uint32_t> key{mod ? mod->id : 0,
+                                    siteId | (uninitRead ? KOSAN_SITE_UNINIT_BIT : 0)};
   if (!reportedSites.insert(key).second)
     return; // this site was reported already: counted, not printed again
   if (opts.print_limit > 0 && printed >= unsigned(opts.print_limit)) {
@@ -1994,6 +2181,7 @@ void Runtime::onDeviceReset() {
   kernels.clear();
   modules.clear();
   table = AllocTable();
+  quarantine = Quarantine(uint64_t(opts.quarantine_mb) << 20);
 }
 
 void Runtime::atExit() {
@@ -2045,6 +2233,18 @@ using kosan::rt::Runtime;
 using kosan::rt::runtime;
 using kosan::rt::cudart;
 
+// Allocation. An allocation that runs out of memory while the quarantine
+// holds some is tried again once the quarantine is emptied.
+template <typename Alloc>
+static cudaError_t allocate(Alloc alloc) {
+  cudaError_t e = alloc();
+  if (e == cudaErrorMemoryAllocation && runtime().releaseQuarantine()) {
+    cudart().cudaGetLastError(); // the failed attempt's error is not the program's
+    e = alloc();
+  }
+  return e;
+}
+
 extern "C" {
 
 void __kosan_version_mismatch_check_v4() { runtime(); }
@@ -2068,71 +2268,80 @@ int kosan_register_tensor(const void *ptr, size_t bytes, const char *name,
 
 int kosan_unregister_buffer(const void *ptr) { return runtime().unregisterBuffer(ptr); }
 
+int kosan_allocated(const void *ptr, size_t bytes, const char *name, void *stream) {
+  return runtime().noteAllocated(ptr, bytes, name, static_cast<cudaStream_t>(stream));
+}
+
+int kosan_freed(const void *ptr, const char *freed_at) {
+  return runtime().noteFreed(ptr, freed_at);
+}
+
+unsigned kosan_uninit_pattern(void) { return KOSAN_UNINIT_PATTERN; }
+
 unsigned long kosan_flush(void) {
   runtime().drain(false);
   return runtime().errorsReported();
 }
 
 // Allocation.
-static cudaError_t track(cudaError_t e, void **p, size_t bytes, BufferOrigin origin) {
+static cudaError_t track(cudaError_t e, void **p, size_t bytes, BufferOrigin origin,
+                         cudaStream_t stream = nullptr) {
   if (e == cudaSuccess && p && *p && runtime().instrumentedChecks()) {
     runtime().addAllocation(*p, bytes, 0, 0, origin);
     if (origin != BufferOrigin::MallocAsync) // may be inside a capture
       runtime().prepareDevice();
+    runtime().poisonFresh(*p, bytes, stream, origin != BufferOrigin::MallocAsync);
   }
   Runtime::pendingSite = Runtime::pendingName = nullptr;
   return e;
 }
 
 cudaError_t __kosan_cudaMalloc(void **p, size_t bytes) {
-  return track(cudart().cudaMalloc(p, bytes), p, bytes, BufferOrigin::Malloc);
+  return track(allocate([&] { return cudart().cudaMalloc(p, bytes); }), p, bytes,
+               BufferOrigin::Malloc);
 }
 cudaError_t __kosan_cudaMallocManaged(void **p, size_t bytes, unsigned flags) {
-  return track(cudart().cudaMallocManaged(p, bytes, flags), p, bytes, BufferOrigin::MallocManaged);
+  return track(allocate([&] { return cudart().cudaMallocManaged(p, bytes, flags); }), p, bytes,
+               BufferOrigin::MallocManaged);
 }
 cudaError_t __kosan_cudaMallocAsync(void **p, size_t bytes, cudaStream_t s) {
-  return track(cudart().cudaMallocAsync(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
+  return track(allocate([&] { return cudart().cudaMallocAsync(p, bytes, s); }), p, bytes,
+               BufferOrigin::MallocAsync, s);
 }
 cudaError_t __kosan_cudaMallocAsync_ptsz(void **p, size_t bytes, cudaStream_t s) {
-  return track(cudart().cudaMallocAsync_ptsz(p, bytes, s), p, bytes, BufferOrigin::MallocAsync);
+  return track(allocate([&] { return cudart().cudaMallocAsync_ptsz(p, bytes, s); }), p, bytes,
+               BufferOrigin::MallocAsync, s ? s : cudaStreamPerThread);
 }
 cudaError_t __kosan_cudaMallocFromPoolAsync(void **p, size_t bytes, cudaMemPool_t pool,
                                             cudaStream_t s) {
-  return track(cudart().cudaMallocFromPoolAsync(p, bytes, pool, s), p, bytes, BufferOrigin::MallocAsync);
+  return track(allocate([&] { return cudart().cudaMallocFromPoolAsync(p, bytes, pool, s); }), p,
+               bytes, BufferOrigin::MallocAsync, s);
 }
 cudaError_t __kosan_cudaMallocFromPoolAsync_ptsz(void **p, size_t bytes, cudaMemPool_t pool,
                                                  cudaStream_t s) {
-  return track(cudart().cudaMallocFromPoolAsync_ptsz(p, bytes, pool, s), p, bytes,
-               BufferOrigin::MallocAsync);
+  return track(allocate([&] { return cudart().cudaMallocFromPoolAsync_ptsz(p, bytes, pool, s); }),
+               p, bytes, BufferOrigin::MallocAsync, s ? s : cudaStreamPerThread);
 }
 cudaError_t __kosan_cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
-  cudaError_t e = cudart().cudaMallocPitch(p, pitch, width, height);
-  if (e == cudaSuccess && p && *p && pitch && runtime().instrumentedChecks())
+  cudaError_t e = allocate([&] { return cudart().cudaMallocPitch(p, pitch, width, height); });
+  if (e == cudaSuccess && p && *p && pitch && runtime().instrumentedChecks()) {
     runtime().addAllocation(*p, uint64_t(*pitch) * height, *pitch, width,
                             BufferOrigin::MallocPitch);
+    runtime().prepareDevice();
+    runtime().poisonFresh(*p, uint64_t(*pitch) * height, nullptr, true);
+  }
   Runtime::pendingSite = Runtime::pendingName = nullptr;
   return e;
 }
 
 cudaError_t __kosan_cudaFree(void *p) {
-  // Errors of kernels still running may name this buffer: collect them first.
-  runtime().drain(false);
-  cudaError_t e = cudart().cudaFree(p);
-  if (e == cudaSuccess && p)
-    runtime().removeAllocation(p);
-  return e;
+  return runtime().freeAllocation(p, false, nullptr, false);
 }
 cudaError_t __kosan_cudaFreeAsync(void *p, cudaStream_t s) {
-  cudaError_t e = cudart().cudaFreeAsync(p, s);
-  if (e == cudaSuccess && p)
-    runtime().removeAllocation(p);
-  return e;
+  return runtime().freeAllocation(p, true, s, false);
 }
 cudaError_t __kosan_cudaFreeAsync_ptsz(void *p, cudaStream_t s) {
-  cudaError_t e = cudart().cudaFreeAsync_ptsz(p, s);
-  if (e == cudaSuccess && p)
-    runtime().removeAllocation(p);
-  return e;
+  return runtime().freeAllocation(p, true, s, true);
 }
 
 // Launches.

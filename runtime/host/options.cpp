@@ -198,6 +198,12 @@ void validate(Options &options, std::vector<std::string> &warnings) {
     options.snapshot_max_mb = defaults.snapshot_max_mb;
   }
 
+  if (options.quarantine_mb < 0 || options.quarantine_mb > (1 << 20)) {
+    warn("quarantine_mb=" + formatValue(options.quarantine_mb) +
+         " is not from 0 to 1048576; using " + formatValue(defaults.quarantine_mb));
+    options.quarantine_mb = defaults.quarantine_mb;
+  }
+
   if (options.print_limit < 0) {
     warn("print_limit=" + formatValue(options.print_limit) +
          " is negative; using " + formatValue(defaults.print_limit));

@@ -82,6 +82,8 @@ declare i32 @cudaFree(ptr)
 ; CHECK-DAG: [[NAME_X:@kosan.alloc.name[.0-9]*]] = private unnamed_addr constant [4 x i8] c"d_x\00"
 ; CHECK-DAG: [[SITE_Y:@kosan.alloc.site[.0-9]*]] = private unnamed_addr constant [10 x i8] c"app.cu:13\00"
 ; CHECK-DAG: [[NAME_Y:@kosan.alloc.name[.0-9]*]] = private unnamed_addr constant [4 x i8] c"d_y\00"
+; CHECK-DAG: [[SITE_FREE:@kosan.alloc.site[.0-9]*]] = private unnamed_addr constant [10 x i8] c"app.cu:20\00"
+; CHECK-DAG: [[NAME_FREE:@kosan.alloc.name[.0-9]*]] = private unnamed_addr constant [1 x i8] zeroinitializer
 ; CHECK-DAG: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @kosan.module_ctor, ptr null }]
 
 ; CHECK-LABEL: define i32 @main()
@@ -92,6 +94,8 @@ declare i32 @cudaFree(ptr)
 ; CHECK:         %r2 = call i32 @__kosan_cudaMemcpy(ptr %x, ptr %h, i64 1024, i32 1)
 ; CHECK-NEXT:    %r3 = call i32 @__kosan_cudaLaunchKernel(ptr @stub, i64 1, i32 1, i64 256, i32 1, ptr null, i64 0, ptr null)
 ; CHECK-NEXT:    %r4 = call i32 @__kosan_cudaDeviceSynchronize()
+; The free's site, for use-after-free reports; no variable is filled.
+; CHECK-NEXT:    call void @__kosan_alloc_site(ptr [[SITE_FREE]], ptr [[NAME_FREE]]), !dbg
 ; CHECK-NEXT:    %r5 = call i32 @__kosan_cudaFree(ptr %x)
 ; CHECK-NEXT:    ret i32 0
 

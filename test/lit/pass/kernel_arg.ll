@@ -20,14 +20,16 @@
 ; answer (%kosan.ok) decides whether the access goes ahead. Provenance sees through GEPs,
 ; bitcasts, addrspacecasts, a loop's pointer phi and a select between pointers
 ; into the same argument.
+; (-kosan-uninit=0: the uninit compare after each global load has its own
+; test, uninit.ll, and would only interleave with the checks here.)
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 ; The dispatcher (what clang's pipeline runs) does the same on a device module.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan,verify -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 ; With checks off, nothing is cloned or instrumented.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-checks=none -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=NONE
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-checks=none -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s --check-prefix=NONE
 
 ; NONE-NOT: __kosan
 ; NONE:     define void @load_store(

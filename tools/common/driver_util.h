@@ -10,12 +10,15 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +51,37 @@ inline std::optional<std::string> readFile(const std::filesystem::path &P) {
   Buffer << In.rdbuf();
   return Buffer.str();
 }
+
+/// A driver's refusal of its command line: one sentence, printed as
+/// "<tool>: error: <what()>". The translation of a command line throws it,
+/// so that it can be tested and fuzzed as a function; the tool prints it.
+struct DriverError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// \p Text with control characters (newlines, escapes, NUL) written as \n,
+/// \t or \xHH, so that an error quoting a user's argument stays one line.
+inline std::string escapeControl(std::string_view Text) {
+  std::string Out;
+  for (unsigned char C : Text) {
+    if (C == '\n')
+      Out += "\\n";
+    else if (C == '\t')
+      Out += "\\t";
+    else if (C < 0x20 || C == 0x7f) {
+      char Hex[5];
+      std::snprintf(Hex, sizeof(Hex), "\\x%02x", C);
+      Out += Hex;
+    } else
+      Out += static_cast<char>(C);
+  }
+  return Out;
+}
+
+/// Reads the text of a response file; nothing when it cannot be read. The
+/// drivers read through one, so that their translation can be run on
+/// response files held in memory.
+using FileReader = std::function<std::optional<std::string>(const std::string &)>;
 
 /// Quotes \p Arg for a POSIX shell, leaving common arguments readable.
 inline std::string shellQuote(std::string_view Arg) {

@@ -6,6 +6,10 @@
 // a compatibility layer that lets clang 19 build against CUDA 12 and 13 the
 // way nvcc does (see docs/driver.md).
 //
+// The translation of the command line is clang_plan.cpp's; this file finds
+// what it needs on the machine (clang, the CUDA toolkit and its shim,
+// kosan's files, the GPUs), then runs what was planned.
+//
 // Errors of the driver itself are one line, "kosan-clang++: error: ...", and
 // exit status 1. Otherwise the driver replaces itself with clang (execv), so
 // the exit status and signals a build tool sees are clang's.
@@ -30,8 +34,9 @@
 #include <string_view>
 #include <vector>
 
+#include "clang_plan.h"
+
 #include "../common/driver_util.h"
-#include "../common/response_file.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -47,13 +52,12 @@ namespace fs = std::filesystem;
 namespace {
 
 using namespace kosan::cli;
+using kosan::clangxx::ShimCudaMajor;
 
 constexpr const char *ToolName = "kosan-clang++";
 constexpr int RequiredClangMajor = 19;
 constexpr const char *FallbackClang = "/usr/lib/llvm-19/bin/clang++";
 constexpr int MinCudaMajor = 12;
-// CUDA 13's fatbinary dropped the --image syntax clang 19 uses.
-constexpr int ShimCudaMajor = 13;
 // The newest GPU architecture clang 19 compiles for. A newer GPU runs the
 // compute_90 PTX that clang embeds next to the sm_90 code.
 constexpr int NewestClangSm = 90;
@@ -65,9 +69,6 @@ constexpr fs::perms WorldReadableExecutable =
     fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
     fs::perms::others_read | fs::perms::others_exec;
 constexpr const char *RealFatbinaryPlaceholder = "@KOSAN_REAL_FATBINARY@";
-constexpr std::string_view KnownChecks[] = {"oob", "precision", "order", "order-ops"};
-// Response files may name further response files; clang stops at 20 too.
-constexpr int MaxResponseFileDepth = 20;
 
 [[noreturn]] void fatal(const std::string &Message) {
   std::fprintf(stderr, "%s: error: %s\n", ToolName, Message.c_str());
@@ -392,276 +393,6 @@ fs::path ensureCudaShim(const CudaToolkit &Cuda,
   return Shim;
 }
 
-//===----------------------------------------------------------------------===//
-// The command line
-//===----------------------------------------------------------------------===//
-
-struct DriverOptions {
-  /// The user's arguments for clang, in order, without the driver's own
-  /// options and without --cuda-path= (the driver passes its own).
-  std::vector<std::string> ClangArgs;
-  std::optional<std::string> CudaPath;
-  std::string Checks = "oob";
-  std::optional<std::string> ChecksGiven; // the user's --kosan-checks=, as written
-  bool Plain = false;
-  bool PrintCommand = false;
-  bool PrintCudaPath = false; // --kosan-print-cuda-path
-  bool Help = false;
-  bool DeviceLinkOnly = false; // --kosan-dlink
-};
-
-DriverOptions parseDriverOptions(int Argc, char **Argv) {
-  DriverOptions Options;
-  for (int I = 1; I < Argc; ++I) {
-    std::string_view Arg = Argv[I];
-    if (startsWith(Arg, "--cuda-path="))
-      Options.CudaPath = std::string(Arg.substr(std::strlen("--cuda-path=")));
-    else if (startsWith(Arg, "--kosan-checks=")) {
-      Options.Checks = Arg.substr(std::strlen("--kosan-checks="));
-      Options.ChecksGiven = std::string(Arg);
-    }
-    else if (Arg == "--kosan-plain")
-      Options.Plain = true;
-    else if (Arg == "--kosan-print-command")
-      Options.PrintCommand = true;
-    else if (Arg == "--kosan-help")
-      Options.Help = true;
-    else if (Arg == "--kosan-print-cuda-path")
-      Options.PrintCudaPath = true;
-    else if (Arg == "--kosan-dlink")
-      Options.DeviceLinkOnly = true;
-    else if (startsWith(Arg, "--kosan-"))
-      fatal("unknown option '" + std::string(Arg) + "' (see --kosan-help)");
-    else
-      Options.ClangArgs.emplace_back(Arg);
-  }
-
-  for (const std::string &Check : split(Options.Checks, ',')) {
-    if (std::find(std::begin(KnownChecks), std::end(KnownChecks), Check) ==
-        std::end(KnownChecks))
-      fatal("unknown check '" + Check +
-            "' in --kosan-checks= (known checks: oob, precision, order, order-ops)");
-  }
-  if (Options.Plain && Options.ChecksGiven)
-    fatal("--kosan-plain builds without checks and cannot be combined with " +
-          *Options.ChecksGiven + "; give one of them");
-  return Options;
-}
-
-/// The arguments with @file response files expanded: what clang will see.
-/// Used only to inspect the command; clang still reads the files itself.
-void expandResponseFiles(const std::vector<std::string> &Args, int Depth,
-                         std::vector<std::string> &Expanded) {
-  for (const std::string &Arg : Args) {
-    std::optional<std::string> Contents;
-    if (Depth < MaxResponseFileDepth && startsWith(Arg, "@"))
-      Contents = readFile(Arg.substr(1));
-    if (Contents)
-      expandResponseFiles(splitGnuArguments(*Contents), Depth + 1, Expanded);
-    else
-      Expanded.push_back(Arg);
-  }
-}
-
-/// What the user's command asks clang to do, as far as the driver cares.
-struct CommandFacts {
-  bool HasInputs = false;
-  bool StopsBeforeLink = false;
-  bool CompilesCuda = false;
-  bool HasGpuArch = false;
-  bool HasDebugOption = false;
-  bool LinksCudart = false;
-  bool DryRun = false; // -###
-  bool Rdc = false;    // -fgpu-rdc, the last of it and -fno-gpu-rdc
-  /// Why the build cannot be instrumented, if it cannot.
-  std::optional<std::string> Refusal;
-
-  bool links() const { return HasInputs && !StopsBeforeLink; }
-};
-
-/// Options whose value is the next argument (when not written joined). The
-/// driver must skip those values so as not to mistake them for inputs.
-// clang-format off
-const std::set<std::string_view> SeparateValueOptions = {
-    "-A", "-B", "-D", "-F", "-I", "-L", "-MF", "-MJ", "-MQ", "-MT", "-T", "-U",
-    "-Xarch_device", "-Xarch_host", "-Xassembler", "-Xclang",
-    "-Xcuda-fatbinary", "-Xcuda-ptxas", "-Xlinker", "-Xoffload-linker",
-    "-Xopenmp-target", "-Xpreprocessor", "--config", "--param", "--sysroot",
-    "-arch", "-cxx-isystem", "-dependency-dot", "-dependency-file", "-e",
-    "-iframework", "-idirafter", "-imacros", "-include", "-include-pch",
-    "-iprefix", "-iquote", "-isysroot", "-isystem", "-ivfsoverlay",
-    "-iwithprefix", "-iwithprefixbefore", "-mllvm", "-o", "-rpath",
-    "-serialize-diagnostics", "-target", "-u", "-z"};
-// clang-format on
-
-const std::set<std::string_view> StopBeforeLinkOptions = {
-    "-c",           "-S",
-    "-E",           "-M",
-    "-MM",          "-fsyntax-only",
-    "--precompile", "--cuda-device-only"};
-
-bool isCudartLibrary(std::string_view Name) {
-  return Name == "cudart" || Name == "cudart_static" ||
-         startsWith(Name, ":libcudart");
-}
-
-/// Options that make clang link device code after the kosan pass has run:
-/// the last of the enabling or disabling spellings wins, as in clang.
-struct LateDeviceLinkOption {
-  std::vector<std::string_view> Enable;
-  std::vector<std::string_view> Disable;
-  std::string_view Reason;
-};
-
-const LateDeviceLinkOption LateDeviceLinkOptions[] = {
-    {{"--offload-new-driver"},
-     {"--no-offload-new-driver"},
-     "kosan links relocatable device code as nvcc does, with nvlink, and "
-     "the new offload driver's objects are not nvcc's (-fgpu-rdc works "
-     "without it)"},
-    {{"-foffload-lto", "-foffload-lto="},
-     {"-fno-offload-lto"},
-     "device code is then optimized and compiled at link time, after the "
-     "kosan pass has run"},
-};
-
-/// cc1 options that, given through -Xclang, would take away what the driver
-/// does for a build without a word: clang would run without them noticing.
-struct RefusedCc1Option {
-  std::vector<std::string_view> Spellings;
-  std::string_view Reason;
-  std::string_view Instead; // what to write instead; empty: leave it out
-};
-
-const RefusedCc1Option RefusedCc1Options[] = {
-    {{"-fgpu-rdc", "-fcuda-rdc"},
-     "kosan-clang++ device-links relocatable device code only when it sees "
-     "the option itself",
-     "-fgpu-rdc"},
-    {{"-fno-gpu-rdc", "-fno-cuda-rdc"},
-     "kosan-clang++ decides how to link device code from the options it sees",
-     "-fno-gpu-rdc"},
-    {{"-disable-llvm-passes", "-disable-llvm-optzns"},
-     "clang then runs no LLVM passes, so kosan's instrumentation and "
-     "compatibility passes would not run either",
-     ""},
-};
-
-std::optional<std::string> refuseCc1Option(std::string_view Cc1Arg) {
-  for (const RefusedCc1Option &Option : RefusedCc1Options)
-    if (std::find(Option.Spellings.begin(), Option.Spellings.end(), Cc1Arg) !=
-        Option.Spellings.end())
-      return "-Xclang " + std::string(Cc1Arg) + " is not supported: " +
-             std::string(Option.Reason) + "; " +
-             (Option.Instead.empty()
-                  ? "build without it"
-                  : "pass " + std::string(Option.Instead) + " instead");
-  return std::nullopt;
-}
-
-/// A spelling that ends in '=' takes a value: -foffload-lto=thin.
-bool matchesSpelling(std::string_view Arg, std::string_view Spelling) {
-  return Spelling.back() == '=' ? startsWith(Arg, Spelling) : Arg == Spelling;
-}
-
-CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs) {
-  std::vector<std::string> Args;
-  expandResponseFiles(ClangArgs, 0, Args);
-
-  CommandFacts Facts;
-  std::string Language = "none"; // the current -x
-  std::optional<std::string> HipUse;
-  std::optional<std::string> Cc1Refusal;
-  std::vector<std::optional<std::string>> LateLinkSpelling(
-      std::size(LateDeviceLinkOptions));
-  for (size_t I = 0; I < Args.size(); ++I) {
-    std::string_view Arg = Args[I];
-    bool HasNext = I + 1 < Args.size();
-    if ((Arg == "-x" && HasNext) || (startsWith(Arg, "-x") && Arg.size() > 2)) {
-      Language = Arg == "-x" ? Args[++I] : std::string(Arg.substr(2));
-      if (Language == "hip")
-        HipUse = "-x hip";
-      continue;
-    }
-    if (Arg == "-l" && HasNext) {
-      Facts.LinksCudart |= isCudartLibrary(Args[++I]);
-      continue;
-    }
-    if ((Arg == "-Xclang" && HasNext) || startsWith(Arg, "-Xclang=")) {
-      std::string Cc1Arg =
-          Arg == "-Xclang" ? Args[++I] : std::string(Arg.substr(8));
-      if (!Cc1Refusal)
-        Cc1Refusal = refuseCc1Option(Cc1Arg);
-      continue;
-    }
-    if (SeparateValueOptions.count(Arg) && HasNext) {
-      ++I;
-      continue;
-    }
-    if (Arg == "-" || !startsWith(Arg, "-")) {
-      Facts.HasInputs = true;
-      std::string Extension = fs::path(Arg).extension().string();
-      std::string Name = fs::path(Arg).filename().string();
-      if (Language == "cuda" || Language == "cu" ||
-          (Language == "none" && Extension == ".cu"))
-        Facts.CompilesCuda = true;
-      if (Language == "none" && Extension == ".hip")
-        HipUse = std::string(Arg);
-      Facts.LinksCudart |= startsWith(Name, "libcudart");
-      continue;
-    }
-
-    if (StopBeforeLinkOptions.count(Arg))
-      Facts.StopsBeforeLink = true;
-    else if (Arg == "-###")
-      Facts.DryRun = true;
-    else if (startsWith(Arg, "-l"))
-      Facts.LinksCudart |= isCudartLibrary(Arg.substr(2));
-    else if (startsWith(Arg, "-Wl,")) {
-      for (const std::string &Part : split(Arg.substr(4), ','))
-        Facts.LinksCudart |=
-            startsWith(Part, "-l") && isCudartLibrary(Part.substr(2));
-    } else if (startsWith(Arg, "--cuda-gpu-arch=") ||
-               startsWith(Arg, "--offload-arch=")) {
-      Facts.HasGpuArch = true;
-      if (Arg.find("=gfx") != std::string_view::npos)
-        HipUse = std::string(Arg);
-    } else if (startsWith(Arg, "-g") && !startsWith(Arg, "-gpu")) {
-      Facts.HasDebugOption = true;
-    } else if (Arg == "-fgpu-rdc" || Arg == "-fcuda-rdc") {
-      Facts.Rdc = true;
-    } else if (Arg == "-fno-gpu-rdc" || Arg == "-fno-cuda-rdc") {
-      Facts.Rdc = false;
-    }
-    for (size_t K = 0; K < std::size(LateDeviceLinkOptions); ++K) {
-      const LateDeviceLinkOption &Option = LateDeviceLinkOptions[K];
-      for (std::string_view Spelling : Option.Enable)
-        if (matchesSpelling(Arg, Spelling))
-          LateLinkSpelling[K] = std::string(Arg);
-      for (std::string_view Spelling : Option.Disable)
-        if (matchesSpelling(Arg, Spelling))
-          LateLinkSpelling[K].reset();
-    }
-  }
-
-  if (HipUse) {
-    Facts.Refusal = "HIP is not supported yet: kosan-clang++ builds CUDA "
-                    "only (saw '" +
-                    *HipUse + "')";
-    return Facts;
-  }
-  for (size_t K = 0; K < std::size(LateDeviceLinkOptions); ++K) {
-    if (const std::optional<std::string> &Spelling = LateLinkSpelling[K]) {
-      Facts.Refusal = *Spelling + " is not supported: " +
-                      std::string(LateDeviceLinkOptions[K].Reason) +
-                      "; build without " + *Spelling;
-      return Facts;
-    }
-  }
-  Facts.Refusal = Cc1Refusal;
-  return Facts;
-}
-
 /// GPU architectures to compile for when the user names none: the
 /// environment's choice, else the GPUs of this machine, else sm_90.
 std::vector<std::string> defaultGpuArchs() {
@@ -699,18 +430,6 @@ std::vector<std::string> defaultGpuArchs() {
   return {DefaultGpuArch};
 }
 
-//===----------------------------------------------------------------------===//
-// Relocatable device code
-//===----------------------------------------------------------------------===//
-//
-// With -fgpu-rdc clang 19 (without --offload-new-driver) writes objects as
-// nvcc -dc does: each object's device code is a relocatable cubin in the
-// __nv_relfatbin section, and its host code registers it through
-// __cudaRegisterLinkedBinary_<module id>, which the device link defines.
-// The device link is nvcc's: nvlink links the cubins of every object into
-// one image per architecture and lists the module ids it linked, fatbinary
-// wraps the images, and the toolkit's crt/link.stub, compiled with both,
-// becomes a host object that registers the image. Everything was
 // instrumented when each unit was compiled, so the link adds no kosan code.
 
 /// Runs \p Argv and returns its exit status (128 + the signal if killed).
@@ -735,202 +454,6 @@ int runCommand(const std::vector<std::string> &Argv, bool Print) {
 bool hasRelocatableDeviceCode(const fs::path &P) {
   std::optional<std::string> Data = readFile(P);
   return Data && Data->find("__nv_relfatbin") != std::string::npos;
-}
-
-
-/// Device-links \p Objects for \p Archs (sm_XX) into the host object
-/// \p Output. Returns false when none of them holds relocatable device code
-/// that is not linked yet (nvlink then registers no module), unless
-/// \p Always: nvcc -dlink writes its object either way.
-bool deviceLink(const std::vector<std::string> &Objects,
-                const std::vector<std::string> &Archs,
-                const std::string &Output, const CudaToolkit &Cuda,
-                const fs::path &Clang, const fs::path &Dir, bool Always,
-                bool Print) {
-  fs::path Register = Dir / "dlink.reg.c";
-  fs::path Fatbin = Dir / "dlink.fatbin.c";
-  std::vector<std::string> Fatbinary = {
-      (Cuda.Root / "bin" / "fatbinary").string(), "-64", "-link",
-      "--embedded-fatbin=" + Fatbin.string()};
-  std::vector<std::string> Seen;
-  for (const std::string &Arch : Archs) {
-    if (!startsWith(Arch, "sm_") ||
-        std::find(Seen.begin(), Seen.end(), Arch) != Seen.end())
-      continue;
-    Seen.push_back(Arch);
-    fs::path Cubin = Dir / ("dlink." + Arch + ".cubin");
-    std::vector<std::string> Nvlink = {
-        (Cuda.Root / "bin" / "nvlink").string(), "-m64", "--arch=" + Arch,
-        "--register-link-binaries=" + Register.string(),
-        "-L" + (Cuda.Root / "lib64").string(), "-cpu-arch=X86_64"};
-    Nvlink.insert(Nvlink.end(), Objects.begin(), Objects.end());
-    Nvlink.insert(Nvlink.end(), {"-lcudadevrt", "-o", Cubin.string()});
-    if (int Status = runCommand(Nvlink, Print))
-      std::exit(Status);
-    std::string Sm = Arch.substr(3);
-    // CUDA 13's fatbinary knows only --image3 (see the CUDA shim).
-    Fatbinary.push_back(Cuda.Major >= ShimCudaMajor
-                            ? "--image3=kind=elf,sm=" + Sm + ",file=" + Cubin.string()
-                            : "--image=profile=" + Arch + ",file=" + Cubin.string());
-  }
-  if (Seen.empty())
-    fatal("no GPU architecture to link device code for (--cuda-gpu-arch=sm_XX)");
-  std::optional<std::string> Registered = readFile(Register);
-  if (!Always && Registered &&
-      Registered->find("NUM_PRELINKED_OBJECTS 0") != std::string::npos)
-    return false;
-  if (int Status = runCommand(Fatbinary, Print))
-    std::exit(Status);
-  std::vector<std::string> Stub = {
-      Clang.string(), "-c", "-x", "c++", "-fPIC", "-w",
-      "-DFATBINFILE=\"" + Fatbin.string() + "\"",
-      "-DREGISTERLINKBINARYFILE=\"" + Register.string() + "\"",
-      "-D__NV_EXTRA_INITIALIZATION=", "-D__NV_EXTRA_FINALIZATION=",
-      "-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__",
-      "-I" + (Cuda.Root / "include").string(),
-      (Cuda.Root / "bin" / "crt" / "link.stub").string(), "-o", Output};
-  if (int Status = runCommand(Stub, Print))
-    std::exit(Status);
-  return true;
-}
-
-/// The user's arguments sorted for a build in steps: inputs, with the
-/// language each is compiled as, and the options around them.
-struct SplitCommand {
-  struct Input {
-    std::string Path;
-    std::string Language; // the -x in effect, "none": by file name
-    bool Source = false;
-  };
-  std::vector<Input> Inputs;
-  std::vector<std::string> CompileOptions; // no inputs, -o, -x, link options
-  std::vector<std::string> LinkOptions;    // no inputs, -x (objects go first)
-  std::optional<std::string> Output;
-  std::vector<std::string> Archs;
-};
-
-SplitCommand splitCommand(const std::vector<std::string> &Args) {
-  SplitCommand Split;
-  std::string Language = "none";
-  for (size_t I = 0; I < Args.size(); ++I) {
-    const std::string &Arg = Args[I];
-    bool HasNext = I + 1 < Args.size();
-    if ((Arg == "-x" && HasNext) || (startsWith(Arg, "-x") && Arg.size() > 2)) {
-      Language = Arg == "-x" ? Args[++I] : Arg.substr(2);
-      continue;
-    }
-    if (Arg == "-o" && HasNext) {
-      Split.Output = Args[++I];
-      continue;
-    }
-    if (Arg == "-" || !startsWith(Arg, "-")) {
-      std::string Extension = fs::path(Arg).extension().string();
-      bool Object = Language == "none" &&
-                    (Extension == ".o" || Extension == ".a" || Extension == ".so" ||
-                     Extension == ".lo" || Arg.find(".so.") != std::string::npos);
-      Split.Inputs.push_back({Arg, Language, !Object});
-      continue;
-    }
-    bool LinkOnly = startsWith(Arg, "-l") || startsWith(Arg, "-L") ||
-                    startsWith(Arg, "-Wl,") || Arg == "-Xlinker" ||
-                    Arg == "-shared" || Arg == "-rdynamic" || Arg == "-pie" ||
-                    Arg == "-no-pie" || startsWith(Arg, "-static") ||
-                    startsWith(Arg, "-fuse-ld=");
-    std::vector<std::string> Option = {Arg};
-    if ((SeparateValueOptions.count(Arg) || Arg == "-l") && HasNext)
-      Option.push_back(Args[++I]);
-    bool Arch = true;
-    if (startsWith(Arg, "--cuda-gpu-arch="))
-      Split.Archs.push_back(Arg.substr(std::strlen("--cuda-gpu-arch=")));
-    else if (startsWith(Arg, "--offload-arch="))
-      Split.Archs.push_back(Arg.substr(std::strlen("--offload-arch=")));
-    else
-      Arch = false;
-    if (!LinkOnly)
-      Split.CompileOptions.insert(Split.CompileOptions.end(), Option.begin(), Option.end());
-    // The link compiles nothing: clang would call an architecture unused.
-    if (!Arch)
-      Split.LinkOptions.insert(Split.LinkOptions.end(), Option.begin(), Option.end());
-  }
-  return Split;
-}
-
-/// Relocatable device code at a link, and --kosan-dlink: compiles each
-/// source alone, device-links every object that holds relocatable device
-/// code and links the program with the device link's object. Returns the
-/// exit status, or nothing when the link needs no device link (one clang
-/// command does it all).
-std::optional<int> buildInSteps(const DriverOptions &Options,
-                                const CommandFacts &Facts,
-                                const std::vector<std::string> &Prefix,
-                                const std::vector<std::string> &LinkTail,
-                                const CudaToolkit &Cuda, const fs::path &Clang) {
-  std::vector<std::string> Args;
-  expandResponseFiles(Options.ClangArgs, 0, Args);
-  SplitCommand Split = splitCommand(Args);
-  bool HasSources = std::any_of(Split.Inputs.begin(), Split.Inputs.end(),
-                                [](const SplitCommand::Input &In) { return In.Source; });
-  bool RdcObjects = std::any_of(
-      Split.Inputs.begin(), Split.Inputs.end(), [](const SplitCommand::Input &In) {
-        return !In.Source && hasRelocatableDeviceCode(In.Path);
-      });
-  if (Options.DeviceLinkOnly) {
-    if (HasSources)
-      fatal("--kosan-dlink links objects; compile the sources first (-c "
-            "-fgpu-rdc)");
-  } else if (!(Facts.Rdc && HasSources) && !RdcObjects) {
-    return std::nullopt;
-  }
-  if (Split.Archs.empty())
-    Split.Archs = defaultGpuArchs();
-
-  TempDir Temp("kosan-rdc");
-  if (!Temp.Error.empty())
-    fatal(Temp.Error);
-  std::vector<std::string> Objects;
-  for (size_t I = 0; I < Split.Inputs.size(); ++I) {
-    const SplitCommand::Input &In = Split.Inputs[I];
-    if (!In.Source) {
-      Objects.push_back(In.Path);
-      continue;
-    }
-    std::string Object =
-        (Temp.Path / (std::to_string(I) + "-" + fs::path(In.Path).stem().string() + ".o"))
-            .string();
-    std::vector<std::string> Compile = Prefix;
-    Compile.insert(Compile.end(), Split.CompileOptions.begin(), Split.CompileOptions.end());
-    Compile.insert(Compile.end(), {"-c", "-x", In.Language, In.Path, "-o", Object});
-    if (int Status = runCommand(Compile, Options.PrintCommand))
-      return Status;
-    Objects.push_back(Object);
-  }
-
-  std::vector<std::string> DeviceObjects;
-  for (const std::string &Object : Objects)
-    if (fs::path(Object).extension() != ".so" && Object.find(".so.") == std::string::npos)
-      DeviceObjects.push_back(Object);
-  if (Options.DeviceLinkOnly) {
-    std::string Output = Split.Output.value_or("a_dlink.o");
-    deviceLink(DeviceObjects, Split.Archs, Output, Cuda, Clang, Temp.Path,
-               /*Always=*/true, Options.PrintCommand);
-    return 0;
-  }
-  std::string DeviceLinked = (Temp.Path / "dlink.o").string();
-  bool Linked = deviceLink(DeviceObjects, Split.Archs, DeviceLinked, Cuda, Clang,
-                           Temp.Path, /*Always=*/false, Options.PrintCommand);
-  // Objects first, then the options: the sources became objects, and no
-  // -x may apply to them.
-  // The compile options came along: each source's compile used them.
-  std::vector<std::string> Link = Prefix;
-  Link.push_back("-Wno-unused-command-line-argument");
-  Link.insert(Link.end(), Objects.begin(), Objects.end());
-  if (Linked)
-    Link.push_back(DeviceLinked);
-  Link.insert(Link.end(), Split.LinkOptions.begin(), Split.LinkOptions.end());
-  if (Split.Output)
-    Link.insert(Link.end(), {"-o", *Split.Output});
-  Link.insert(Link.end(), LinkTail.begin(), LinkTail.end());
-  return runCommand(Link, Options.PrintCommand);
 }
 
 void printHelp() {
@@ -970,17 +493,58 @@ ENVIRONMENT:
       FallbackClang, DefaultGpuArch);
 }
 
+/// The directory, made on first use, for the intermediate files of a build
+/// in steps; removed when the driver exits.
+std::string temporaryDirectory() {
+  static TempDir Dir("kosan-rdc");
+  if (!Dir.Error.empty())
+    throw DriverError(Dir.Error);
+  return Dir.Path.string();
+}
+
+/// Runs the commands of a build in steps; returns the exit status.
+int runSteps(kosan::clangxx::Plan &P) {
+  for (const std::vector<std::string> &Compile : P.Compiles)
+    if (int Status = runCommand(Compile, P.PrintCommands))
+      return Status;
+  bool Linked = false;
+  if (const std::optional<kosan::clangxx::DeviceLinkPlan> &Link = P.DeviceLink) {
+    for (const std::vector<std::string> &Nvlink : Link->Nvlinks)
+      if (int Status = runCommand(Nvlink, P.PrintCommands))
+        return Status;
+    // nvlink registers no module when no object holds relocatable device
+    // code that is not linked yet.
+    std::optional<std::string> Registered = readFile(Link->RegisterFile);
+    Linked = Link->Always || !Registered ||
+             Registered->find("NUM_PRELINKED_OBJECTS 0") == std::string::npos;
+    if (Linked) {
+      if (int Status = runCommand(Link->Fatbinary, P.PrintCommands))
+        return Status;
+      if (int Status = runCommand(Link->Stub, P.PrintCommands))
+        return Status;
+    }
+  }
+  if (!P.Final)
+    return 0;
+  std::vector<std::string> Final = *P.Final;
+  if (P.FinalNeedsDeviceLink && !Linked)
+    Final.erase(std::find(Final.begin(), Final.end(), P.DeviceLink->Output));
+  return runCommand(Final, P.PrintCommands);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
-  DriverOptions Options = parseDriverOptions(Argc, Argv);
+  auto ReadFile = [](const std::string &Path) { return readFile(Path); };
+  kosan::clangxx::ParseResult Parsed = kosan::clangxx::parseCommand(
+      std::vector<std::string>(Argv + 1, Argv + Argc), ReadFile);
+  if (!Parsed.Error.empty())
+    fatal(Parsed.Error);
+  const kosan::clangxx::DriverOptions &Options = Parsed.Command.Options;
   if (Options.Help) {
     printHelp();
     return 0;
   }
-  CommandFacts Facts = inspectCommand(Options.ClangArgs);
-  if (Facts.Refusal)
-    fatal(*Facts.Refusal);
 
   KosanLayout Kosan = locateKosan();
   if (Options.PrintCudaPath) {
@@ -997,82 +561,35 @@ int main(int Argc, char **Argv) {
   checkClangVersion(Clang);
   CudaToolkit Cuda = findCuda(Options.CudaPath);
 
-  // -### only prints commands, so it works before kosan is fully built.
-  bool Instrument = !Options.Plain;
-  if (!Facts.DryRun) {
-    if (!isFile(Kosan.Plugin))
-      fatal("kosan plugin not found at " + Kosan.Plugin.string() +
-            "; build kosan first (see README)");
-    if (Instrument && Facts.links() && !isFile(Kosan.Runtime))
-      fatal("kosan runtime not found at " + Kosan.Runtime.string() +
-            "; build kosan first (see README)");
-  }
-  if (!isFile(Kosan.CompatInclude / "kosan_cuda_compat.h"))
-    fatal("kosan compatibility headers not found at " +
-          Kosan.CompatInclude.string() + "; build kosan first (see README)");
-
-  std::vector<std::string> Command = {Clang.string()};
-  auto Add = [&Command](std::initializer_list<std::string> Args) {
-    Command.insert(Command.end(), Args);
+  kosan::clangxx::Environment Env;
+  Env.Clang = Clang.string();
+  Env.CudaRoot = Cuda.Root.string();
+  Env.CudaMajor = Cuda.Major;
+  Env.ClangCudaPath = [&Cuda, &Kosan] {
+    return (Cuda.Major >= ShimCudaMajor ? ensureCudaShim(Cuda, Kosan.FatbinaryTemplate)
+                                        : Cuda.Root)
+        .string();
   };
-  // Only a CUDA compile uses it; clang warns about it anywhere else.
-  if (Facts.CompilesCuda) {
-    fs::path ClangCudaPath = Cuda.Major >= ShimCudaMajor
-                                 ? ensureCudaShim(Cuda, Kosan.FatbinaryTemplate)
-                                 : Cuda.Root;
-    Add({"--cuda-path=" + ClangCudaPath.string()});
-  }
-  Add({"-Wno-unknown-cuda-version", "-isystem", Kosan.CompatInclude.string()});
-  // CUDA 13 keeps thrust, cub and libcu++ here, and nvcc adds it by itself.
-  fs::path Cccl = Cuda.Root / "include" / "cccl";
-  if (isDirectory(Cccl))
-    Add({"-isystem", Cccl.string()});
-  Add({"-include", "kosan_cuda_compat.h"});
-  if (Instrument)
-    Add({"-D__KOSAN__"});
-  // Plain builds load the plugin too, with no checks: its compatibility
-  // pass (passes/CudaCompat.cpp) makes device code compute what nvcc's does.
-  Add({"-fplugin=" + Kosan.Plugin.string(),
-       "-fplugin-arg-kosan-checks=" + (Instrument ? Options.Checks : "none")});
-  // Reports name source lines; a user's own -g choice wins.
-  if (!Facts.HasDebugOption)
-    Add({"-gline-tables-only"});
-  // Reports name kernel parameters by their IR names.
-  Add({"-fno-discard-value-names"});
-  if (Facts.CompilesCuda && !Facts.HasGpuArch)
-    for (const std::string &Arch : defaultGpuArchs())
-      Add({"--cuda-gpu-arch=" + Arch});
-  const std::vector<std::string> Prefix = Command;
-  Command.insert(Command.end(), Options.ClangArgs.begin(),
-                 Options.ClangArgs.end());
-  size_t TailAt = Command.size();
-  // After the user's objects and libraries, which reference them.
-  if (Facts.links()) {
-    // No kosan runtime here: instrumented objects carry a loader that
-    // finds libkosan_rt.so when the program runs (runtime/host/loader.cpp).
-    Add({"-L" + (Cuda.Root / "lib64").string()});
-    if (!Facts.LinksCudart)
-      Add({"-lcudart_static", "-ldl", "-lrt", "-lpthread"});
-  }
+  Env.Plugin = Kosan.Plugin.string();
+  Env.Runtime = Kosan.Runtime.string();
+  Env.CompatInclude = Kosan.CompatInclude.string();
+  Env.IsFile = [](const std::string &Path) { return isFile(Path); };
+  Env.IsDirectory = [](const std::string &Path) { return isDirectory(Path); };
+  Env.ReadFile = ReadFile;
+  Env.HasRelocatableDeviceCode = [](const std::string &Path) {
+    return hasRelocatableDeviceCode(Path);
+  };
+  Env.DefaultGpuArchs = defaultGpuArchs;
+  Env.TemporaryDirectory = temporaryDirectory;
+  kosan::clangxx::PlanResult Planned = kosan::clangxx::planBuild(Parsed.Command, Env);
+  if (!Planned.Error.empty())
+    fatal(Planned.Error);
+  kosan::clangxx::Plan &P = Planned.P;
 
-  if (Options.DeviceLinkOnly || (Facts.links() && !Facts.DryRun)) {
-    std::vector<std::string> Tail(Command.begin() + TailAt, Command.end());
-    if (std::optional<int> Status =
-            buildInSteps(Options, Facts, Prefix, Tail, Cuda, Clang))
-      return *Status;
-  }
-
-  // A link of objects names the architectures to device-link for (as
-  // kosan-nvcc's links do); clang, compiling nothing, would call them unused.
-  if (!Facts.CompilesCuda)
-    Command.erase(std::remove_if(Command.begin() + 1, Command.end(),
-                                 [](const std::string &Arg) {
-                                   return startsWith(Arg, "--cuda-gpu-arch=") ||
-                                          startsWith(Arg, "--offload-arch=");
-                                 }),
-                  Command.end());
-
-  if (Options.PrintCommand)
+  if (!P.Compiles.empty() || P.DeviceLink)
+    return runSteps(P);
+  std::vector<std::string> &Command = *P.Final;
+  if (P.PrintCommands)
     std::fprintf(stderr, "%s\n", commandLine(Command).c_str());
   std::fflush(nullptr);
   std::vector<char *> CArgv;

@@ -320,8 +320,16 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
   }
   R.SetInsertPoint(recordTerm);
   R.CreateAlignedStore(R.getInt32(1), hostFlag, Align(4), /*isVolatile=*/true);
-  Value *halt = R.CreateICmpNE(R.CreateAnd(ctx.flags, R.getInt32(KOSAN_LAUNCH_HALT_ON_ERROR)),
-                               R.getInt32(0));
+  // halt_on_error, or a kernel that keeps failing (stop_after): the
+  // budget is the device state's, 0 for none.
+  Value *budget = R.CreateAlignedLoad(
+      I32, field(offsetof(kosan_device_state, event_budget)), Align(4));
+  Value *overBudget = R.CreateAnd(R.CreateICmpNE(budget, R.getInt32(0)),
+                                  R.CreateICmpUGE(index, budget));
+  Value *halt = R.CreateOr(
+      R.CreateICmpNE(R.CreateAnd(ctx.flags, R.getInt32(KOSAN_LAUNCH_HALT_ON_ERROR)),
+                     R.getInt32(0)),
+      overBudget);
   Instruction *haltTerm =
       SplitBlockAndInsertIfThen(halt, recordTerm, /*Unreachable=*/true,
                                 MDB.createUnlikelyBranchWeights());

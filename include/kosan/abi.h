@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#define KOSAN_ABI_VERSION 4
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v4"
+#define KOSAN_ABI_VERSION 5
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v5"
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -205,6 +205,12 @@ struct kosan_device_state {
   uint64_t host_flag;       // device view of mapped host memory (kosan_host_flag)
   uint64_t precision;       // device address of kosan_precision_state; 0: precision off
   uint64_t order;           // device address of kosan_order_state; 0: order off
+  // A kernel that claims this many events between two collections is
+  // stopped as halt_on_error stops it (KOSAN_OPTIONS=stop_after): a loop
+  // whose bound a bad read turned around would otherwise run on for ever.
+  // 0: never.
+  uint32_t event_budget;
+  uint32_t reserved;
 };
 
 // checks=order: where the fingerprints of stored values and the float
@@ -397,7 +403,7 @@ struct kosan_site {
 static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
 static_assert(sizeof(kosan_launch_info) == 32, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
-static_assert(sizeof(kosan_device_state) == 56, "ABI");
+static_assert(sizeof(kosan_device_state) == 64, "ABI");
 static_assert(sizeof(kosan_order_state) == 56, "ABI");
 static_assert(sizeof(kosan_order_dense) == 24, "ABI");
 static_assert(sizeof(kosan_order_op) == 32, "ABI");
@@ -414,7 +420,8 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
                   __builtin_offsetof(kosan_device_state, event_count) == 28 &&
                   __builtin_offsetof(kosan_device_state, host_flag) == 32 &&
                   __builtin_offsetof(kosan_device_state, precision) == 40 &&
-                  __builtin_offsetof(kosan_device_state, order) == 48,
+                  __builtin_offsetof(kosan_device_state, order) == 48 &&
+                  __builtin_offsetof(kosan_device_state, event_budget) == 56,
               "the pass emits these offsets");
 #endif
 

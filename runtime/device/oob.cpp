@@ -38,7 +38,8 @@ void record(kosan_device_state *st, uint32_t launchId, uint32_t flags,
     e->key = ((uint64_t)launchId << 32 | site) + 1;
   }
   hf->dirty = 1;
-  if (flags & KOSAN_LAUNCH_HALT_ON_ERROR) {
+  uint32_t budget = st->event_budget;
+  if ((flags & KOSAN_LAUNCH_HALT_ON_ERROR) || (budget && index >= budget)) {
     __nvvm_membar_sys();
     hf->halted = 1;
     __builtin_trap();

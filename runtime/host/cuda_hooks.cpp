@@ -33,6 +33,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cxxabi.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -316,6 +317,9 @@ public:
   void mirrorCacheConfig(const void *func, int config);
   void onDeviceReset();
   void atExit();
+  // A signal that will end the process (handle_signals=1): reports what
+  // the device logged so far, from mapped memory, without waiting for it.
+  void onFatalSignal(int sig);
   unsigned long errorsReported() const { return errors; }
 
   // Set by __kosan_alloc_site just before an intercepted allocation.
@@ -331,7 +335,11 @@ private:
   std::vector<std::string> rdcUnits(CUmodule mod);
   // Collects the OOB events (mu held); returns whether it synchronised the
   // device.
-  bool drainEvents(bool deviceIdle);
+  // noCuda: read the mapped log only (a signal handler: the device may be
+  // busy for ever or gone).
+  bool drainEvents(bool deviceIdle, bool noCuda = false);
+  void printSummary();
+  void installSignalHandlers();
   // Collects the precision slots (mu held): when launches ran since the last
   // collection, or always with force.
   void harvestPrecision(bool deviceIdle, bool force);
@@ -511,6 +519,67 @@ void Runtime::registerExitHandler() {
     return;
   exitRegistered = true;
   std::atexit([] { runtime().atExit(); });
+  if (opts.handle_signals)
+    installSignalHandlers();
+}
+
+namespace {
+struct sigaction previousActions[NSIG];
+constexpr int kHandledSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT};
+
+bool isDefault(const struct sigaction &a) {
+  return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
+}
+
+// Reports first when the signal is about to end the process (its
+// disposition was the default); a program's own handler runs as before.
+void onSignal(int sig, siginfo_t *info, void *context) {
+  static std::atomic<bool> reporting{false};
+  const struct sigaction &previous = previousActions[sig];
+  if (!isDefault(previous)) {
+    if (previous.sa_flags & SA_SIGINFO)
+      previous.sa_sigaction(sig, info, context);
+    else if (previous.sa_handler != SIG_IGN)
+      previous.sa_handler(sig);
+    return;
+  }
+  if (!reporting.exchange(true))
+    runtime().onFatalSignal(sig);
+  // The default action, now: the signal is delivered again when this
+  // handler returns.
+  sigaction(sig, &previous, nullptr);
+  raise(sig);
+}
+} // namespace
+
+void Runtime::installSignalHandlers() {
+  for (int sig : kHandledSignals) {
+    struct sigaction ours {};
+    ours.sa_sigaction = onSignal;
+    ours.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&ours.sa_mask);
+    struct sigaction previous {};
+    if (sigaction(sig, nullptr, &previous) != 0 || previous.sa_handler == SIG_IGN)
+      continue; // ignored stays ignored (nohup)
+    previousActions[sig] = previous;
+    sigaction(sig, &ours, nullptr);
+  }
+}
+
+void Runtime::onFatalSignal(int sig) {
+  std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
+  const char *name = sigabbrev_np(sig);
+  if (!lock.owns_lock()) {
+    std::fprintf(logFile ? logFile : stderr,
+                 "kosan: the process got SIG%s while kosan was busy; the reports printed so "
+                 "far are all there is\n", name ? name : "?");
+    return;
+  }
+  log("kosan: the process got SIG%s; reporting what its kernels recorded so far "
+      "(kernels still running were not waited for)\n", name ? name : "?");
+  if (deviceReady && hostFlag && events)
+    drainEvents(false, /*noCuda=*/true);
+  printSummary();
 }
 
 void Runtime::addAllocation(void *p, uint64_t bytes, uint64_t pitch,
@@ -717,6 +786,7 @@ bool Runtime::ensureDevice() {
   kosan_device_state st{};
   st.abi_version = KOSAN_ABI_VERSION;
   st.event_capacity = capacity;
+  st.event_budget = uint32_t(opts.stop_after);
   st.events = reinterpret_cast<uint64_t>(mappedDevice) + 64;
   st.host_flag = reinterpret_cast<uint64_t>(mappedDevice);
   if (precision())
@@ -1566,11 +1636,11 @@ void Runtime::drain(bool deviceIdle) {
     harvestPrecision(deviceIdle, false);
 }
 
-bool Runtime::drainEvents(bool deviceIdle) {
+bool Runtime::drainEvents(bool deviceIdle, bool noCuda) {
   bool halted = hostFlag->halted;
   bool synced = false;
   uint32_t claimed = eventCapacity;
-  if (!halted) {
+  if (!halted && !noCuda) {
     if (!deviceIdle)
       synced = cudart().cudaDeviceSynchronize() == cudaSuccess;
     // After the trap of halt_on_error=1 the context is gone; otherwise the
@@ -1599,9 +1669,19 @@ bool Runtime::drainEvents(bool deviceIdle) {
     for (auto &[key, agg] : byKey)
       handleEvent(agg.first, agg.second);
   }
+  if (noCuda) {
+    std::memset(events, 0, size_t(n) * sizeof(kosan_oob_event));
+    return false;
+  }
   if (halted) {
     hostFlag->halted = 0;
-    log("kosan: the kernel was stopped at the first error (halt_on_error=1)\n");
+    if (opts.halt_on_error)
+      log("kosan: the kernel was stopped at the first error (halt_on_error=1)\n");
+    else
+      log("kosan: a kernel was stopped after %d bad accesses (stop_after): it kept "
+          "failing, as a loop whose bound a bad read turned around does; the CUDA context "
+          "is unusable afterwards (stop_after=0 lets such kernels run on)\n",
+          opts.stop_after);
     deviceReady = false;
     deviceFailed = true;
     return synced;
@@ -2184,7 +2264,25 @@ void Runtime::onDeviceReset() {
   quarantine = Quarantine(uint64_t(opts.quarantine_mb) << 20);
 }
 
+void Runtime::printSummary() {
+  if (dropped)
+    log("kosan: warning: %lu events were dropped because the device log was full "
+        "(raise log_capacity)\n", dropped);
+  if (suppressed)
+    log("kosan: %lu further error sites were not printed (print_limit=%d)\n", suppressed,
+        opts.print_limit);
+  if (opts.print_summary && (errors || opts.verbosity >= 1))
+    log("kosan: %lu bad %s at %zu %s in %zu %s (%lu uninstrumented)\n", errors,
+        errors == 1 ? "access" : "accesses", reportedSites.size(),
+        reportedSites.size() == 1 ? "site" : "sites", launches.size(),
+        launches.size() == 1 ? "launch" : "launches", plainLaunches);
+}
+
 void Runtime::atExit() {
+  // A program may exit without waiting for its kernels: their reports are
+  // still to come.
+  if (deviceReady)
+    cudart().cudaDeviceSynchronize();
   drain(false);
   std::lock_guard<std::mutex> lock(mu);
   // Graph launches and kernels launched before a sync point kosan does not
@@ -2201,17 +2299,7 @@ void Runtime::atExit() {
     end.unresolved_accesses = unresolvedArgs;
     trace->write(end);
   }
-  if (dropped)
-    log("kosan: warning: %lu events were dropped because the device log was full "
-        "(raise log_capacity)\n", dropped);
-  if (suppressed)
-    log("kosan: %lu further error sites were not printed (print_limit=%d)\n", suppressed,
-        opts.print_limit);
-  if (opts.print_summary && (errors || opts.verbosity >= 1))
-    log("kosan: %lu bad %s at %zu %s in %zu %s (%lu uninstrumented)\n", errors,
-        errors == 1 ? "access" : "accesses", reportedSites.size(),
-        reportedSites.size() == 1 ? "site" : "sites", launches.size(),
-        launches.size() == 1 ? "launch" : "launches", plainLaunches);
+  printSummary();
   if (opts.verbosity >= 1 && unresolvedArgs)
     log("kosan: note: %lu pointer arguments pointed to no known buffer; their accesses "
         "were not bounded\n", unresolvedArgs);
@@ -2247,7 +2335,7 @@ static cudaError_t allocate(Alloc alloc) {
 
 extern "C" {
 
-void __kosan_version_mismatch_check_v4() { runtime(); }
+void __kosan_version_mismatch_check_v5() { runtime(); }
 
 void __kosan_alloc_site(const char *site, const char *name) {
   Runtime::pendingSite = site && *site ? site : nullptr;

@@ -198,6 +198,12 @@ void validate(Options &options, std::vector<std::string> &warnings) {
     options.snapshot_max_mb = defaults.snapshot_max_mb;
   }
 
+  if (options.stop_after < 0) {
+    warn("stop_after=" + formatValue(options.stop_after) +
+         " is negative; using " + formatValue(defaults.stop_after));
+    options.stop_after = defaults.stop_after;
+  }
+
   if (options.quarantine_mb < 0 || options.quarantine_mb > (1 << 20)) {
     warn("quarantine_mb=" + formatValue(options.quarantine_mb) +
          " is not from 0 to 1048576; using " + formatValue(defaults.quarantine_mb));

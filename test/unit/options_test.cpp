@@ -306,6 +306,24 @@ TEST(Options, NegativeSnapshotLimitFallsBack) {
   EXPECT_EQ(parsed.options.snapshot_max_mb, 1024);
 }
 
+TEST(Options, QuarantineStopAfterAndUninit) {
+  ParsedOptions parsed = parseOptions("quarantine_mb=0:stop_after=1000:uninit=1:handle_signals=0");
+  EXPECT_TRUE(parsed.warnings.empty()) << joined(parsed.warnings);
+  EXPECT_EQ(parsed.options.quarantine_mb, 0);
+  EXPECT_EQ(parsed.options.stop_after, 1000);
+  EXPECT_TRUE(parsed.options.uninit);
+  EXPECT_FALSE(parsed.options.handle_signals);
+
+  parsed = parseOptions("quarantine_mb=-1:stop_after=-7");
+  ASSERT_EQ(parsed.warnings.size(), 2u) << joined(parsed.warnings);
+  EXPECT_EQ(parsed.warnings[0],
+            "kosan: warning: KOSAN_OPTIONS: stop_after=-7 is negative; using 16777216");
+  EXPECT_EQ(parsed.warnings[1], "kosan: warning: KOSAN_OPTIONS: quarantine_mb=-1 is not from "
+                                "0 to 1048576; using 256");
+  EXPECT_EQ(parsed.options.quarantine_mb, 256);
+  EXPECT_EQ(parsed.options.stop_after, 16777216);
+}
+
 TEST(Options, LogPathStderrAndStdout) {
   ParsedOptions parsed = parseOptions("log_path=stderr");
   EXPECT_TRUE(parsed.warnings.empty());

@@ -185,12 +185,20 @@ entry:
 ; CHECK-NEXT:    br label %[[FLAG]]
 ; CHECK-EMPTY:
 ; Whether or not the log had room: host_flag->dirty = 1, then halt if
-; launch_info.flags & 1 (halt_on_error): fence, host_flag->halted = 1, trap.
+; launch_info.flags & 1 (halt_on_error) or the claimed index reached the
+; state's event_budget (offset 56; 0: none, stop_after): fence,
+; host_flag->halted = 1, trap.
 ; CHECK-NEXT:  [[FLAG]]:
 ; CHECK-SAME:    ; preds = %kosan.record, %kosan.record.write
 ; CHECK-NEXT:    store volatile i32 1, ptr [[HF]], align 4
+; CHECK-NEXT:    [[BUDGETP:%.*]] = getelementptr inbounds i8, ptr {{%.*}}, i64 56
+; CHECK-NEXT:    [[BUDGET:%.*]] = load i32, ptr [[BUDGETP]], align 4
+; CHECK-NEXT:    [[OVER:%.*]] = icmp uge i32 [[IDX]], [[BUDGET]]
+; CHECK-NEXT:    [[HASBUDGET:%.*]] = icmp ne i32 [[BUDGET]], 0
+; CHECK-NEXT:    [[RUNAWAY:%.*]] = and i1 [[HASBUDGET]], [[OVER]]
 ; CHECK-NEXT:    [[HBIT:%.*]] = and i32 %kosan.flags, 1
-; CHECK-NEXT:    [[HALT:%.*]] = icmp ne i32 [[HBIT]], 0
+; CHECK-NEXT:    [[HALTFLAG:%.*]] = icmp ne i32 [[HBIT]], 0
+; CHECK-NEXT:    [[HALT:%.*]] = or i1 [[HALTFLAG]], [[RUNAWAY]]
 ; CHECK-NEXT:    br i1 [[HALT]], label %kosan.halt, label %[[NOHALT:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.halt:

@@ -1,7 +1,7 @@
 """Compiles every CUDA source under the given folders with kosan-clang++,
 under each check set and -O level: device code only, to IR, so that kosan's
-passes, its verification of what they changed and clang's verifier
-(-fverify-intermediate-code) run, and ptxas does not. Prints one block per
+passes, its verification of what they changed and LLVM's verifier after
+every pass (-Xclang -llvm-verify-each) run, and ptxas does not. Prints one block per
 failed build with its diagnostics, then a summary; exits 1 if any failed.
 """
 import argparse
@@ -45,9 +45,12 @@ def main():
         src, check, opt = job
         name = os.path.basename(src)
         out = os.path.join(args.out, "%s.%s%s.ll" % (name, check.replace(",", "+"), opt))
+        # -llvm-verify-each: clang's -verify-each, the verifier after every
+        # pass of the pipeline, kosan's included.
         cmd = [args.clangxx, "--kosan-checks=" + check, opt, "--cuda-device-only",
                "--cuda-gpu-arch=" + args.arch, "-S", "-emit-llvm",
-               "-fverify-intermediate-code", src, "-o", out]
+               "-fverify-intermediate-code", "-Xclang", "-llvm-verify-each",
+               src, "-o", out]
         for inc in args.include:
             cmd += ["-I", inc]
         cmd += EXTRA_FLAGS.get(name, [])

@@ -265,7 +265,17 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     for (const auto &[offset, index] : b.list)
       highest = std::max(highest, offset / size);
     if (auto d = denseOf.find(arg); d != denseOf.end()) {
-      // The shadow first, then the log's records for the same buffer.
+      // The shadow first, then the log's records for the same buffer. A
+      // record far past the shadow is a store outside the buffer (a
+      // negative index wraps around in the record's offset bits): it lies
+      // in no buffer, as for the log alone, and must not size the list.
+      uint64_t limit = d->second->size() + 4 * uint64_t(b.list.size()) + 1024;
+      size_t before = b.list.size();
+      std::erase_if(b.list, [&](const auto &entry) { return entry.first / size >= limit; });
+      out.unresolved += before - b.list.size();
+      highest = 0;
+      for (const auto &[offset, index] : b.list)
+        highest = std::max(highest, offset / size);
       std::vector<uint64_t> fp = *d->second;
       if (!b.list.empty() && highest >= fp.size())
         fp.resize(highest + 1, 0);

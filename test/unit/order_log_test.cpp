@@ -262,6 +262,20 @@ TEST(OrderLog, DenseShadowsGiveTheElementsAndTheLogComesAfter) {
   EXPECT_EQ(r.summary.dropped_stores, 0u);
 }
 
+TEST(OrderLog, AStoreAtANegativeIndexBesideADenseShadowIsUnresolved) {
+  // out[-1] through a traced parameter: the offset wraps around in the
+  // record's 48 offset bits. It once sized the element list (2^46 slots,
+  // std::bad_alloc) and lost the launch's reports.
+  OrderLaunch launch = launchOf();
+  launch.dense.push_back({1, {0x11, 0x22}});
+  uint64_t minusFour = (uint64_t(1) << KOSAN_ORDER_WHERE_SHIFT) - 4;
+  std::vector<kosan_order_store> stores = {{0x99, where(1, minusFour)}, {0x55, where(1, 4)}};
+  OrderRecords r = buildOrderRecords(stores.data(), stores.size(), 2, nullptr, 0, 0, launch);
+  ASSERT_EQ(r.stores.size(), 1u);
+  EXPECT_EQ(r.stores[0].elements, (std::vector<OrderElement>{{0, 0x11}, {1, 0x55}}));
+  EXPECT_EQ(r.unresolved, 1u);
+}
+
 TEST(OrderLog, ADenseShadowWithoutStoresGivesNoRecord) {
   // A kernel that may store to out but did not (its store is conditional).
   OrderLaunch launch = launchOf();

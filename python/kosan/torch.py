@@ -157,9 +157,14 @@ def enable(*, build_extensions: bool = True, verbose: bool = False) -> dict:
         finally:
             if saved is not None:
                 os.environ["PYTORCH_NVCC"] = saved
+        # The caching allocator makes its per-device allocators when CUDA is
+        # initialised, and attaching a tracker before that attaches it to
+        # none: initialise first (the harness is about to anyway).
+        was_initialized = torch.cuda.is_initialized()
+        torch.cuda.init()
         tracker.install(address, unaddress)
         state["live_blocks_registered"] = (_register_live_blocks(runtime)
-                                           if torch.cuda.is_initialized() else 0)
+                                           if was_initialized else 0)
         state["tracker"] = tracker
         _state = state
         return dict(state)

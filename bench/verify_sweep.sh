@@ -20,6 +20,9 @@
 #   -I DIR           an include folder for every source (repeatable); each
 #                    source's own folder and its parent are always searched
 #   --std STD        the C++ standard (default: c++17)
+#   --flags "F..."   further flags for every build, kosan's and plain
+#                    (e.g. -DcudaThreadSynchronize=cudaDeviceSynchronize for
+#                    programs older than CUDA 13)
 #
 # Writes DIR/results.tsv (file, level, status, seconds of kosan's build,
 # seconds of the plain one when it ran, first error line) and prints a
@@ -43,6 +46,7 @@ JOBS=1
 TIMEOUT=900
 OUT=$PWD/verify-sweep
 STD=c++17
+FLAGS=
 INCLUDES=()
 DIRS=()
 
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
     --timeout) TIMEOUT=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --std) STD=$2; shift 2 ;;
+    --flags) FLAGS=$2; shift 2 ;;
     -I) INCLUDES+=("-I$(cd "$2" && pwd)"); shift 2 ;;
     -I*) INCLUDES+=("-I$(cd "${1#-I}" && pwd)"); shift ;;
     -h|--help) usage ;;
@@ -86,7 +91,7 @@ sweep_one() {
   plainlog=$OUT/logs/$name.plain.log
   obj=$OUT/obj/$name.o
   local common=("$opt" --cuda-device-only "--cuda-gpu-arch=$ARCH" -c
-                -Xclang -llvm-verify-each "-std=$STD" -I"$dir" -I"$(dirname "$dir")"
+                -Xclang -llvm-verify-each "-std=$STD" $FLAGS -I"$dir" -I"$(dirname "$dir")"
                 "${INCLUDES[@]}" "$src" -o "$obj")
   t0=$(date +%s.%N)
   (cd "$dir" && exec timeout -k 10 "$TIMEOUT" "$KOSAN" "--kosan-checks=$CHECKS" "${common[@]}") \
@@ -121,7 +126,7 @@ sweep_one() {
     "$(echo "$t1 - $t0" | bc)" "$plaintime" "$err"
 }
 export -f sweep_one
-export KOSAN CHECKS ARCH TIMEOUT OUT STD
+export KOSAN CHECKS ARCH TIMEOUT OUT STD FLAGS
 # Arrays do not cross export: the includes travel as one newline-joined string.
 INCLUDES_JOINED=
 for inc in "${INCLUDES[@]+"${INCLUDES[@]}"}"; do INCLUDES_JOINED+=$inc$'\n'; done

@@ -190,7 +190,15 @@ struct kosan_oob_event {
   uint32_t block[3];
   uint32_t thread[3];
   uint32_t size;       // bytes accessed
-  uint32_t reserved;
+  uint32_t flags;      // kosan_event_flags; the inline reports leave it 0
+};
+
+enum kosan_event_flags : uint32_t {
+  // A pointer of unknown provenance into the block's shared memory window,
+  // past what the block has ([begin, end): the generic addresses of the
+  // window's reserved KiB and its %total_smem_size bytes): the GPU would
+  // fault on it.
+  KOSAN_EVENT_SHARED_WINDOW = 1u << 0,
 };
 
 // Lives in device memory, one per process (per device); its address reaches

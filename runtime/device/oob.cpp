@@ -14,20 +14,24 @@
 
 namespace {
 
+constexpr uint64_t kReservedSharedBytes = 1024;
+
 // Records one violation into the event log, as the inline code the pass
 // emits does (OOBSanitizer.cpp, emitReport): claim an index, write the
 // event, the key last.
 void record(kosan_device_state *st, uint32_t launchId, uint32_t flags,
-            uint32_t site, uint64_t addr, uint32_t size) {
+            uint32_t site, uint64_t addr, uint32_t size, uint64_t begin = 0,
+            uint64_t end = 0, uint32_t eventFlags = 0) {
   uint32_t index = __atomic_fetch_add(&st->event_count, 1u, __ATOMIC_RELAXED);
   kosan_host_flag *hf = (kosan_host_flag *)st->host_flag;
   if (index < st->event_capacity) {
     kosan_oob_event *e = (kosan_oob_event *)st->events + index;
     e->addr = addr;
-    e->begin = 0;
-    e->end = 0;
+    e->begin = begin;
+    e->end = end;
     e->pitch = 0;
     e->size = size;
+    e->flags = eventFlags;
     e->block[0] = __nvvm_read_ptx_sreg_ctaid_x();
     e->block[1] = __nvvm_read_ptx_sreg_ctaid_y();
     e->block[2] = __nvvm_read_ptx_sreg_ctaid_z();
@@ -49,17 +53,34 @@ void record(kosan_device_state *st, uint32_t launchId, uint32_t flags,
 } // namespace
 
 // Access whose buffer the compiler could not tell: allowed when it lies in
-// shared or local memory, or inside one of the buffers the host knows.
+// the block's shared memory, in local or constant memory, or inside one of
+// the buffers the host knows. A shared address past what the block has
+// (inside the shared window, which the GPU would fault on) is an error.
 KOSAN_DEVICE bool __kosan_oob_check_table(uint64_t state, uint32_t launchId,
                                           uint32_t flags, uint32_t site,
                                           uint64_t addr, uint32_t size) {
   if (!state)
     return true;
   void *p = (void *)addr;
-  if (__nvvm_isspacep_shared(p) || __nvvm_isspacep_local(p) ||
-      __nvvm_isspacep_const(p))
-    return true;
   kosan_device_state *st = (kosan_device_state *)state;
+  if (__nvvm_isspacep_shared(p)) {
+    uint64_t offset;
+    uint32_t total;
+    __asm__("cvta.to.shared.u64 %0, %1;" : "=l"(offset) : "l"(addr));
+    __asm__("mov.u32 %0, %%total_smem_size;" : "=r"(total));
+    // From sm_80 on, the first KiB of a block's window is reserved for the
+    // system and the program's shared memory follows it (its extent is not
+    // readable before sm_80): the block has at most 1 KiB + total bytes.
+    uint64_t end = uint64_t(total) + kReservedSharedBytes;
+    if (offset + size <= end)
+      return true;
+    uint64_t base = addr - offset;
+    record(st, launchId, flags, site, addr, size, base, base + end,
+           KOSAN_EVENT_SHARED_WINDOW);
+    return false;
+  }
+  if (__nvvm_isspacep_local(p) || __nvvm_isspacep_const(p))
+    return true;
   uint32_t n = st->table_len;
   if (n == 0)
     return true;

@@ -1414,6 +1414,12 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
     e.freed_at = freed->freed_at.empty() && freed->buffer.origin == BufferOrigin::Registered
                      ? "its allocator (the buffer was returned)" : freed->freed_at;
     e.space = "global";
+  } else if (slot.flags & KOSAN_EVENT_SHARED_WINDOW) {
+    // Through a pointer the compiler could not follow, past the block's
+    // shared memory.
+    e.kind = "shared-buffer-overflow";
+    e.space = "shared";
+    e.buffer_name = "shared memory window of the block";
   } else if (space == KOSAN_SPACE_UNKNOWN || (slot.begin == 0 && slot.end == 0)) {
     e.kind = "unknown-address";
     // The table check failed: say which buffer the address is nearest to.

@@ -50,6 +50,11 @@ attributes #0 = { "target-cpu"="sm_80" "target-features"="+ptx77,+sm_80" }
 ; Linked: the one entry point, internal, built for the module's target-cpu
 ; and -features; nothing is instrumented twice.
 ; LINK:   define internal noundef zeroext i1 @__kosan_oob_check_table(i64 {{.*}}, i32 {{.*}}, i32 {{.*}}, i32 {{.*}}, i64 {{.*}}, i32 {{.*}}) #[[RT:[0-9]+]]
+; A shared address is bounded by what the block has: its offset in the
+; window against the reserved KiB plus %total_smem_size.
+; LINK:     call i1 @llvm.nvvm.isspacep.shared(
+; LINK:     call i64 asm "cvta.to.shared.u64 $0, $1;"
+; LINK:     call i32 asm "mov.u32 $0, %total_smem_size;"
 ; LINK-NOT: define {{.*}}__kosan__kosan
 ; LINK-NOT: define {{.*}}@__kosan_
 ; LINK:   attributes #[[RT]] = { {{.*}}"target-cpu"="sm_80" "target-features"="+ptx77,+sm_80" }
@@ -63,4 +68,6 @@ attributes #0 = { "target-cpu"="sm_80" "target-features"="+ptx77,+sm_80" }
 ; PTX:     call.uni (retval0),
 ; PTX-NEXT: __kosan_oob_check_table,
 ; PTX:     .func  (.param .b32 func_retval0) __kosan_oob_check_table(
+; PTX:     cvta.to.shared.u64
+; PTX:     mov.u32 {{%r[0-9]+}}, %total_smem_size;
 ; PTX-NOT: .visible .func

@@ -357,6 +357,12 @@ private:
   // Collects the order logs of launch ls (mu held; waits for the device).
   void harvestOrder(const LaunchState &ls, void **args);
   void printOrderReport();
+  // The value of order_stores (0), order_atomics (1) or order_ops (2) that
+  // would have kept every record: records go to shards by SM, so what
+  // counts is the fullest shard; rounded up to a power of two.
+  uint64_t neededCapacity(int log) const {
+    return std::bit_ceil(std::max<uint64_t>(orderNeeded[log], 1));
+  }
   // The buffer kernel parameter i (value ptr) points into, as snapshots and
   // order records name it.
   struct ArgBuffer {
@@ -421,6 +427,9 @@ private:
   std::map<std::string, OrderFinding> orderFindings; // by kernel: order-dependent atomics
   uint64_t orderDroppedStores = 0, orderDroppedAtomics = 0, orderLaunches = 0;
   uint64_t orderDroppedOps = 0;
+  // Per log (stores, atomics, operations): the capacity that would have kept
+  // every record of the busiest launch (its fullest shard, times the shards).
+  uint64_t orderNeeded[3] = {0, 0, 0};
   bool opLogFailed = false;
   // The shadows of this launch's outputs (kosan_order_dense), in one pool
   // of device memory kept from launch to launch.
@@ -2089,6 +2098,11 @@ void Runtime::harvestOrder(const LaunchState &ls, void **args) {
                                      counts + 2 * KOSAN_ORDER_SHARDS, &opCount);
   cudart().cudaMemset(reinterpret_cast<void *>(orderState.counts), 0,
              KOSAN_ORDER_COUNT_WORDS * sizeof(uint32_t));
+  for (int log = 0; log < 3; ++log) {
+    uint32_t fullest = *std::max_element(counts + log * KOSAN_ORDER_SHARDS,
+                                         counts + (log + 1) * KOSAN_ORDER_SHARDS);
+    orderNeeded[log] = std::max(orderNeeded[log], uint64_t(fullest) * KOSAN_ORDER_SHARDS);
+  }
   OrderLaunch launch;
   launch.launch = ls.record.id;
   launch.valueLeaves = opts.order_leaves == "value";
@@ -2214,14 +2228,17 @@ void Runtime::printOrderReport() {
         f.findings.empty() ? "" : ("; " + f.findings).c_str(), f.launches);
   if (orderDroppedStores)
     log("kosan: warning: order: %" PRIu64 " store records were dropped because the device "
-        "log was full (raise order_stores)\n", orderDroppedStores);
+        "log was full (order_stores=%d; order_stores=%" PRIu64 " keeps them all)\n",
+        orderDroppedStores, opts.order_stores, neededCapacity(0));
   if (orderDroppedAtomics)
     log("kosan: warning: order: %" PRIu64 " atomic records were dropped because the device "
-        "log was full (raise order_atomics)\n", orderDroppedAtomics);
+        "log was full (order_atomics=%d; order_atomics=%" PRIu64 " keeps them all)\n",
+        orderDroppedAtomics, opts.order_atomics, neededCapacity(1));
   if (orderDroppedOps)
     log("kosan: warning: order: %" PRIu64 " operation records were dropped because the "
-        "device log was full (raise order_ops); kosan-diff may not find where two runs "
-        "part\n", orderDroppedOps);
+        "device log was full (order_ops=%d; order_ops=%" PRIu64 " keeps them all); "
+        "kosan-diff may not find where two runs part\n",
+        orderDroppedOps, opts.order_ops, neededCapacity(2));
   if (orderFindings.empty() && opts.verbosity >= 1)
     log("kosan: order: %" PRIu64 " launches fingerprinted; no result depends on the order "
         "atomics land in\n", orderLaunches);

@@ -2,6 +2,7 @@
 #include "KosanPasses.h"
 
 #include "kosan/abi.h"
+#include "kosan/checks.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -53,16 +54,14 @@ bool PassOptions::parseChecks(StringRef text, uint32_t &bits, std::string *bad) 
   text.split(words, ',', -1, /*KeepEmpty=*/false);
   for (StringRef w : words) {
     w = w.trim();
-    if (w == "oob")
-      bits |= KOSAN_CHECK_OOB;
-    else if (w == "precision")
-      bits |= KOSAN_CHECK_PRECISION;
-    else if (w == "order")
-      bits |= KOSAN_CHECK_ORDER;
-    else if (w == "order-ops")
-      bits |= KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS;
+    const CheckName *known = nullptr;
+    for (const CheckName &c : kCheckNames)
+      if (std::string_view(w) == c.name)
+        known = &c;
+    if (known)
+      bits |= known->bits;
     else if (w == "all")
-      bits |= KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER;
+      bits |= kAllChecks;
     else if (w == "none")
       bits = 0;
     else {
@@ -78,8 +77,8 @@ PassOptions PassOptions::fromCommandLine() {
   PassOptions o;
   std::string bad;
   if (!parseChecks(ClChecks, o.checks, &bad))
-    report_fatal_error("kosan: unknown check '" + Twine(bad) +
-                           "' in -kosan-checks (valid: oob, precision, order, order-ops, all, none)",
+    report_fatal_error("kosan: unknown check '" + Twine(bad) + "' in -kosan-checks (valid: " +
+                           checkNameList(false) + ")",
                        false);
   o.linkRuntime = ClLinkRuntime;
   o.debugFunction = ClDebugFunction;

@@ -14,6 +14,7 @@
 #include "Plugin.h"
 
 #include "kosan/abi.h"
+#include "kosan/checks.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/CodeGenOptions.h"
@@ -180,9 +181,8 @@ protected:
         if (!kosan::PassOptions::parseChecks(value, opts.checks, &bad)) {
           D.Report(D.getCustomDiagID(
               clang::DiagnosticsEngine::Error,
-              "kosan: unknown check '%0' in -fplugin-arg-kosan-checks "
-              "(valid: oob, precision, order, order-ops, all, none)"))
-              << bad;
+              "kosan: unknown check '%0' in -fplugin-arg-kosan-checks (valid: %1)"))
+              << bad << kosan::checkNameList(false);
           return false;
         }
       } else if (key == "debug-func") {

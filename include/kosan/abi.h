@@ -54,6 +54,18 @@ enum kosan_check_bits : uint32_t {
   KOSAN_CHECK_ORDER_OPS = 1u << 3,
 };
 
+// The checks by name: the one list every parser and message derives from
+// (the plugin's -fplugin-arg-kosan-checks and -kosan-checks, kosan-clang++'s
+// --kosan-checks, KOSAN_OPTIONS=checks=). X(name, bits, runtime); runtime: a
+// run-time check too (the others only decide what is compiled in). "all"
+// (KOSAN_CHECKS_ALL) and "none" are accepted besides.
+#define KOSAN_CHECK_NAMES(X)                                                  \
+  X("oob", KOSAN_CHECK_OOB, 1)                                                \
+  X("precision", KOSAN_CHECK_PRECISION, 1)                                    \
+  X("order", KOSAN_CHECK_ORDER, 1)                                            \
+  X("order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS, 0)
+#define KOSAN_CHECKS_ALL (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER)
+
 // Bounds of one kernel argument, resolved by the host at launch. An access
 // through pointer argument i is in bounds when begin <= addr and
 // addr + size <= end: two compares against kernel parameters. For pitched

@@ -9,6 +9,7 @@
 #include "options.h"
 
 #include "kosan/abi.h"
+#include "kosan/checks.h"
 
 #include <algorithm>
 #include <cctype>
@@ -62,17 +63,9 @@ const char *typeName(const bool *) { return "bool"; }
 const char *typeName(const int *) { return "int"; }
 const char *typeName(const std::string *) { return "string"; }
 
-struct CheckName {
-  std::string_view name;
-  uint32_t bit;
-};
-constexpr CheckName kChecks[] = {
-    {"oob", KOSAN_CHECK_OOB},
-    {"precision", KOSAN_CHECK_PRECISION},
-    {"order", KOSAN_CHECK_ORDER},
-};
-constexpr uint32_t kAllChecks =
-    KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER;
+using kosan::CheckName;
+using kosan::kAllChecks;
+using kosan::kCheckNames;
 
 std::string_view trim(std::string_view s) {
   size_t begin = s.find_first_not_of(" \t\n\r");
@@ -103,10 +96,10 @@ uint32_t parseCheckList(std::string_view list,
       bits |= kAllChecks;
       continue;
     }
-    auto known = std::find_if(std::begin(kChecks), std::end(kChecks),
-                              [&](const CheckName &c) { return same(c.name); });
-    if (known != std::end(kChecks))
-      bits |= known->bit;
+    auto known = std::find_if(std::begin(kCheckNames), std::end(kCheckNames),
+                              [&](const CheckName &c) { return c.runtime && same(c.name); });
+    if (known != std::end(kCheckNames))
+      bits |= known->bits;
     else if (unknown)
       unknown->push_back(item);
   }
@@ -115,8 +108,8 @@ uint32_t parseCheckList(std::string_view list,
 
 std::string checkListOf(uint32_t bits) {
   std::string list;
-  for (const CheckName &check : kChecks) {
-    if (!(bits & check.bit))
+  for (const CheckName &check : kCheckNames) {
+    if (!check.runtime || !(bits & check.bits))
       continue;
     if (!list.empty())
       list += ',';
@@ -152,8 +145,8 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   std::vector<std::string_view> unknown;
   uint32_t bits = parseCheckList(options.checks, &unknown);
   for (std::string_view name : unknown)
-    warn("unknown check '" + std::string(name) +
-         "' in checks (valid: oob, precision, order, all, none); ignored");
+    warn("unknown check '" + std::string(name) + "' in checks (valid: " +
+         kosan::checkNameList(true) + "); ignored");
   // A list of nothing but mistakes does not turn checking off: only "none"
   // (or an empty list) does.
   if (!unknown.empty() && bits == 0) {

@@ -13,6 +13,7 @@
 
 #include "../common/driver_util.h"
 #include "../common/response_file.h"
+#include "kosan/checks.h"
 
 #include <algorithm>
 #include <cstring>
@@ -30,7 +31,6 @@ namespace {
 
 using namespace kosan::cli;
 
-constexpr std::string_view KnownChecks[] = {"oob", "precision", "order", "order-ops"};
 // Response files may name further response files; clang stops at 20 too.
 constexpr int MaxResponseFileDepth = 20;
 
@@ -63,10 +63,12 @@ DriverOptions parseDriverOptions(const std::vector<std::string> &Args) {
   }
 
   for (const std::string &Check : split(Options.Checks, ',')) {
-    if (std::find(std::begin(KnownChecks), std::end(KnownChecks), Check) ==
-        std::end(KnownChecks))
-      fatal("unknown check '" + Check +
-            "' in --kosan-checks= (known checks: oob, precision, order, order-ops)");
+    bool Known = Check == "all" || Check == "none" ||
+                 std::any_of(std::begin(kCheckNames), std::end(kCheckNames),
+                             [&](const CheckName &C) { return C.name == Check; });
+    if (!Known)
+      fatal("unknown check '" + Check + "' in --kosan-checks= (known checks: " +
+            checkNameList(false) + ")");
   }
   if (Options.Plain && Options.ChecksGiven)
     fatal("--kosan-plain builds without checks and cannot be combined with " +

@@ -17,6 +17,10 @@ config.environment["PATH"] = os.pathsep.join(
 # Keep the driver's CUDA shim cache inside the build tree.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
+# The tests of minutes (the sweep of every source through every pass):
+# KOSAN_LONG_TESTS=1, as CI runs them (./run test says how).
+if os.environ.get("KOSAN_LONG_TESTS") == "1":
+    config.available_features.add("long-tests")
 for var in ("KOSAN_OPTIONS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUDA_ARCH", "KOSAN_RUNTIME"):
     config.environment.pop(var, None)
 

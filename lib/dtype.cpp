@@ -21,22 +21,9 @@ struct DTypeInfo {
 };
 
 constexpr DTypeInfo kDTypes[] = {
-    {DType::Unknown, "bytes", 1, false},
-    {DType::F64, "f64", 8, true},
-    {DType::F32, "f32", 4, true},
-    {DType::F16, "f16", 2, true},
-    {DType::BF16, "bf16", 2, true},
-    {DType::F8E4M3, "f8e4m3", 1, true},
-    {DType::F8E5M2, "f8e5m2", 1, true},
-    {DType::I64, "i64", 8, false},
-    {DType::I32, "i32", 4, false},
-    {DType::I16, "i16", 2, false},
-    {DType::I8, "i8", 1, false},
-    {DType::U64, "u64", 8, false},
-    {DType::U32, "u32", 4, false},
-    {DType::U16, "u16", 2, false},
-    {DType::U8, "u8", 1, false},
-    {DType::Bool, "bool", 1, false},
+#define KOSAN_DTYPE_INFO(suffix, cpp, name, bytes, isFloat) {DType::cpp, name, bytes, isFloat != 0},
+    KOSAN_DTYPES(KOSAN_DTYPE_INFO)
+#undef KOSAN_DTYPE_INFO
 };
 
 // Other spellings: PyTorch's (torch.float32, torch.half) and NumPy's.

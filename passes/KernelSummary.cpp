@@ -78,11 +78,13 @@ uint32_t floatDtypeOf(const Type *T) {
 }
 
 const char *dtypeShortName(uint32_t dtype) {
-  // Indexed by kosan_dtype (abi.h).
-  static const char *const kNames[] = {"?",   "f64", "f32", "f16", "bf16", "f8e4m3",
-                                       "f8e5m2", "i64", "i32", "i16", "i8",  "u64",
-                                       "u32", "u16", "u8",  "bool"};
-  return dtype < std::size(kNames) ? kNames[dtype] : "?";
+  // Indexed by kosan_dtype (abi.h); an unknown type is "?" in remarks.
+  static const char *const kNames[] = {
+#define KOSAN_DTYPE_NAME(suffix, cpp, name, bytes, isFloat) name,
+      KOSAN_DTYPES(KOSAN_DTYPE_NAME)
+#undef KOSAN_DTYPE_NAME
+  };
+  return dtype != KOSAN_DTYPE_UNKNOWN && dtype < std::size(kNames) ? kNames[dtype] : "?";
 }
 
 std::vector<std::string> demangledParameterTypes(StringRef mangled) {

@@ -397,13 +397,32 @@ enum kosan_param_flags : uint32_t {
 };
 
 // Element types; the numbering is kosan::DType's (include/kosan/trace.h).
+// The element types, in kosan_dtype order: the one list the pass's
+// summaries, the trace's DType (kosan/trace.h) and its names (lib/dtype.cpp)
+// derive from. X(KOSAN_DTYPE_ suffix, DType enumerator, trace name, bytes,
+// is a float type).
+#define KOSAN_DTYPES(X)                                                       \
+  X(UNKNOWN, Unknown, "bytes", 1, 0)                                          \
+  X(F64, F64, "f64", 8, 1)                                                    \
+  X(F32, F32, "f32", 4, 1)                                                    \
+  X(F16, F16, "f16", 2, 1)                                                    \
+  X(BF16, BF16, "bf16", 2, 1)                                                 \
+  X(F8E4M3, F8E4M3, "f8e4m3", 1, 1)                                           \
+  X(F8E5M2, F8E5M2, "f8e5m2", 1, 1)                                           \
+  X(I64, I64, "i64", 8, 0)                                                    \
+  X(I32, I32, "i32", 4, 0)                                                    \
+  X(I16, I16, "i16", 2, 0)                                                    \
+  X(I8, I8, "i8", 1, 0)                                                       \
+  X(U64, U64, "u64", 8, 0)                                                    \
+  X(U32, U32, "u32", 4, 0)                                                    \
+  X(U16, U16, "u16", 2, 0)                                                    \
+  X(U8, U8, "u8", 1, 0)                                                       \
+  X(BOOL, Bool, "bool", 1, 0)
+
 enum kosan_dtype : uint32_t {
-  KOSAN_DTYPE_UNKNOWN = 0,
-  KOSAN_DTYPE_F64, KOSAN_DTYPE_F32, KOSAN_DTYPE_F16, KOSAN_DTYPE_BF16,
-  KOSAN_DTYPE_F8E4M3, KOSAN_DTYPE_F8E5M2,
-  KOSAN_DTYPE_I64, KOSAN_DTYPE_I32, KOSAN_DTYPE_I16, KOSAN_DTYPE_I8,
-  KOSAN_DTYPE_U64, KOSAN_DTYPE_U32, KOSAN_DTYPE_U16, KOSAN_DTYPE_U8,
-  KOSAN_DTYPE_BOOL,
+#define KOSAN_DTYPE_ENUMERATOR(suffix, cpp, name, bytes, isFloat) KOSAN_DTYPE_##suffix,
+  KOSAN_DTYPES(KOSAN_DTYPE_ENUMERATOR)
+#undef KOSAN_DTYPE_ENUMERATOR
 };
 
 struct kosan_site {

@@ -10,6 +10,8 @@
 #ifndef KOSAN_TRACE_H
 #define KOSAN_TRACE_H
 
+#include "kosan/abi.h"
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -91,10 +93,12 @@ struct OobEvent {
 };
 
 // Element type of a snapshot (docs/trace-format.md names them).
+// Unknown: raw bytes, compared bit for bit. The values are kosan_dtype's
+// (abi.h, KOSAN_DTYPES).
 enum class DType : uint8_t {
-  Unknown = 0, // raw bytes: compared bit for bit
-  F64, F32, F16, BF16, F8E4M3, F8E5M2,
-  I64, I32, I16, I8, U64, U32, U16, U8, Bool,
+#define KOSAN_DTYPE_CPP(suffix, cpp, name, bytes, isFloat) cpp = KOSAN_DTYPE_##suffix,
+  KOSAN_DTYPES(KOSAN_DTYPE_CPP)
+#undef KOSAN_DTYPE_CPP
 };
 const char *dtypeName(DType t);                   // "f32", "bf16", "bytes"
 std::optional<DType> parseDType(std::string_view name);  // also accepts torch names: "float32", "half", "bfloat16"

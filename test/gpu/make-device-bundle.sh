@@ -41,7 +41,10 @@ rm -rf "$stage" && mkdir -p "$stage/$build/bin" "$stage/$build/lib" "$stage/$bui
 for f in kosan-diff kosan-report kosan-clang++ kosan-nvcc; do
   [ -f "$build/bin/$f" ] && strip -o "$stage/$build/bin/$f" "$build/bin/$f"
 done
-for f in libkosan.so libkosan_rt.so; do
+# The Python commands (bin/kosan: kosan judge) and the host library the
+# Python package reads traces with.
+[ -f "$build/bin/kosan" ] && cp "$build/bin/kosan" "$stage/$build/bin/kosan"
+for f in libkosan.so libkosan_rt.so libkosan_host.so; do
   strip --strip-unneeded -o "$stage/$build/lib/$f" "$build/lib/$f"
 done
 cp -r "$build/share/kosan" "$stage/$build/share/"

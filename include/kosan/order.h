@@ -34,6 +34,8 @@
 
 #include <stdint.h>
 
+#include "kosan/fnv.h"
+
 #if defined(__CUDACC__) || defined(__CUDA__)
 #define KOSAN_FP_FN static inline __host__ __device__
 #else
@@ -49,11 +51,9 @@
 // Operation codes: FNV-1a 64 of the operation's name, so the pass can name
 // any operation without a table; the host needs only the atomic ones.
 KOSAN_FP_FN uint64_t kosan_fp_op(const char *name) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (; *name; ++name) {
-    h ^= (uint8_t)*name;
-    h *= 0x100000001b3ull;
-  }
+  uint64_t h = KOSAN_FNV_OFFSET_BASIS;
+  for (; *name; ++name)
+    h = kosan_fnv1a_step(h, (uint8_t)*name);
   return h;
 }
 

@@ -23,6 +23,7 @@
 #include "options.h"
 
 #include "kosan/abi.h"
+#include "kosan/fnv.h"
 #include "kosan/bounds.h"
 #include "kosan/kosan.h"
 #include "kosan/precision.h"
@@ -1485,15 +1486,15 @@ namespace {
 // whether a buffer changed across a launch, and a word at a time keeps up
 // with the copy.
 uint64_t fnv1a(const char *data, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = KOSAN_FNV_OFFSET_BASIS;
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     uint64_t w;
     std::memcpy(&w, data + i, 8);
-    h = (h ^ w) * 0x100000001b3ull;
+    h = kosan_fnv1a_step(h, w);
   }
   for (; i < n; ++i)
-    h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
+    h = kosan_fnv1a_step(h, static_cast<unsigned char>(data[i]));
   return h;
 }
 

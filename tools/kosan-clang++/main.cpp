@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kosan/fnv.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -96,14 +98,7 @@ void writeFile(const fs::path &P, std::string_view Contents) {
 }
 
 /// FNV-1a: a stable name for a cache entry, not a security boundary.
-uint64_t fnv1a(std::string_view Data) {
-  uint64_t Hash = 0xcbf29ce484222325ULL;
-  for (unsigned char C : Data) {
-    Hash ^= C;
-    Hash *= 0x100000001b3ULL;
-  }
-  return Hash;
-}
+uint64_t fnv1a(std::string_view Data) { return kosan_fnv1a(Data.data(), Data.size()); }
 
 
 /// Runs \p Argv with stdin and stderr on /dev/null and returns its standard

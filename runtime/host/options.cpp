@@ -10,6 +10,7 @@
 
 #include "kosan/abi.h"
 #include "kosan/checks.h"
+#include "kosan/printable.h"
 
 #include <algorithm>
 #include <cctype>
@@ -239,26 +240,6 @@ void validate(Options &options, std::vector<std::string> &warnings) {
 
 } // namespace
 
-// Control characters as C escapes (\n, \t, \x1f), so that quoted text
-// cannot break a warning across lines or into terminal control sequences.
-std::string printable(std::string_view text) {
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : text) {
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else
-      out += static_cast<char>(c);
-  }
-  return out;
-}
-
 uint32_t Options::check_bits() const { return parseCheckList(checks, nullptr); }
 
 ParsedOptions parseOptions(const char *text) {
@@ -325,7 +306,7 @@ ParsedOptions parseOptions(const char *text) {
   validate(result.options, warnings);
   // A warning is one line, whatever the text it quotes holds.
   for (std::string &w : warnings)
-    w = printable(w);
+    w = kosan::printable(w);
   return result;
 }
 

@@ -25,6 +25,8 @@
 
 #include <unistd.h>
 
+#include "kosan/printable.h"
+
 namespace kosan::cli {
 
 inline bool startsWith(std::string_view S, std::string_view Prefix) {
@@ -60,23 +62,9 @@ struct DriverError : std::runtime_error {
 };
 
 /// \p Text with control characters (newlines, escapes, NUL) written as \n,
-/// \t or \xHH, so that an error quoting a user's argument stays one line.
-inline std::string escapeControl(std::string_view Text) {
-  std::string Out;
-  for (unsigned char C : Text) {
-    if (C == '\n')
-      Out += "\\n";
-    else if (C == '\t')
-      Out += "\\t";
-    else if (C < 0x20 || C == 0x7f) {
-      char Hex[5];
-      std::snprintf(Hex, sizeof(Hex), "\\x%02x", C);
-      Out += Hex;
-    } else
-      Out += static_cast<char>(C);
-  }
-  return Out;
-}
+/// \t or \xHH, so that an error quoting a user's argument stays one line
+/// (kosan/printable.h, as the runtime's option warnings write them).
+inline std::string escapeControl(std::string_view Text) { return kosan::printable(Text); }
 
 /// Reads the text of a response file; nothing when it cannot be read. The
 /// drivers read through one, so that their translation can be run on

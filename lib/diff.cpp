@@ -844,10 +844,6 @@ std::vector<PrecisionRecord> precisionOf(const Trace &trace, const LaunchRecord 
   return precisionBySite(records);
 }
 
-std::string outputLabel(const SnapshotRecord &s) {
-  return "'" + s.name + "' (argument " + std::to_string(s.arg) + ")";
-}
-
 } // namespace
 
 //===----------------------------------------------------------------------===//

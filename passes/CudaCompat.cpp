@@ -129,7 +129,7 @@ PreservedAnalyses CudaCompatPass::run(Module &M, ModuleAnalysisManager &) {
 }
 
 void CudaCompatPass::printPipeline(
-    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName) {
+    raw_ostream &OS, function_ref<StringRef(StringRef)> /*MapClassName*/) {
   OS << "kosan-compat";
 }
 

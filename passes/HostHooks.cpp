@@ -224,7 +224,7 @@ bool isCudaAllocWrapper(const Function &F) {
   return result;
 }
 
-void nameAllocation(Module &M, CallBase &CB, FunctionCallee siteFn) {
+void nameAllocation(CallBase &CB, FunctionCallee siteFn) {
   std::string site = locationOf(CB);
   std::string name = CB.arg_size() ? allocatedVariable(CB.getArgOperand(0)) : "";
   IRBuilder<> B(&CB);
@@ -254,7 +254,7 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
         if (auto *CB = dyn_cast<CallBase>(U);
             CB && CB->getCalledOperand() == F &&
             !isCudaAllocWrapper(*CB->getFunction()))
-          nameAllocation(M, *CB, siteFn);
+          nameAllocation(*CB, siteFn);
     FunctionCallee R =
         M.getOrInsertFunction(to, F->getFunctionType(), F->getAttributes());
     NumRedirected += F->getNumUses();
@@ -273,7 +273,7 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
         if (auto *CB = dyn_cast<CallBase>(U);
             CB && CB->getCalledOperand() == &F &&
             !isCudaAllocWrapper(*CB->getFunction()))
-          nameAllocation(M, *CB, siteFn);
+          nameAllocation(*CB, siteFn);
 
   if (!changed) {
     if (siteFn.getCallee()->use_empty())

@@ -176,7 +176,7 @@ PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
 }
 
 void KosanPass::printPipeline(raw_ostream &OS,
-                              function_ref<StringRef(StringRef)> MapClassName) {
+                              function_ref<StringRef(StringRef)> /*MapClassName*/) {
   OS << "kosan";
 }
 

@@ -485,7 +485,7 @@ Function *OOBSanitizer::cloneKernel(Function &F) {
   // address (LLVM 19 caches annotations per GlobalValue pointer and never
   // forgets deleted ones); the annotations still carry the launch bounds.
   NewF->setCallingConv(Triple(M.getTargetTriple()).isNVPTX()
-                           ? CallingConv::PTX_Kernel
+                           ? CallingConv::ID(CallingConv::PTX_Kernel)
                            : F.getCallingConv());
   copyKernelAnnotations(M, F, *NewF);
   return NewF;
@@ -521,7 +521,7 @@ LaunchContext OOBSanitizer::kernelContext(Function &clone, unsigned numArgs) {
   return ctx;
 }
 
-Value *OOBSanitizer::argBound(Function &clone, const LaunchContext &ctx,
+Value *OOBSanitizer::argBound(Function & /*clone*/, const LaunchContext &ctx,
                               unsigned arg, unsigned field, IRBuilder<> &B) {
   // begin, end and pitch are read once at entry; shape only on the slow path.
   uint64_t offset = kInfoArgs + kBoundsSize * arg + 8 * field;
@@ -789,7 +789,7 @@ bool OOBSanitizer::canRedirect(const Access &A) const {
          T->isPtrOrPtrVectorTy();
 }
 
-Value *OOBSanitizer::sinkFor(PointerType *T, unsigned space, IRBuilder<> &B) {
+Value *OOBSanitizer::sinkFor(PointerType *T, unsigned space, IRBuilder<> & /*B*/) {
   unsigned as = T->getAddressSpace();
   Type *sinkTy = ArrayType::get(I64, kSinkBytes / 8);
   // A generic pointer into shared memory gets the shared sink, so that the
@@ -959,7 +959,7 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
       ++NumChecked;
       ++counts.stat;
       ++NumCheckedStatic;
-      if (G.leader != index) {
+      if (G.leader != int(index)) {
         ++NumGrouped;
         if (G.safeBase) {
           A.inst->setOperand(A.ptrOperand,
@@ -1004,11 +1004,11 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
       }
       // Sites of the group's extremes are created when their turn comes;
       // the table gets them now so the report can name the one at fault.
-      uint32_t siteMin = G.minMember == index ? site
+      uint32_t siteMin = G.minMember == int(index) ? site
                          : sites.add(*accesses[G.minMember].inst, accesses[G.minMember].kind,
                                      p.space, accesses[G.minMember].constSize,
                                      objectName(p), -1);
-      uint32_t siteMax = G.maxMember == index ? site
+      uint32_t siteMax = G.maxMember == int(index) ? site
                          : sites.add(*accesses[G.maxMember].inst, accesses[G.maxMember].kind,
                                      p.space, accesses[G.maxMember].constSize,
                                      objectName(p), -1);
@@ -1388,7 +1388,8 @@ bool OOBSanitizer::run() {
       remarkPrecision(*clone, *F, true, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
     if (opts.checks & KOSAN_CHECK_OOB)
       instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
-    uint32_t atomicLog = order && mayLogOrderAtomics(*clone) ? KOSAN_KERNEL_ORDER_ATOMIC_LOG : 0;
+    uint32_t atomicLog =
+        order && mayLogOrderAtomics(*clone) ? uint32_t(KOSAN_KERNEL_ORDER_ATOMIC_LOG) : 0u;
     sites.addKernel(F->getName(), summary, firstSite, sites.size() - firstSite,
                     order ? orderFlags | atomicLog | findings.flags() : 0,
                     order ? findings.describe() : "");

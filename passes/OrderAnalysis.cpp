@@ -326,10 +326,10 @@ std::string join(const std::vector<std::string> &items) {
 OrderFindings analyzeOrder(Function &F) { return analyze(F); }
 
 uint32_t OrderFindings::flags() const {
-  return (atomics.empty() ? 0 : KOSAN_KERNEL_FLOAT_ATOMICS) |
-         (shuffles.empty() ? 0 : KOSAN_KERNEL_SHUFFLE_REDUCTION) |
-         (shared.empty() ? 0 : KOSAN_KERNEL_SHARED_REDUCTION) |
-         (loops.empty() ? 0 : KOSAN_KERNEL_LAUNCH_DEPENDENT_LOOP);
+  return (atomics.empty() ? 0u : uint32_t(KOSAN_KERNEL_FLOAT_ATOMICS)) |
+         (shuffles.empty() ? 0u : uint32_t(KOSAN_KERNEL_SHUFFLE_REDUCTION)) |
+         (shared.empty() ? 0u : uint32_t(KOSAN_KERNEL_SHARED_REDUCTION)) |
+         (loops.empty() ? 0u : uint32_t(KOSAN_KERNEL_LAUNCH_DEPENDENT_LOOP));
 }
 
 std::string OrderFindings::describe() const {

@@ -89,8 +89,11 @@ Provenance ProvenanceAnalysis::resolveBase(Value *v, unsigned depth) {
     node = v;
   }
   if (node) {
-    if (!inProgress.insert(node).second)
-      return Provenance{Provenance::Constant}; // a cycle adds no new object
+    if (!inProgress.insert(node).second) {
+      Provenance none; // a cycle adds no new object
+      none.kind = Provenance::Constant;
+      return none;
+    }
     std::optional<Provenance> common;
     bool agree = true;
     for (Value *in : incoming) {

@@ -1230,7 +1230,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
     hdr->state = reinterpret_cast<uint64_t>(dState);
     hdr->launch_id = ls.record.id;
-    hdr->flags = opts.halt_on_error ? KOSAN_LAUNCH_HALT_ON_ERROR : 0;
+    hdr->flags = opts.halt_on_error ? uint32_t(KOSAN_LAUNCH_HALT_ON_ERROR) : 0u;
     if (uninit())
       hdr->flags |= KOSAN_LAUNCH_UNINIT;
     hdr->dyn_smem_bytes = shmem;

@@ -270,8 +270,9 @@ TEST(PrecisionBits, HistogramBinEdges) {
     int bin = histBin(u), low = histBinLowBits(bin);
     double bits = bitsLost(u);
     EXPECT_GE(bits, low) << u;
-    if (bin < 7)
+    if (bin < 7) {
       EXPECT_LT(bits, histBinLowBits(bin + 1)) << u;
+    }
   }
 }
 

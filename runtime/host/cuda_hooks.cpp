@@ -455,7 +455,6 @@ private:
 
   unsigned long errors = 0, reports = 0, printed = 0, suppressed = 0;
   unsigned long dropped = 0, plainLaunches = 0, unresolvedArgs = 0;
-  unsigned long doubleFrees = 0;
   bool warnedNoMemset = false;
 };
 
@@ -607,7 +606,7 @@ void Runtime::addAllocation(void *p, uint64_t bytes, uint64_t pitch,
   if (pendingName)
     b.name = pendingName;
   pendingSite = pendingName = nullptr;
-  quarantine.reused(b.begin, std::max(b.end, b.begin + 1));
+  quarantine.reused(b.begin, b.end);
   size_t dropped = table.addAllocation(std::move(b));
   if (dropped && opts.verbosity >= 1)
     log("kosan: note: a new allocation at %p replaced %zu stale table entries "
@@ -635,7 +634,6 @@ cudaError_t Runtime::freeAllocation(void *p, bool async, cudaStream_t stream, bo
     if (f && f->buffer.begin == begin && f->held) {
       // The driver would refuse it too (the memory is still allocated, but
       // the program gave it up): say where, and do not free it twice.
-      ++doubleFrees;
       ++errors;
       writeRaw(std::string(65, '=') + "\n==" + std::to_string(getpid()) +
                "==ERROR: kosan: double-free of the " +
@@ -690,15 +688,14 @@ void Runtime::poisonFresh(const void *p, uint64_t bytes, cudaStream_t stream, bo
   if (!uninit() || !p || bytes == 0)
     return;
   std::lock_guard<std::mutex> lock(mu);
-  if (!driverTried || !drv.memsetD32Async) {
-    ensureDevice();
-    if (!drv.memsetD32Async) {
-      if (!warnedNoMemset)
-        log("kosan: warning: uninit=1: the driver has no cuMemsetD32Async; "
-            "allocations are not filled\n");
-      warnedNoMemset = true;
-      return;
-    }
+  if (!ensureDevice())
+    return; // said why already
+  if (!drv.memsetD32Async) {
+    if (!warnedNoMemset)
+      log("kosan: warning: uninit=1: the driver has no cuMemsetD32Async; "
+          "allocations are not filled\n");
+    warnedNoMemset = true;
+    return;
   }
   // Whole words: allocations are at least 4-byte aligned and rounded up.
   size_t words = (bytes + 3) / 4;
@@ -750,7 +747,7 @@ int Runtime::registerBuffer(const void *p, size_t bytes, const char *name,
     return -1;
   }
   uint64_t begin = reinterpret_cast<uint64_t>(p);
-  quarantine.reused(begin, begin + std::max<uint64_t>(bytes, 1));
+  quarantine.reused(begin, begin + bytes);
   return 0;
 }
 
@@ -1350,6 +1347,15 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
   return result;
 }
 
+// Where a buffer was allocated, and the variable the allocation filled when
+// it is not the name the report gives the buffer ("d_y" for parameter 'y').
+static std::string allocationSite(const Buffer &buf, const std::string &shownName) {
+  std::string site = buf.site;
+  if (!buf.name.empty() && buf.origin != BufferOrigin::Registered && buf.name != shownName)
+    site += (site.empty() ? "" : " ") + std::string("as '") + buf.name + "'";
+  return site;
+}
+
 void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   uint32_t launchId = uint32_t((slot.key - 1) >> 32);
   uint32_t siteId = uint32_t((slot.key - 1) & 0xffffffffu);
@@ -1417,10 +1423,7 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
     e.buffer_end = freed->buffer.end;
     e.buffer_name = freed->buffer.origin == BufferOrigin::Registered || object.empty()
                         ? freed->buffer.name : object;
-    e.allocated_at = freed->buffer.site;
-    if (!freed->buffer.name.empty() && freed->buffer.origin != BufferOrigin::Registered &&
-        freed->buffer.name != e.buffer_name)
-      e.allocated_at += (e.allocated_at.empty() ? "" : " ") + std::string("as '") + freed->buffer.name + "'";
+    e.allocated_at = allocationSite(freed->buffer, e.buffer_name);
     e.freed_at = freed->freed_at.empty() && freed->buffer.origin == BufferOrigin::Registered
                      ? "its allocator (the buffer was returned)" : freed->freed_at;
     e.space = "global";
@@ -1451,12 +1454,7 @@ void Runtime::handleEvent(const kosan_oob_event &slot, uint64_t count) {
       if (const Buffer *buf = table.find(slot.begin); buf && buf->begin == slot.begin) {
         if (buf->origin == BufferOrigin::Registered && !buf->name.empty())
           e.buffer_name = buf->name;
-        e.allocated_at = buf->site;
-        // The variable the allocation filled, when it is not the name the
-        // kernel knows the buffer by ("d_y" for parameter 'y').
-        if (!buf->name.empty() && buf->origin != BufferOrigin::Registered &&
-            buf->name != e.buffer_name)
-          e.allocated_at += (e.allocated_at.empty() ? "" : " ") + std::string("as '") + buf->name + "'";
+        e.allocated_at = allocationSite(*buf, e.buffer_name);
         e.row_bytes = buf->row_bytes;
       }
     }
@@ -2285,7 +2283,7 @@ void Runtime::onDeviceReset() {
   kernels.clear();
   modules.clear();
   table = AllocTable();
-  quarantine = Quarantine(uint64_t(opts.quarantine_mb) << 20);
+  quarantine = Quarantine(quarantine.capacity());
 }
 
 void Runtime::printSummary() {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "quarantine.h"
 
+#include <algorithm>
 #include <iterator>
 
 namespace kosan::rt {
@@ -26,7 +27,7 @@ void Quarantine::forget(std::map<uint64_t, FreedBuffer>::iterator it) {
 std::vector<FreedBuffer> Quarantine::add(FreedBuffer f) {
   std::vector<FreedBuffer> release;
   // Older records under the new one: the memory was handed out in between.
-  reused(f.buffer.begin, claimEnd(f.buffer));
+  reused(f.buffer.begin, f.buffer.end);
   if (f.held && bytesOf(f) > capacity_) {
     release.push_back(f);
     f.held = false;
@@ -90,6 +91,7 @@ const FreedBuffer *Quarantine::find(uint64_t addr) const {
 }
 
 void Quarantine::reused(uint64_t begin, uint64_t end) {
+  end = std::max(end, begin + 1);
   auto it = records_.upper_bound(begin);
   if (it != records_.begin() && claimEnd(std::prev(it)->second.buffer) > begin)
     --it;

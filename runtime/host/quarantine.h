@@ -60,7 +60,8 @@ public:
   const FreedBuffer *find(uint64_t addr) const;
 
   // The memory [begin, end) was handed out again: what was freed there is
-  // no longer a use after free.
+  // no longer a use after free. An empty range (a zero-byte allocation)
+  // still claims its begin address.
   void reused(uint64_t begin, uint64_t end);
 
   // Empties the quarantine (out of memory, exit): returns every held

@@ -81,6 +81,16 @@ TEST(Quarantine, ReuseForgetsWhatWasFreedThere) {
   EXPECT_EQ(q.records(), 0u);
 }
 
+TEST(Quarantine, AnEmptyReuseStillClaimsItsAddress) {
+  // A zero-byte allocation handed out at a freed buffer's address.
+  Quarantine q(1 << 20);
+  q.add(freed(0x1000, 0x100, false));
+  q.add(freed(0x2000, 0x100, false));
+  q.reused(0x1000, 0x1000);
+  EXPECT_EQ(q.find(0x1000), nullptr);
+  EXPECT_NE(q.find(0x2000), nullptr);
+}
+
 TEST(Quarantine, ANewerRecordReplacesTheOlderOneItCovers) {
   Quarantine q(1 << 20);
   q.add(freed(0x1000, 0x100, false, "old"));

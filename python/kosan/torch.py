@@ -120,13 +120,18 @@ def _register_live_blocks(lib) -> int:
     return count
 
 
-def enable(*, build_extensions: bool = True, verbose: bool = False) -> dict:
+def enable(*, build_extensions: bool = True, checks: str | None = None,
+           verbose: bool = False) -> dict:
     """Turns kosan on for this process (idempotent); returns what it did.
 
     build_extensions: set PYTORCH_NVCC to kosan-nvcc (unless it is set) and
     keep kosan's extension builds apart from others (TORCH_EXTENSIONS_DIR,
     unless it is set), so that extensions torch builds from now on are
     instrumented.
+    checks: the checks compiled into those extensions, as kosan-clang++'s
+    --kosan-checks= takes them (``"oob,order"``); default: $KOSAN_CHECKS,
+    else kosan-clang++'s default (oob). Builds with other checks are cached
+    apart.
     """
     global _state
     with _lock:
@@ -136,14 +141,22 @@ def enable(*, build_extensions: bool = True, verbose: bool = False) -> dict:
         from torch.utils.cpp_extension import load_inline
 
         state: dict = {}
+        if checks is not None:
+            os.environ["KOSAN_CHECKS"] = checks
         if build_extensions:
             if "PYTORCH_NVCC" not in os.environ:
                 os.environ["PYTORCH_NVCC"] = kosan_nvcc()
             state["nvcc"] = os.environ["PYTORCH_NVCC"]
+            state["checks"] = os.environ.get("KOSAN_CHECKS") or "oob"
             if "TORCH_EXTENSIONS_DIR" not in os.environ:
+                # torch's build cache does not know KOSAN_CHECKS: one folder
+                # per selection of checks.
                 cache = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or
                                      pathlib.Path.home() / ".cache")
-                os.environ["TORCH_EXTENSIONS_DIR"] = str(cache / "kosan" / "torch_extensions")
+                folder = "torch_extensions"
+                if state["checks"] != "oob":
+                    folder += "-" + state["checks"].replace(",", "-")
+                os.environ["TORCH_EXTENSIONS_DIR"] = str(cache / "kosan" / folder)
             state["extensions_dir"] = os.environ["TORCH_EXTENSIONS_DIR"]
 
         runtime = find_runtime()

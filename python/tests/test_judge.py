@@ -236,6 +236,32 @@ def test_kosan_reports_from_the_trace_are_reasons(fake_worker):
     assert "buffer 'out'" in first
 
 
+def test_atomics_whose_order_decides_the_result_fail_from_one_run(fake_worker, monkeypatch):
+    # The candidate is built and run with the order check added to the
+    # user's checks; the trace's order_summary says which launches depend
+    # on the order their float atomics landed in, even where two runs agree.
+    monkeypatch.setenv("KOSAN_CHECKS", "oob,precision")
+    verdict = judged("order", use_kosan=True)
+    assert reasons(verdict) == ["order-dependent"]
+    message = verdict["reasons"][0]["message"]
+    assert message.startswith("256 locations of 'out' depend on the order float atomics land in")
+    assert "kernel 'k(float*, int)', fadd at cuda.cu:21:5" in message
+    environment = [n for n in verdict["notes"] if n.startswith("environment:")]
+    assert environment and "KOSAN_CHECKS=oob,precision,order " in environment[0]
+    assert environment[0].endswith(":checks=oob,precision,order")
+    # --skip order: neither built with it nor a reason.
+    verdict = judged("order", use_kosan=True, checks=[c for c in _verdict_checks() if c != "order"])
+    assert reasons(verdict) == []
+    environment = [n for n in verdict["notes"] if n.startswith("environment:")]
+    assert environment and "KOSAN_CHECKS=oob,precision " in environment[0]
+    assert ":checks=" not in environment[0]
+
+
+def _verdict_checks():
+    from kosan.judge._verdict import CHECKS
+    return CHECKS
+
+
 def test_a_crash_is_a_verdict_with_the_last_output(fake_worker):
     verdict = judged("crash")
     assert (verdict["kosan"], verdict["exit_code"], reasons(verdict)) == ("fail", 1, ["crash"])

@@ -21,7 +21,8 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 # KOSAN_LONG_TESTS=1, as CI runs them (./run test says how).
 if os.environ.get("KOSAN_LONG_TESTS") == "1":
     config.available_features.add("long-tests")
-for var in ("KOSAN_OPTIONS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUDA_ARCH", "KOSAN_RUNTIME"):
+for var in ("KOSAN_OPTIONS", "KOSAN_CHECKS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUDA_ARCH",
+            "KOSAN_RUNTIME"):
     config.environment.pop(var, None)
 
 # Longer names first: lit substitutes in order, and %kosan_plugin is a prefix.

@@ -103,10 +103,16 @@ def run_candidate(plan: dict, *, timeout: float, build_timeout: float, work_dir:
         # The user's options first: ours (where the trace goes) win.
         options = [o for o in [child_env.get("KOSAN_OPTIONS")] if o]
         options.append(f"trace='{trace_path}':print_summary=0")
+        if "order" in plan.get("checks", ()):
+            # Built and run with the order check too, so that atomics whose
+            # landing order decides the results are found in one run.
+            checks = _with_order(child_env.get("KOSAN_CHECKS") or "oob")
+            child_env["KOSAN_CHECKS"] = checks
+            options.append(f"checks={checks}")
         child_env["KOSAN_OPTIONS"] = ":".join(options)
 
     result: dict = {"trials": [], "skipped": [], "notes": [], "error": None, "crash": None,
-                    "trouble": None, "oob": [], "start": None, "built_seconds": None,
+                    "trouble": None, "oob": [], "order": [], "start": None, "built_seconds": None,
                     "work_dir": str(work)}
     read_fd, write_fd = os.pipe()
     started = time.monotonic()
@@ -221,6 +227,48 @@ def run_candidate(plan: dict, *, timeout: float, build_timeout: float, work_dir:
     return result
 
 
+def _with_order(checks: str) -> str:
+    names = [c for c in checks.split(",") if c and c != "none"]
+    if "all" in names or "order" in names or "order-ops" in names:
+        return ",".join(names)
+    return ",".join(names + ["order"])
+
+
+def read_order(trace_path: pathlib.Path) -> list[dict]:
+    """The launches whose results depend on the order float atomics landed
+    in (order_summary.order_dependent_locations), with the kernel, the
+    buffer and the atomics' sites. Read as JSON lines: the metadata of order
+    records is plain JSON (docs/trace-format.md); their payloads are not
+    needed, and lines of other records are skipped unparsed."""
+    kernels: dict[int, str] = {}
+    atomics: dict[int, list[dict]] = {}
+    findings = []
+    wanted = (b'"launch"', b'"order_atomics"', b'"order_summary"')
+    with open(trace_path, "rb") as f:
+        for line in f:
+            # "type" comes first in every record.
+            if not any(w in line[:40] for w in wanted):
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            kind, launch = record.get("type"), record.get("id", record.get("launch"))
+            if kind == "launch":
+                kernels[launch] = record.get("kernel", "?")
+            elif kind == "order_atomics" and record.get("part", 0) == 0:
+                atomics.setdefault(launch, []).append(record)
+            elif kind == "order_summary" and record.get("order_dependent_locations"):
+                on = [a for a in atomics.get(launch, []) if a.get("op") in ("fadd", "fsub")]
+                findings.append({
+                    "launch": launch, "kernel": kernels.get(launch, "?"),
+                    "locations": record["order_dependent_locations"],
+                    "name": ", ".join(dict.fromkeys(a.get("name", "?") for a in on)) or "?",
+                    "op": ", ".join(dict.fromkeys(a.get("op") for a in on)) or "fadd",
+                    "sites": list(dict.fromkeys(s for a in on for s in a.get("sites", [])))})
+    return findings
+
+
 def read_trace(trace_path: pathlib.Path, result: dict) -> None:
     """The oob records of the candidate's trace (complete or cut short)."""
     if not trace_path.exists():
@@ -249,6 +297,10 @@ def read_trace(trace_path: pathlib.Path, result: dict) -> None:
         result["trouble"] = result.get("trouble") or f"cannot read the kosan trace: {error}"
         return
     result["oob"] = oob
+    try:
+        result["order"] = read_order(trace_path)
+    except OSError as error:
+        result["notes"].append(f"cannot read the order records of the kosan trace: {error}")
     if truncated:
         result["notes"].append(f"the kosan trace is incomplete: {truncated}")
     if not any(l.get("instrumented") for l in launches):

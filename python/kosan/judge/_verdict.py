@@ -43,6 +43,8 @@ REASONS = {
     "inputs-modified": "the candidate changed an input the reference leaves alone",
     "bits-lost": "the candidate loses precision against an fp64 run of the reference",
     "nondeterministic": "two runs on the same inputs gave different bits",
+    "order-dependent": "results depend on the order in which float atomics land, which changes "
+                       "from run to run",
     "batch-variant": "a row's result depends on the rest of the batch",
 }
 
@@ -56,7 +58,7 @@ REPORT_KINDS = {
     "uninitialized-read": "uninitialized-read",
 }
 
-CHECKS = ("oob", "unwritten", "inputs", "bits", "nondeterminism", "batch", "sizes")
+CHECKS = ("oob", "unwritten", "inputs", "bits", "nondeterminism", "order", "batch", "sizes")
 
 
 def tolerance(dtype: str, atol: float | None = None, rtol: float | None = None) -> tuple[float, float]:
@@ -231,6 +233,17 @@ def decide(result: dict, *, checks=CHECKS, max_bits_lost: float = MAX_BITS_LOST)
                        f"at {where} in '{site.get('function', '?')}', buffer '{buffer}', "
                        f"{record.get('count', '?')} accesses")
             reasons.add(reason_of_kind(kind), message, key=(kind, where, buffer))
+
+    if "order" in checks:
+        for finding in result.get("order", []):
+            sites = ", ".join(finding.get("sites") or []) or "?"
+            reasons.add("order-dependent",
+                        f"{finding.get('locations')} locations of '{finding.get('name', '?')}' "
+                        f"depend on the order float atomics land in (kernel "
+                        f"'{finding.get('kernel', '?')}', {finding.get('op', 'fadd')} at {sites}): "
+                        "the bits may differ from run to run even where two runs agreed",
+                        key=(finding.get("kernel"), finding.get("name")),
+                        worst=finding.get("locations"))
 
     for skipped in result.get("skipped", []):
         notes.append(f"sizes {describe_sizes(skipped)} skipped: {skipped.get('reason')}")

@@ -44,7 +44,7 @@ if scenario == "build-error":
 if scenario == "slow-build":
     time.sleep(3)
 send(event="built", seconds=0.5)
-if scenario == "oob":
+if scenario in ("oob", "order"):
     header = {"type": "header", "format": "kosan-trace", "version": 1, "kosan_version": "0.1.0",
               "pid": os.getpid(), "argv": ["python"], "start_time": "2024-05-01T12:00:00Z",
               "options": {}, "gpu_name": "Fake GPU", "gpu_arch": "sm_90",
@@ -58,16 +58,37 @@ if scenario == "oob":
                 "thread": [1, 0, 0], "address": "0x7f0000000fa0", "buffer_name": "out",
                 "buffer_begin": "0x7f0000000000", "buffer_end": "0x7f0000000fa0", "pitch": 0,
                 "row_bytes": 0, "allocated_at": "", "space": "global"}
-    records = [header,
-               {"type": "launch", "id": 1, "kernel": "k(float*, int)", "mangled": "_Z1kPfi",
-                "module": 0, "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 0,
-                "stream": "0x0", "instrumented": True},
-               oob("global-buffer-overflow", "WRITE", 12),
-               oob("heap-use-after-free", "READ", 13),
-               oob("use-of-uninitialized-value", "READ", 14),
-               oob("misaligned-access", "READ", 15),
-               {"type": "end", "launches": 1, "errors": 12, "reports": 4, "dropped": 0,
-                "unresolved_accesses": 0}]
+    launch = {"type": "launch", "id": 1, "kernel": "k(float*, int)", "mangled": "_Z1kPfi",
+              "module": 0, "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 0,
+              "stream": "0x0", "instrumented": True}
+    if scenario == "oob":
+        records = [header, launch,
+                   oob("global-buffer-overflow", "WRITE", 12),
+                   oob("heap-use-after-free", "READ", 13),
+                   oob("use-of-uninitialized-value", "READ", 14),
+                   oob("misaligned-access", "READ", 15),
+                   {"type": "end", "launches": 1, "errors": 12, "reports": 4, "dropped": 0,
+                    "unresolved_accesses": 0}]
+    else:
+        # What the runtime writes for a kernel whose float atomics from
+        # several blocks meet at 256 locations of 'out' (checks=order), and
+        # for a second launch whose atomics all came from one thread.
+        def atomics(launch_id, count):
+            return {"type": "order_atomics", "launch": launch_id, "arg": 1, "name": "out",
+                    "dtype": "f32", "op": "fadd", "sites": ["cuda.cu:21:5"], "exact": True,
+                    "count": count, "part": 0, "parts": 1, "bytes": 0, "encoding": "zstd+base64",
+                    "data": ""}
+
+        def summary(launch_id, dependent):
+            return {"type": "order_summary", "launch": launch_id, "stores": 0, "atomics": 512,
+                    "dropped_stores": 0, "dropped_atomics": 0, "ops": 0, "dropped_ops": 0,
+                    "order_dependent_locations": dependent}
+        records = [header, launch, atomics(1, 0), summary(1, 256),
+                   dict(launch, id=2), atomics(2, 0), summary(2, 0),
+                   {"type": "end", "launches": 2, "errors": 0, "reports": 0, "dropped": 0,
+                    "unresolved_accesses": 0}]
+        send(event="note", message="environment: KOSAN_CHECKS=" + os.environ.get("KOSAN_CHECKS", "")
+             + " KOSAN_OPTIONS=" + os.environ.get("KOSAN_OPTIONS", ""))
     with open(plan["trace"], "w") as f:
         f.write("".join(json.dumps(r) + "\n" for r in records))
 

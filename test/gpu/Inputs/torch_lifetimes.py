@@ -3,11 +3,6 @@
   uaf        the extension launches a kernel on a temporary tensor's memory
              after the tensor was released (heap-use-after-free)
   uaf-ok     the same with the temporary alive through the launch
-  uaf-reused the temporary is released and a tensor of the same size made
-             before the launch: PyTorch's caching allocator hands it the
-             same block, so only PYTORCH_NO_CUDA_MEMORY_CACHING=1 (frees go
-             to cudaFree and kosan's quarantine) keeps the use a use after
-             free
   uninit     a kernel accumulates into torch::empty_like (uninit=1: a read
              of what nobody wrote)
   uninit-ok  the same into torch::zeros_like
@@ -55,18 +50,6 @@ void stale_into(torch::Tensor x, torch::Tensor y, bool keep) {
   add_one<<<(n + 255) / 256, 256>>>(p, y.data_ptr<float>(), n);
 }
 
-bool stale_after_reuse(torch::Tensor x, torch::Tensor y) {
-  int n = x.numel();
-  const float *p;
-  {
-    torch::Tensor tmp = x.clone();
-    p = tmp.data_ptr<float>();
-  }
-  torch::Tensor other = torch::full_like(x, 2.0f);
-  add_one<<<(n + 255) / 256, 256>>>(p, y.data_ptr<float>(), n);
-  return other.data_ptr<float>() == p;
-}
-
 torch::Tensor accumulated(torch::Tensor x, bool zeroed) {
   torch::Tensor out = zeroed ? torch::zeros_like(x) : torch::empty_like(x);
   int n = x.numel();
@@ -83,20 +66,16 @@ torch::Tensor first(torch::Tensor x, int64_t count) {
 """
 cpp_source = """
 void stale_into(torch::Tensor x, torch::Tensor y, bool keep);
-bool stale_after_reuse(torch::Tensor x, torch::Tensor y);
 torch::Tensor accumulated(torch::Tensor x, bool zeroed);
 torch::Tensor first(torch::Tensor x, int64_t count);
 """
 ext = load_inline(name="kosan_torch_lifetimes", cpp_sources=cpp_source,
-                  cuda_sources=cuda_source, functions=["stale_into", "stale_after_reuse", "accumulated", "first"],
+                  cuda_sources=cuda_source, functions=["stale_into", "accumulated", "first"],
                   extra_cuda_cflags=["-O2"])
 x = torch.ones(1000, device="cuda")
 if mode in ("uaf", "uaf-ok"):
     y = torch.zeros(1000, device="cuda")
     ext.stale_into(x, y, mode == "uaf-ok")
-elif mode == "uaf-reused":
-    y = torch.zeros(1000, device="cuda")
-    print("the block was handed out again:", ext.stale_after_reuse(x, y), flush=True)
 elif mode in ("uninit", "uninit-ok"):
     out = ext.accumulated(x, mode == "uninit-ok")
 else:

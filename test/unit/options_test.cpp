@@ -317,11 +317,11 @@ TEST(Options, QuarantineStopAfterAndUninit) {
   parsed = parseOptions("quarantine_mb=-1:stop_after=-7");
   ASSERT_EQ(parsed.warnings.size(), 2u) << joined(parsed.warnings);
   EXPECT_EQ(parsed.warnings[0],
-            "kosan: warning: KOSAN_OPTIONS: stop_after=-7 is negative; using 16777216");
+            "kosan: warning: KOSAN_OPTIONS: stop_after=-7 is negative; using 1073741824");
   EXPECT_EQ(parsed.warnings[1], "kosan: warning: KOSAN_OPTIONS: quarantine_mb=-1 is not from "
                                 "0 to 1048576; using 256");
   EXPECT_EQ(parsed.options.quarantine_mb, 256);
-  EXPECT_EQ(parsed.options.stop_after, 16777216);
+  EXPECT_EQ(parsed.options.stop_after, 1073741824);
 }
 
 TEST(Options, LogPathStderrAndStdout) {

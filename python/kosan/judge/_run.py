@@ -221,6 +221,15 @@ def run_candidate(plan: dict, *, timeout: float, build_timeout: float, work_dir:
             if tail:
                 result["crash"]["message"] += f"; its last output:\n{tail}"
     result["seconds"] = round(time.monotonic() - started, 3)
+    # What kosan's runtime said about kernels it stopped (stop_after,
+    # halt_on_error): the CUDA error that follows is its consequence.
+    try:
+        with open(log_path, "rb") as log:
+            for line in log:
+                if line.startswith(b"kosan: ") and b"kernel was stopped" in line:
+                    result["notes"].append(line.decode("utf-8", "replace").strip())
+    except OSError:
+        pass
 
     if plan.get("kosan"):
         read_trace(trace_path, result)

@@ -7,7 +7,7 @@
 #include "base64.h"
 #include "line_reader.h"
 #include "trace_json.h"
-#include "zstd_api.h"
+#include "kosan/zstd_api.h"
 #include "text.h"
 
 #include <nlohmann/json.hpp>

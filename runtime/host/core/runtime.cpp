@@ -27,7 +27,7 @@
 #include "kosan/bounds.h"
 #include "kosan/kosan.h"
 #include "kosan/precision.h"
-#include "order_log.h"
+#include "kosan/order_log.h"
 #include "kosan/trace.h"
 
 #include <cuda.h>

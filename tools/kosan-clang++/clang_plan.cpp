@@ -11,8 +11,8 @@
 
 #include "clang_plan.h"
 
-#include "../common/driver_util.h"
-#include "../common/response_file.h"
+#include "common/driver_util.h"
+#include "common/response_file.h"
 #include "kosan/checks.h"
 
 #include <algorithm>

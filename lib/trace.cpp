@@ -140,7 +140,8 @@ OrderedJson detail::doubleJson(double v) {
 OrderedJson detail::toJson(const TraceHeader &h) {
   OrderedJson j = OrderedJson::object();
   j["format"] = kTraceFormatName;
-  for (auto &[key, value] : fieldsJson(h).items())
+  OrderedJson fields = fieldsJson(h);
+  for (auto &[key, value] : fields.items())
     j[key] = std::move(value);
   return j;
 }

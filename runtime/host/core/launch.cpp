@@ -22,6 +22,51 @@ static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute),
 
 namespace kosan::rt {
 
+KernelInfo *Runtime::kernelToLaunch(const void *func, bool capturing) {
+  bool ready = capturing ? deviceReady : ensureDevice();
+  KernelInfo *k = ready ? kernelFor(func) : nullptr;
+  if (k && k->module && !capturing) {
+    loadSites(k->module);
+    auto it = k->module->summaries.find(k->mangled);
+    k->summary = it == k->module->summaries.end() ? nullptr : &it->second;
+  }
+  int device = -1;
+  cudart().cudaGetDevice(&device);
+  if (k && device != stateDevice) {
+    // The device log lives on one GPU; launches elsewhere run plain for now.
+    if (!warnedOtherDevice)
+      log("kosan: warning: kernels launched on device %d run uninstrumented "
+          "(kosan checks device %d only)\n", device, stateDevice);
+    warnedOtherDevice = true;
+    k = nullptr;
+  }
+  return k;
+}
+
+CUresult Runtime::launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launchShmem,
+                              CUstream s, void **params, bool cooperative,
+                              const cudaLaunchConfig_t *ex) {
+  if (ex) {
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = block.x;
+    config.blockDimY = block.y;
+    config.blockDimZ = block.z;
+    config.sharedMemBytes = unsigned(launchShmem);
+    config.hStream = s;
+    config.attrs = reinterpret_cast<CUlaunchAttribute *>(ex->attrs);
+    config.numAttrs = ex->numAttrs;
+    return drv.launchKernelEx(&config, k->instrumented, params, nullptr);
+  }
+  if (cooperative)
+    return drv.launchCooperativeKernel(k->instrumented, grid.x, grid.y, grid.z, block.x,
+                                       block.y, block.z, launchShmem, s, params);
+  return drv.launchKernel(k->instrumented, grid.x, grid.y, grid.z, block.x, block.y,
+                          block.z, launchShmem, s, params, nullptr);
+}
+
 cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
                             void **args, size_t shmem, cudaStream_t stream,
                             bool perThread, bool cooperative,
@@ -41,23 +86,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
 
   std::unique_lock<std::mutex> lock(mu);
   registerExitHandler();
-  bool ready = capturing ? deviceReady : ensureDevice();
-  KernelInfo *k = ready ? kernelFor(func) : nullptr;
-  if (k && k->module && !capturing) {
-    loadSites(k->module);
-    auto it = k->module->summaries.find(k->mangled);
-    k->summary = it == k->module->summaries.end() ? nullptr : &it->second;
-  }
-  int device = -1;
-  cudart().cudaGetDevice(&device);
-  if (k && device != stateDevice) {
-    // The device log lives on one GPU; launches elsewhere run plain for now.
-    if (!warnedOtherDevice)
-      log("kosan: warning: kernels launched on device %d run uninstrumented "
-          "(kosan checks device %d only)\n", device, stateDevice);
-    warnedOtherDevice = true;
-    k = nullptr;
-  }
+  KernelInfo *k = kernelToLaunch(func, capturing);
   writeHeaderOnce();
 
   LaunchState ls;
@@ -96,27 +125,7 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     CUstream s = reinterpret_cast<CUstream>(stream);
     if (!stream)
       s = perThread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
-    CUresult r;
-    if (ex) {
-      CUlaunchConfig config{};
-      config.gridDimX = grid.x;
-      config.gridDimY = grid.y;
-      config.gridDimZ = grid.z;
-      config.blockDimX = block.x;
-      config.blockDimY = block.y;
-      config.blockDimZ = block.z;
-      config.sharedMemBytes = unsigned(launchShmem);
-      config.hStream = s;
-      config.attrs = reinterpret_cast<CUlaunchAttribute *>(ex->attrs);
-      config.numAttrs = ex->numAttrs;
-      r = drv.launchKernelEx(&config, k->instrumented, params.data(), nullptr);
-    } else if (cooperative) {
-      r = drv.launchCooperativeKernel(k->instrumented, grid.x, grid.y, grid.z, block.x,
-                                      block.y, block.z, launchShmem, s, params.data());
-    } else {
-      r = drv.launchKernel(k->instrumented, grid.x, grid.y, grid.z, block.x, block.y,
-                           block.z, launchShmem, s, params.data(), nullptr);
-    }
+    CUresult r = launchClone(k, grid, block, launchShmem, s, params.data(), cooperative, ex);
     if (r == CUDA_SUCCESS) {
       instrumented = true;
     } else {

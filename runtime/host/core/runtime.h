@@ -136,6 +136,13 @@ private:
   friend class Collector;
   std::vector<std::string> rdcUnits(CUmodule mod);
   KernelInfo *kernelFor(const void *func);
+  // The kernel a launch runs the clone of (mu held): null when it runs
+  // plain (no device state, launched on another device). While capturing,
+  // nothing synchronous is done.
+  KernelInfo *kernelToLaunch(const void *func, bool capturing);
+  // Launches k's clone as the program asked (a launch config, cooperative).
+  CUresult launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launchShmem, CUstream s,
+                       void **params, bool cooperative, const cudaLaunchConfig_t *ex);
   // The kernel's record when it has a usable instrumented clone (mu held).
   KernelInfo *instrumentedKernel(const void *func);
   ModuleInfo *moduleFor(CUmodule mod);

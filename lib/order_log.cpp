@@ -1,5 +1,5 @@
 //===- lib/order_log.cpp - From the device's order logs to trace records --===//
-#include "order_log.h"
+#include "kosan/order_log.h"
 
 #include "kosan/order.h"
 

@@ -15,7 +15,7 @@
 #include "trace_json.h"
 
 #include <nlohmann/json.hpp>
-#include "zstd_api.h"
+#include "kosan/zstd_api.h"
 
 #include <algorithm>
 #include <array>

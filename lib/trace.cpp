@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "kosan/trace_fields.h"
 #include "base64.h"
 #include "line_reader.h"
 #include "trace_json.h"
-#include "zstd_api.h"
+#include "kosan/zstd_api.h"
 #include "text.h"
 
 #include <nlohmann/json.hpp>
@@ -35,18 +36,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-OrderedJson dimJson(const Dim3 &d) { return OrderedJson::array({d.x, d.y, d.z}); }
-
-OrderedJson siteJson(const SourceLoc &s) {
-  OrderedJson j = OrderedJson::object();
-  j["file"] = s.file;
-  j["line"] = s.line;
-  j["column"] = s.column;
-  j["function"] = s.function;
-  j["inlined_at"] = s.inlined_at;
-  return j;
-}
-
 // A trace line: {"type": type, ...body}.
 std::string recordLine(const char *type, const OrderedJson &body) {
   OrderedJson line = OrderedJson::object();
@@ -69,71 +58,76 @@ std::string detail::dumpJson(const OrderedJson &value, int indent) {
                     OrderedJson::error_handler_t::replace);
 }
 
-OrderedJson detail::toJson(const TraceHeader &h) {
-  OrderedJson j = OrderedJson::object();
-  j["format"] = kTraceFormatName;
-  j["version"] = h.version;
-  j["kosan_version"] = h.kosan_version;
-  j["pid"] = h.pid;
-  j["argv"] = h.argv;
-  j["start_time"] = h.start_time;
-  j["options"] = OrderedJson::object();
-  for (const auto &[key, value] : h.options)
-    j["options"][key] = value;
-  j["gpu_name"] = h.gpu_name;
-  j["gpu_arch"] = h.gpu_arch;
-  j["driver_version"] = h.driver_version;
-  j["runtime_version"] = h.runtime_version;
-  return j;
+namespace {
+
+// The JSON form of each member (kosan/trace_fields.h): putPlain's value
+// overloads, and one function per form.
+OrderedJson plainJson(const Dim3 &d) { return OrderedJson::array({d.x, d.y, d.z}); }
+OrderedJson plainJson(const SourceLoc &s);
+OrderedJson plainJson(const PrecisionWorst &w);
+OrderedJson plainJson(const OrderParam &p);
+OrderedJson plainJson(const OrderOpSite &s);
+template <typename T> OrderedJson plainJson(const T &v);
+template <typename T> OrderedJson plainJson(const std::vector<T> &items) {
+  OrderedJson a = OrderedJson::array();
+  for (const T &item : items)
+    a.push_back(plainJson(item));
+  return a;
+}
+template <typename T> OrderedJson plainJson(const T &v) { return OrderedJson(v); }
+
+template <typename T> void putPlain(OrderedJson &j, const char *key, const T &v) {
+  j[key] = plainJson(v);
+}
+void putAddress(OrderedJson &j, const char *key, uint64_t v) { j[key] = detail::hexAddress(v); }
+void putDouble(OrderedJson &j, const char *key, double v) { j[key] = detail::doubleJson(v); }
+void putDType(OrderedJson &j, const char *key, DType v) { j[key] = dtypeName(v); }
+void putDTypeOrEmpty(OrderedJson &j, const char *key, DType v) {
+  j[key] = v == DType::Unknown ? "" : dtypeName(v);
+}
+void putOmitEmpty(OrderedJson &j, const char *key, const std::string &v) {
+  if (!v.empty())
+    j[key] = v;
+}
+template <typename T> void putOptional(OrderedJson &j, const char *key, const T &v) {
+  putPlain(j, key, v);
 }
 
-OrderedJson detail::toJson(const ModuleRecord &m) {
-  OrderedJson j = OrderedJson::object();
-  j["id"] = m.id;
-  j["source"] = m.source;
-  j["compiler"] = m.compiler;
-  j["fp_mode"] = m.fp_mode;
-  j["sites"] = m.sites;
-  return j;
-}
+#define KOSAN_PUT_FIELD(member, form) put##form(j, #member, r.member);
+#define KOSAN_TO_JSON(Type, TABLE)                                                         \
+  OrderedJson fieldsJson(const Type &r) {                                                  \
+    OrderedJson j = OrderedJson::object();                                                 \
+    TABLE(KOSAN_PUT_FIELD)                                                                 \
+    return j;                                                                              \
+  }
+KOSAN_TO_JSON(TraceHeader, KOSAN_TRACE_HEADER_FIELDS)
+KOSAN_TO_JSON(ModuleRecord, KOSAN_TRACE_MODULE_FIELDS)
+KOSAN_TO_JSON(LaunchRecord, KOSAN_TRACE_LAUNCH_FIELDS)
+KOSAN_TO_JSON(SourceLoc, KOSAN_TRACE_SOURCE_LOC_FIELDS)
+KOSAN_TO_JSON(OobEvent, KOSAN_TRACE_OOB_FIELDS)
+KOSAN_TO_JSON(PrecisionWorst, KOSAN_TRACE_PRECISION_WORST_FIELDS)
+KOSAN_TO_JSON(PrecisionRecord, KOSAN_TRACE_PRECISION_FIELDS)
+KOSAN_TO_JSON(SnapshotRecord, KOSAN_TRACE_SNAPSHOT_FIELDS)
+KOSAN_TO_JSON(TraceEnd, KOSAN_TRACE_END_FIELDS)
+KOSAN_TO_JSON(KernelOrderInfo, KOSAN_TRACE_KERNEL_ORDER_FIELDS)
+KOSAN_TO_JSON(OrderSummary, KOSAN_TRACE_ORDER_SUMMARY_FIELDS)
+KOSAN_TO_JSON(OrderStoreRecord, KOSAN_TRACE_ORDER_STORES_HEAD_FIELDS)
+KOSAN_TO_JSON(OrderAtomicRecord, KOSAN_TRACE_ORDER_ATOMICS_HEAD_FIELDS)
+KOSAN_TO_JSON(OrderOpsRecord, KOSAN_TRACE_ORDER_OPS_HEAD_FIELDS)
+KOSAN_TO_JSON(OrderParam, KOSAN_TRACE_ORDER_PARAM_FIELDS)
+KOSAN_TO_JSON(OrderOpSite, KOSAN_TRACE_ORDER_OP_SITE_FIELDS)
+#undef KOSAN_TO_JSON
+#undef KOSAN_PUT_FIELD
 
-OrderedJson detail::toJson(const LaunchRecord &l) {
-  OrderedJson j = OrderedJson::object();
-  j["id"] = l.id;
-  j["kernel"] = l.kernel;
-  j["mangled"] = l.mangled;
-  j["module"] = l.module;
-  j["grid"] = dimJson(l.grid);
-  j["block"] = dimJson(l.block);
-  j["shared_bytes"] = l.shared_bytes;
-  j["stream"] = hexAddress(l.stream);
-  j["instrumented"] = l.instrumented;
-  return j;
-}
+OrderedJson plainJson(const SourceLoc &s) { return fieldsJson(s); }
+OrderedJson plainJson(const PrecisionWorst &w) { return fieldsJson(w); }
+OrderedJson plainJson(const OrderParam &p) { return fieldsJson(p); }
+OrderedJson plainJson(const OrderOpSite &s) { return fieldsJson(s); }
 
-OrderedJson detail::toJson(const OobEvent &e) {
-  OrderedJson j = OrderedJson::object();
-  j["launch"] = e.launch;
-  j["kind"] = e.kind;
-  j["access"] = e.access;
-  j["size"] = e.size;
-  j["count"] = e.count;
-  j["site"] = siteJson(e.site);
-  j["site_id"] = e.site_id;
-  j["block"] = dimJson(e.block);
-  j["thread"] = dimJson(e.thread);
-  j["address"] = hexAddress(e.address);
-  j["buffer_name"] = e.buffer_name;
-  j["buffer_begin"] = hexAddress(e.buffer_begin);
-  j["buffer_end"] = hexAddress(e.buffer_end);
-  j["pitch"] = e.pitch;
-  j["row_bytes"] = e.row_bytes;
-  j["allocated_at"] = e.allocated_at;
-  if (!e.freed_at.empty())
-    j["freed_at"] = e.freed_at;
-  j["space"] = e.space;
-  return j;
-}
+// The members every part line of an order record repeats.
+template <typename Record> OrderedJson orderHead(const Record &r) { return fieldsJson(r); }
+
+} // namespace
 
 OrderedJson detail::doubleJson(double v) {
   if (std::isnan(v))
@@ -143,140 +137,23 @@ OrderedJson detail::doubleJson(double v) {
   return v;
 }
 
-OrderedJson detail::toJson(const PrecisionRecord &p) {
+OrderedJson detail::toJson(const TraceHeader &h) {
   OrderedJson j = OrderedJson::object();
-  j["launch_first"] = p.launch_first;
-  j["launch_last"] = p.launch_last;
-  j["kind"] = p.kind;
-  j["op"] = p.op;
-  j["dtype"] = dtypeName(p.dtype);
-  j["from_dtype"] = p.from_dtype == DType::Unknown ? "" : dtypeName(p.from_dtype);
-  j["site"] = siteJson(p.site);
-  j["site_id"] = p.site_id;
-  j["module"] = p.module;
-  j["count"] = p.count;
-  j["mean_rel_err"] = doubleJson(p.mean_rel_err);
-  j["max_rel_err"] = doubleJson(p.max_rel_err);
-  j["max_ulp_err"] = doubleJson(p.max_ulp_err);
-  j["bits_lost"] = doubleJson(p.bits_lost);
-  j["hist"] = p.hist;
-  j["overflows"] = p.overflows;
-  j["underflows"] = p.underflows;
-  j["nans"] = p.nans;
-  OrderedJson worst = OrderedJson::object();
-  worst["real"] = doubleJson(p.worst.real);
-  worst["shadow"] = doubleJson(p.worst.shadow);
-  worst["block"] = dimJson(p.worst.block);
-  worst["thread"] = dimJson(p.worst.thread);
-  worst["launch"] = p.worst.launch;
-  j["worst"] = std::move(worst);
+  j["format"] = kTraceFormatName;
+  OrderedJson fields = fieldsJson(h);
+  for (auto &[key, value] : fields.items())
+    j[key] = std::move(value);
   return j;
 }
 
-OrderedJson detail::toJson(const SnapshotRecord &s) {
-  OrderedJson j = OrderedJson::object();
-  j["launch"] = s.launch;
-  j["arg"] = s.arg;
-  j["name"] = s.name;
-  j["dtype"] = dtypeName(s.dtype);
-  j["count"] = s.count;
-  j["shape"] = s.shape;
-  j["address"] = hexAddress(s.address);
-  j["read"] = s.read;
-  j["poisoned"] = s.poisoned;
-  j["poison"] = hexAddress(s.poison);
-  j["pre_hash"] = hexAddress(s.pre_hash);
-  j["post_hash"] = hexAddress(s.post_hash);
-  j["store_sites"] = s.store_sites;
-  j["chunks"] = s.chunks;
-  j["chunk_elements"] = s.chunk_elements;
-  return j;
-}
-
-OrderedJson detail::toJson(const TraceEnd &e) {
-  OrderedJson j = OrderedJson::object();
-  j["launches"] = e.launches;
-  j["errors"] = e.errors;
-  j["reports"] = e.reports;
-  j["dropped"] = e.dropped;
-  j["unresolved_accesses"] = e.unresolved_accesses;
-  return j;
-}
-
-OrderedJson detail::toJson(const KernelOrderInfo &k) {
-  OrderedJson j = OrderedJson::object();
-  j["module"] = k.module;
-  j["kernel"] = k.kernel;
-  j["mangled"] = k.mangled;
-  j["float_atomics"] = k.float_atomics;
-  j["shuffle_reduction"] = k.shuffle_reduction;
-  j["shared_reduction"] = k.shared_reduction;
-  j["launch_dependent_loop"] = k.launch_dependent_loop;
-  j["fingerprints"] = k.fingerprints;
-  j["findings"] = k.findings;
-  return j;
-}
-
-OrderedJson detail::toJson(const OrderSummary &o) {
-  OrderedJson j = OrderedJson::object();
-  j["launch"] = o.launch;
-  j["stores"] = o.stores;
-  j["atomics"] = o.atomics;
-  j["dropped_stores"] = o.dropped_stores;
-  j["dropped_atomics"] = o.dropped_atomics;
-  j["ops"] = o.ops;
-  j["dropped_ops"] = o.dropped_ops;
-  j["order_dependent_locations"] = o.order_dependent_locations;
-  return j;
-}
-
-namespace {
-
-// The members every part line of an order record repeats.
-OrderedJson orderHead(const OrderStoreRecord &r) {
-  OrderedJson j = OrderedJson::object();
-  j["launch"] = r.launch;
-  j["arg"] = r.arg;
-  j["name"] = r.name;
-  j["dtype"] = dtypeName(r.dtype);
-  j["sites"] = r.sites;
-  return j;
-}
-
-OrderedJson orderHead(const OrderAtomicRecord &r) {
-  OrderedJson j = OrderedJson::object();
-  j["launch"] = r.launch;
-  j["arg"] = r.arg;
-  j["name"] = r.name;
-  j["dtype"] = dtypeName(r.dtype);
-  j["op"] = r.op;
-  j["sites"] = r.sites;
-  j["exact"] = r.exact;
-  return j;
-}
-
-OrderedJson orderHead(const OrderOpsRecord &r) {
-  OrderedJson j = OrderedJson::object();
-  j["launch"] = r.launch;
-  j["params"] = OrderedJson::array();
-  for (const OrderParam &p : r.params) {
-    OrderedJson param = OrderedJson::object();
-    param["arg"] = p.arg;
-    param["name"] = p.name;
-    param["dtype"] = dtypeName(p.dtype);
-    j["params"].push_back(std::move(param));
-  }
-  j["sites"] = OrderedJson::array();
-  for (const OrderOpSite &site : r.sites) {
-    OrderedJson o = OrderedJson::object();
-    o["op"] = site.op;
-    o["location"] = site.location;
-    j["sites"].push_back(std::move(o));
-  }
-  return j;
-}
-
-} // namespace
+OrderedJson detail::toJson(const ModuleRecord &m) { return fieldsJson(m); }
+OrderedJson detail::toJson(const LaunchRecord &l) { return fieldsJson(l); }
+OrderedJson detail::toJson(const OobEvent &e) { return fieldsJson(e); }
+OrderedJson detail::toJson(const PrecisionRecord &p) { return fieldsJson(p); }
+OrderedJson detail::toJson(const SnapshotRecord &s) { return fieldsJson(s); }
+OrderedJson detail::toJson(const TraceEnd &e) { return fieldsJson(e); }
+OrderedJson detail::toJson(const KernelOrderInfo &k) { return fieldsJson(k); }
+OrderedJson detail::toJson(const OrderSummary &o) { return fieldsJson(o); }
 
 OrderedJson detail::toJson(const OrderOpsRecord &r) {
   OrderedJson j = orderHead(r);
@@ -573,6 +450,12 @@ void TraceWriter::writeLineLocked(const std::string &line) {
 
 namespace {
 
+class FieldReader;
+void readFields(FieldReader &r, SourceLoc &out);
+void readFields(FieldReader &r, PrecisionWorst &out);
+void readFields(FieldReader &r, OrderParam &out);
+void readFields(FieldReader &r, OrderOpSite &out);
+
 // Reads the members of one record. The first problem is kept and later reads
 // are no-ops, so a record is parsed straight through and checked once. Only
 // non-throwing accessors of nlohmann::json are used: any input, however
@@ -612,13 +495,6 @@ public:
       else
         fail(key, "a string");
     }
-  }
-
-  // A member that only some records carry (and traces of older runtimes
-  // lack): left unchanged when absent.
-  void readOptional(const char *key, std::string &out) {
-    if (ok() && object_.contains(key))
-      read(key, out);
   }
 
   void read(const char *key, bool &out) {
@@ -694,22 +570,6 @@ public:
       }
       out[i] = item.get<uint64_t>();
     }
-  }
-
-  // A nested object, read by `body` with a reader of its own; its problem
-  // is reported as "in 'key': ...".
-  template <typename Body> void readObject(const char *key, Body body) {
-    const Json *v = find(key);
-    if (!v)
-      return;
-    if (!v->is_object()) {
-      fail(key, "an object");
-      return;
-    }
-    FieldReader inner(*v);
-    body(inner);
-    if (!inner.ok())
-      error_ = std::string("in '") + key + "': " + inner.error();
   }
 
   void read(const char *key, Dim3 &out) {
@@ -818,7 +678,23 @@ public:
     out = value;
   }
 
-  void read(const char *key, SourceLoc &out) {
+  // Nested records and arrays of them, by their tables
+  // (kosan/trace_fields.h); a problem is reported as "in 'key': ..." or
+  // "in 'key' item N: ...".
+  void read(const char *key, SourceLoc &out) { readNested(key, out); }
+  void read(const char *key, PrecisionWorst &out) { readNested(key, out); }
+  void read(const char *key, std::vector<OrderParam> &out) { readItems(key, out); }
+  void read(const char *key, std::vector<OrderOpSite> &out) { readItems(key, out); }
+
+  // A member that only some records carry (and traces of older runtimes
+  // lack): left unchanged when absent.
+  template <typename T> void readOptional(const char *key, T &out) {
+    if (ok() && object_.contains(key))
+      read(key, out);
+  }
+
+private:
+  template <typename T> void readNested(const char *key, T &out) {
     const Json *v = find(key);
     if (!v)
       return;
@@ -826,17 +702,40 @@ public:
       fail(key, "an object");
       return;
     }
-    FieldReader site(*v);
-    site.read("file", out.file);
-    site.read("line", out.line);
-    site.read("column", out.column);
-    site.read("function", out.function);
-    site.read("inlined_at", out.inlined_at);
-    if (!site.ok())
-      error_ = std::string("in '") + key + "': " + site.error();
+    FieldReader inner(*v);
+    readFields(inner, out);
+    if (!inner.ok())
+      error_ = std::string("in '") + key + "': " + inner.error();
   }
 
-private:
+  template <typename T> void readItems(const char *key, std::vector<T> &out) {
+    const Json *v = find(key);
+    if (!v)
+      return;
+    if (!v->is_array()) {
+      fail(key, "an array of objects");
+      return;
+    }
+    out.clear();
+    size_t index = 0;
+    for (const Json &item : *v) {
+      if (!item.is_object()) {
+        fail(key, "an array of objects");
+        return;
+      }
+      FieldReader inner(item);
+      T value;
+      readFields(inner, value);
+      if (!inner.ok()) {
+        error_ = std::string("in '") + key + "' item " + std::to_string(index) + ": " +
+                 inner.error();
+        return;
+      }
+      out.push_back(std::move(value));
+      ++index;
+    }
+  }
+
   const Json *find(const char *key) {
     if (!ok())
       return nullptr;
@@ -901,103 +800,67 @@ private:
 
 using detail::plural;
 
+// Reading each form of member (kosan/trace_fields.h).
+template <typename T> void getPlain(FieldReader &r, const char *key, T &out) { r.read(key, out); }
+void getAddress(FieldReader &r, const char *key, uint64_t &out) { r.readAddress(key, out); }
+void getDouble(FieldReader &r, const char *key, double &out) { r.read(key, out); }
+void getDType(FieldReader &r, const char *key, DType &out) { r.readDType(key, out); }
+void getDTypeOrEmpty(FieldReader &r, const char *key, DType &out) {
+  r.readDType(key, out, /*emptyAllowed=*/true);
+}
+void getOmitEmpty(FieldReader &r, const char *key, std::string &out) {
+  r.readOptional(key, out);
+}
+template <typename T> void getOptional(FieldReader &r, const char *key, T &out) {
+  r.readOptional(key, out);
+}
+
+#define KOSAN_GET_FIELD(member, form) get##form(r, #member, out.member);
+#define KOSAN_READ_FIELDS(Type, TABLE)                                                     \
+  void readFields(FieldReader &r, Type &out) { TABLE(KOSAN_GET_FIELD) }
+KOSAN_READ_FIELDS(TraceHeader, KOSAN_TRACE_HEADER_FIELDS)
+KOSAN_READ_FIELDS(ModuleRecord, KOSAN_TRACE_MODULE_FIELDS)
+KOSAN_READ_FIELDS(LaunchRecord, KOSAN_TRACE_LAUNCH_FIELDS)
+KOSAN_READ_FIELDS(SourceLoc, KOSAN_TRACE_SOURCE_LOC_FIELDS)
+KOSAN_READ_FIELDS(OobEvent, KOSAN_TRACE_OOB_FIELDS)
+KOSAN_READ_FIELDS(PrecisionWorst, KOSAN_TRACE_PRECISION_WORST_FIELDS)
+KOSAN_READ_FIELDS(PrecisionRecord, KOSAN_TRACE_PRECISION_FIELDS)
+KOSAN_READ_FIELDS(SnapshotRecord, KOSAN_TRACE_SNAPSHOT_FIELDS)
+KOSAN_READ_FIELDS(TraceEnd, KOSAN_TRACE_END_FIELDS)
+KOSAN_READ_FIELDS(KernelOrderInfo, KOSAN_TRACE_KERNEL_ORDER_FIELDS)
+KOSAN_READ_FIELDS(OrderSummary, KOSAN_TRACE_ORDER_SUMMARY_FIELDS)
+KOSAN_READ_FIELDS(OrderStoreRecord, KOSAN_TRACE_ORDER_STORES_HEAD_FIELDS)
+KOSAN_READ_FIELDS(OrderAtomicRecord, KOSAN_TRACE_ORDER_ATOMICS_HEAD_FIELDS)
+KOSAN_READ_FIELDS(OrderOpsRecord, KOSAN_TRACE_ORDER_OPS_HEAD_FIELDS)
+KOSAN_READ_FIELDS(OrderParam, KOSAN_TRACE_ORDER_PARAM_FIELDS)
+KOSAN_READ_FIELDS(OrderOpSite, KOSAN_TRACE_ORDER_OP_SITE_FIELDS)
+#undef KOSAN_READ_FIELDS
+#undef KOSAN_GET_FIELD
+
+// A record whose members need no check beyond their form.
+template <typename Record> std::string parseRecord(const Json &j, Record &out) {
+  FieldReader r(j);
+  readFields(r, out);
+  return r.error();
+}
+
 std::string parseHeader(const Json &j, TraceHeader &h) {
   FieldReader r(j);
   std::string type;
   r.read("type", type);
   if (r.ok() && type != "header")
     return "field 'type' must be \"header\"";
-  r.read("version", h.version);
-  r.read("kosan_version", h.kosan_version);
-  r.read("pid", h.pid);
-  r.read("argv", h.argv);
-  r.read("start_time", h.start_time);
-  r.read("options", h.options);
-  r.read("gpu_name", h.gpu_name);
-  r.read("gpu_arch", h.gpu_arch);
-  r.read("driver_version", h.driver_version);
-  r.read("runtime_version", h.runtime_version);
-  return r.error();
-}
-
-std::string parseRecord(const Json &j, ModuleRecord &m) {
-  FieldReader r(j);
-  r.read("id", m.id);
-  r.read("source", m.source);
-  r.read("compiler", m.compiler);
-  r.read("fp_mode", m.fp_mode);
-  r.read("sites", m.sites);
-  return r.error();
-}
-
-std::string parseRecord(const Json &j, LaunchRecord &l) {
-  FieldReader r(j);
-  r.read("id", l.id);
-  r.read("kernel", l.kernel);
-  r.read("mangled", l.mangled);
-  r.read("module", l.module);
-  r.read("grid", l.grid);
-  r.read("block", l.block);
-  r.read("shared_bytes", l.shared_bytes);
-  r.readAddress("stream", l.stream);
-  r.read("instrumented", l.instrumented);
-  return r.error();
-}
-
-std::string parseRecord(const Json &j, OobEvent &e) {
-  FieldReader r(j);
-  r.read("launch", e.launch);
-  r.read("kind", e.kind);
-  r.read("access", e.access);
-  r.read("size", e.size);
-  r.read("count", e.count);
-  r.read("site", e.site);
-  r.read("site_id", e.site_id);
-  r.read("block", e.block);
-  r.read("thread", e.thread);
-  r.readAddress("address", e.address);
-  r.read("buffer_name", e.buffer_name);
-  r.readAddress("buffer_begin", e.buffer_begin);
-  r.readAddress("buffer_end", e.buffer_end);
-  r.read("pitch", e.pitch);
-  r.read("row_bytes", e.row_bytes);
-  r.read("allocated_at", e.allocated_at);
-  r.readOptional("freed_at", e.freed_at);
-  r.read("space", e.space);
+  readFields(r, h);
   return r.error();
 }
 
 std::string parseRecord(const Json &j, PrecisionRecord &p) {
   FieldReader r(j);
-  r.read("launch_first", p.launch_first);
-  r.read("launch_last", p.launch_last);
-  r.read("kind", p.kind);
+  readFields(r, p);
   if (r.ok() && p.kind != "store" && p.kind != "atomic" && p.kind != "narrow" &&
       p.kind != "nonfinite")
     r.invalid("kind", "must be \"store\", \"atomic\", \"narrow\" or "
                       "\"nonfinite\", not \"" + p.kind + "\"");
-  r.read("op", p.op);
-  r.readDType("dtype", p.dtype);
-  r.readDType("from_dtype", p.from_dtype, /*emptyAllowed=*/true);
-  r.read("site", p.site);
-  r.read("site_id", p.site_id);
-  r.read("module", p.module);
-  r.read("count", p.count);
-  r.read("mean_rel_err", p.mean_rel_err);
-  r.read("max_rel_err", p.max_rel_err);
-  r.read("max_ulp_err", p.max_ulp_err);
-  r.read("bits_lost", p.bits_lost);
-  r.read("hist", p.hist);
-  r.read("overflows", p.overflows);
-  r.read("underflows", p.underflows);
-  r.read("nans", p.nans);
-  r.readObject("worst", [&](FieldReader &w) {
-    w.read("real", p.worst.real);
-    w.read("shadow", p.worst.shadow);
-    w.read("block", p.worst.block);
-    w.read("thread", p.worst.thread);
-    w.read("launch", p.worst.launch);
-  });
   if (!r.ok())
     return r.error();
   if (p.launch_first > p.launch_last)
@@ -1013,33 +876,9 @@ std::string parseRecord(const Json &j, PrecisionRecord &p) {
   return "";
 }
 
-std::string parseRecord(const Json &j, TraceEnd &e) {
-  FieldReader r(j);
-  r.read("launches", e.launches);
-  r.read("errors", e.errors);
-  r.read("reports", e.reports);
-  r.read("dropped", e.dropped);
-  r.read("unresolved_accesses", e.unresolved_accesses);
-  return r.error();
-}
-
 std::string parseRecord(const Json &j, SnapshotRecord &s) {
   FieldReader r(j);
-  r.read("launch", s.launch);
-  r.read("arg", s.arg);
-  r.read("name", s.name);
-  r.readDType("dtype", s.dtype);
-  r.read("count", s.count);
-  r.read("shape", s.shape);
-  r.readAddress("address", s.address);
-  r.read("read", s.read);
-  r.read("poisoned", s.poisoned);
-  r.readAddress("poison", s.poison);
-  r.readAddress("pre_hash", s.pre_hash);
-  r.readAddress("post_hash", s.post_hash);
-  r.read("store_sites", s.store_sites);
-  r.read("chunks", s.chunks);
-  r.read("chunk_elements", s.chunk_elements);
+  readFields(r, s);
   if (!r.ok())
     return r.error();
 
@@ -1072,49 +911,16 @@ std::string parseRecord(const Json &j, SnapshotRecord &s) {
   return "";
 }
 
-std::string parseRecord(const Json &j, KernelOrderInfo &k) {
-  FieldReader r(j);
-  r.read("module", k.module);
-  r.read("kernel", k.kernel);
-  r.read("mangled", k.mangled);
-  r.read("float_atomics", k.float_atomics);
-  r.read("shuffle_reduction", k.shuffle_reduction);
-  r.read("shared_reduction", k.shared_reduction);
-  r.read("launch_dependent_loop", k.launch_dependent_loop);
-  r.read("fingerprints", k.fingerprints);
-  r.read("findings", k.findings);
-  return r.error();
-}
-
-std::string parseRecord(const Json &j, OrderSummary &o) {
-  FieldReader r(j);
-  r.read("launch", o.launch);
-  r.read("stores", o.stores);
-  r.read("atomics", o.atomics);
-  r.read("dropped_stores", o.dropped_stores);
-  r.read("dropped_atomics", o.dropped_atomics);
-  // checks=order-ops only; traces written before it lack them.
-  if (j.contains("ops"))
-    r.read("ops", o.ops);
-  if (j.contains("dropped_ops"))
-    r.read("dropped_ops", o.dropped_ops);
-  r.read("order_dependent_locations", o.order_dependent_locations);
-  return r.error();
-}
-
 enum class OrderKind { Stores, Atomics, Ops };
 
 // One line of an order_stores, order_atomics or order_ops record: the
 // record's members and one part of its payload, decoded.
 struct OrderPart {
-  uint32_t launch = 0, arg = 0;
-  std::string name;
-  DType dtype = DType::Unknown;
-  std::vector<std::string> sites;
-  std::string op;                 // order_atomics
-  bool exact = true;              // order_atomics
-  std::vector<OrderParam> params;       // order_ops
-  std::vector<OrderOpSite> opSites;     // order_ops
+  uint32_t launch = 0, arg = 0;   // of the record, whichever its kind
+  // The record's members (its kind's), without the payload.
+  OrderStoreRecord stores;
+  OrderAtomicRecord atomics;
+  OrderOpsRecord ops;
   uint64_t count = 0;
   uint32_t part = 0, parts = 0;
   std::vector<uint8_t> raw;
@@ -1182,61 +988,19 @@ std::string decodeOrderPayload(const Json &j, std::vector<uint8_t> &raw) {
   return "";
 }
 
-// An array of objects, each read by `body` with a reader of its own; a
-// problem is reported as "in 'key' item N: ...".
-template <typename Body>
-std::string readObjects(const Json &j, const char *key, Body body) {
-  auto it = j.find(key);
-  if (it == j.end())
-    return std::string("missing field '") + key + "'";
-  if (!it->is_array())
-    return std::string("field '") + key + "' must be an array of objects";
-  size_t index = 0;
-  for (const Json &item : *it) {
-    if (!item.is_object())
-      return std::string("field '") + key + "' must be an array of objects";
-    FieldReader r(item);
-    body(r);
-    if (!r.ok())
-      return std::string("in '") + key + "' item " + std::to_string(index) + ": " + r.error();
-    ++index;
-  }
-  return "";
-}
-
 std::string parseOrderPart(const Json &j, OrderKind kind, OrderPart &p) {
   FieldReader r(j);
-  r.read("launch", p.launch);
-  if (kind != OrderKind::Ops) {
-    r.read("arg", p.arg);
-    r.read("name", p.name);
-    r.readDType("dtype", p.dtype);
-  }
-  if (kind == OrderKind::Atomics)
-    r.read("op", p.op);
-  if (kind != OrderKind::Ops)
-    r.read("sites", p.sites);
-  if (kind == OrderKind::Atomics)
-    r.read("exact", p.exact);
-  if (!r.ok())
-    return r.error();
-  if (kind == OrderKind::Ops) {
-    std::string error = readObjects(j, "params", [&](FieldReader &item) {
-      OrderParam param;
-      item.read("arg", param.arg);
-      item.read("name", param.name);
-      item.readDType("dtype", param.dtype);
-      p.params.push_back(std::move(param));
-    });
-    if (error.empty())
-      error = readObjects(j, "sites", [&](FieldReader &item) {
-        OrderOpSite site;
-        item.read("op", site.op);
-        item.read("location", site.location);
-        p.opSites.push_back(std::move(site));
-      });
-    if (!error.empty())
-      return error;
+  if (kind == OrderKind::Atomics) {
+    readFields(r, p.atomics);
+    p.launch = p.atomics.launch;
+    p.arg = p.atomics.arg;
+  } else if (kind == OrderKind::Ops) {
+    readFields(r, p.ops);
+    p.launch = p.ops.launch;
+  } else {
+    readFields(r, p.stores);
+    p.launch = p.stores.launch;
+    p.arg = p.stores.arg;
   }
   r.read("count", p.count);
   r.read("part", p.part);
@@ -1608,25 +1372,12 @@ ReadResult readTraceLines(const std::string &path, size_t &lineNo) {
         o.parts = part.parts;
         o.launch = part.launch;
         o.arg = part.arg;
-        if (kind == OrderKind::Atomics) {
-          o.atomics.launch = part.launch;
-          o.atomics.arg = part.arg;
-          o.atomics.name = part.name;
-          o.atomics.dtype = part.dtype;
-          o.atomics.op = part.op;
-          o.atomics.sites = part.sites;
-          o.atomics.exact = part.exact;
-        } else if (kind == OrderKind::Ops) {
-          o.ops.launch = part.launch;
-          o.ops.params = std::move(part.params);
-          o.ops.sites = std::move(part.opSites);
-        } else {
-          o.stores.launch = part.launch;
-          o.stores.arg = part.arg;
-          o.stores.name = part.name;
-          o.stores.dtype = part.dtype;
-          o.stores.sites = part.sites;
-        }
+        if (kind == OrderKind::Atomics)
+          o.atomics = std::move(part.atomics);
+        else if (kind == OrderKind::Ops)
+          o.ops = std::move(part.ops);
+        else
+          o.stores = std::move(part.stores);
         pendingOrder = std::move(o);
       }
       if (error.empty())

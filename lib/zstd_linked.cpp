@@ -1,5 +1,5 @@
 //===- zstd_linked.cpp - zstd for tools and libkosan_host -----------------===//
-#include "zstd_api.h"
+#include "kosan/zstd_api.h"
 
 #include <zstd.h>
 

@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "kosan/intercepts.h"
+
 #define KOSAN_ABI_VERSION 5
 #define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v5"
 
@@ -510,32 +512,10 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 // Host-side replacements: instrumented host code calls these instead of the
 // CUDA runtime functions of the same signature (the pass rewrites the call).
 //   X(cuda-function, kosan-replacement)
-#define KOSAN_HOST_INTERCEPTS(X)                                              \
-  X("cudaMalloc", "__kosan_cudaMalloc")                                       \
-  X("cudaMallocAsync", "__kosan_cudaMallocAsync")                             \
-  X("cudaMallocAsync_ptsz", "__kosan_cudaMallocAsync_ptsz")                   \
-  X("cudaMallocFromPoolAsync", "__kosan_cudaMallocFromPoolAsync")             \
-  X("cudaMallocFromPoolAsync_ptsz", "__kosan_cudaMallocFromPoolAsync_ptsz")   \
-  X("cudaMallocManaged", "__kosan_cudaMallocManaged")                         \
-  X("cudaMallocPitch", "__kosan_cudaMallocPitch")                             \
-  X("cudaFree", "__kosan_cudaFree")                                           \
-  X("cudaFreeAsync", "__kosan_cudaFreeAsync")                                 \
-  X("cudaFreeAsync_ptsz", "__kosan_cudaFreeAsync_ptsz")                       \
-  X("cudaLaunchKernel", "__kosan_cudaLaunchKernel")                           \
-  X("cudaLaunchKernel_ptsz", "__kosan_cudaLaunchKernel_ptsz")                 \
-  X("cudaLaunchCooperativeKernel", "__kosan_cudaLaunchCooperativeKernel")     \
-  X("cudaLaunchKernelExC", "__kosan_cudaLaunchKernelExC")                     \
-  X("cudaLaunchKernelExC_ptsz", "__kosan_cudaLaunchKernelExC_ptsz")           \
-  X("cudaLaunchCooperativeKernel_ptsz", "__kosan_cudaLaunchCooperativeKernel_ptsz") \
-  X("cudaDeviceSynchronize", "__kosan_cudaDeviceSynchronize")                 \
-  X("cudaStreamSynchronize", "__kosan_cudaStreamSynchronize")                 \
-  X("cudaStreamSynchronize_ptsz", "__kosan_cudaStreamSynchronize_ptsz")       \
-  X("cudaEventSynchronize", "__kosan_cudaEventSynchronize")                   \
-  X("cudaMemcpy", "__kosan_cudaMemcpy")                                       \
-  X("cudaMemcpy_ptds", "__kosan_cudaMemcpy_ptds")                             \
-  X("cudaDeviceReset", "__kosan_cudaDeviceReset")                             \
-  X("cudaFuncSetAttribute", "__kosan_cudaFuncSetAttribute")                   \
-  X("cudaFuncSetCacheConfig", "__kosan_cudaFuncSetCacheConfig")
+// Derived from the list of intercepted functions (kosan/intercepts.h).
+#define KOSAN_HOST_INTERCEPT_NAMES_(X, function, hook, params, args, perThread) \
+  X(#function, KOSAN_INTERCEPT_PREFIX #function)
+#define KOSAN_HOST_INTERCEPTS(X) KOSAN_CUDA_INTERCEPTS_WITH(KOSAN_HOST_INTERCEPT_NAMES_, X)
 
 // Called (by the pass) just before an intercepted allocation, so that the
 // buffer gets a name and an allocation site without changing the signature

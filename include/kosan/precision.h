@@ -240,9 +240,10 @@ inline double bitsLost(double ulpErr) {
 // One call of an entry point by one lane is a LaneSample. The device runtime
 // reduces the samples of the lanes of a warp that called for the same slot
 // (a group) in registers, and its lowest lane (the leader) adds the result to
-// the slot with one atomic per nonzero field. The functions below are the
-// rules, shared by the device and the tests; reduceGroup and applyToSlot are
-// the host's reference of what the device's shuffles and atomics compute.
+// the slot with one atomic per nonzero field (runtime/device/precision.cpp;
+// its behaviour is tested on the GPU: test/gpu/precision_warp_groups.cu).
+// The functions below compute each lane's sample, for the device and the
+// tests.
 //
 // Rules:
 //  - every sample counts in count;
@@ -327,118 +328,6 @@ KOSAN_PREC_FN LaneSample nonfiniteSample(double real, double shadow) {
   s.real = real;
   s.shadow = shadow;
   return s;
-}
-
-// Samples of one or more lanes, added up.
-struct Partial {
-  uint64_t count = 0;
-  double sumRelErr = 0;
-  uint64_t maxRelErrBits = 0;
-  uint64_t maxUlpErrBits = 0;
-  uint64_t hist[kHistBins] = {};
-  uint64_t overflows = 0, underflows = 0, nans = 0;
-  uint32_t worstLane = 0;      // of the sample with the largest error in ULPs
-  double worstReal = 0, worstShadow = 0;
-};
-
-KOSAN_PREC_FN Partial fromLane(const LaneSample &s, uint32_t lane) {
-  Partial p;
-  p.count = 1;
-  p.sumRelErr = s.sumRelErr;
-  p.maxRelErrBits = s.relErrBits;
-  p.maxUlpErrBits = s.ulpErrBits;
-  if (s.bin < kNoBin)
-    p.hist[s.bin] = 1;
-  p.overflows = (s.flags & kLaneOverflow) ? 1 : 0;
-  p.underflows = (s.flags & kLaneUnderflow) ? 1 : 0;
-  p.nans = (s.flags & kLaneNaN) ? 1 : 0;
-  p.worstLane = lane;
-  p.worstReal = s.real;
-  p.worstShadow = s.shadow;
-  return p;
-}
-
-// Adds `later` (samples of higher lanes than those of `into`) into `into`.
-KOSAN_PREC_FN void merge(Partial &into, const Partial &later) {
-  if (later.count == 0)
-    return;
-  if (into.count == 0) {
-    into = later;
-    return;
-  }
-  into.count += later.count;
-  into.sumRelErr = into.sumRelErr + later.sumRelErr;
-  if (later.maxRelErrBits > into.maxRelErrBits)
-    into.maxRelErrBits = later.maxRelErrBits;
-  if (later.maxUlpErrBits > into.maxUlpErrBits) {  // ties keep the lower lane
-    into.maxUlpErrBits = later.maxUlpErrBits;
-    into.worstLane = later.worstLane;
-    into.worstReal = later.worstReal;
-    into.worstShadow = later.worstShadow;
-  }
-  for (int i = 0; i < kHistBins; ++i)
-    into.hist[i] += later.hist[i];
-  into.overflows += later.overflows;
-  into.underflows += later.underflows;
-  into.nans += later.nans;
-}
-
-// The lanes of a group in rank order (rank r = the r-th lowest lane of mask)
-// are added in the device's order: for d = 1, 2, 4, 8, 16, rank r takes rank
-// r + d for every r that is a multiple of 2d. The sum of relative errors is
-// rounded in this order on the device too, so it is reproduced exactly.
-inline Partial reduceGroup(const LaneSample lanes[32], uint32_t mask) {
-  Partial ranks[32];
-  int n = 0;
-  for (uint32_t lane = 0; lane < 32; ++lane)
-    if (mask & (1u << lane))
-      ranks[n++] = fromLane(lanes[lane], lane);
-  for (int d = 1; d < n; d *= 2)
-    for (int r = 0; r + d < n; r += 2 * d)
-      merge(ranks[r], ranks[r + d]);
-  return n ? ranks[0] : Partial();
-}
-
-// Where the worst sample came from.
-struct Origin {
-  uint32_t block[3] = {0, 0, 0};
-  uint32_t thread[3] = {0, 0, 0};
-  uint32_t launch = 0;
-};
-
-// What the device's atomics do to a slot with one group's Partial (one
-// group at a time; the device's are concurrent, see precision.cpp). Returns
-// whether the worst sample was written.
-inline bool applyToSlot(kosan_prec_slot &slot, const Partial &p, Sink sink,
-                        const Origin &worst) {
-  if (p.count == 0)
-    return false;
-  slot.count += p.count;
-  if (p.sumRelErr != 0)
-    slot.sum_rel_err += p.sumRelErr;
-  if (p.maxRelErrBits > slot.max_rel_err_bits)
-    slot.max_rel_err_bits = p.maxRelErrBits;
-  uint64_t oldMaxUlp = slot.max_ulp_err_bits;
-  if (p.maxUlpErrBits > oldMaxUlp)
-    slot.max_ulp_err_bits = p.maxUlpErrBits;
-  for (int i = 0; i < kHistBins; ++i)
-    slot.hist[i] += p.hist[i];
-  uint64_t oldNans = slot.nans;
-  slot.overflows += p.overflows;
-  slot.underflows += p.underflows;
-  slot.nans += p.nans;
-  bool writeWorst = sink == Sink::Nonfinite ? (oldNans == 0 && p.nans != 0)
-                                            : p.maxUlpErrBits > oldMaxUlp;
-  if (writeWorst) {
-    slot.worst_real = p.worstReal;
-    slot.worst_shadow = p.worstShadow;
-    for (int i = 0; i < 3; ++i) {
-      slot.worst_block[i] = worst.block[i];
-      slot.worst_thread[i] = worst.thread[i];
-    }
-    slot.worst_launch = worst.launch;
-  }
-  return writeWorst;
 }
 
 #ifdef KOSAN_PREC_HOST_ONLY

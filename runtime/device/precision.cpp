@@ -10,8 +10,8 @@
 // errors (include/kosan/precision.h); the lanes of the warp that called for
 // the same slot then reduce their samples in registers, and the lowest of
 // them adds the result to the slot: one atomic per nonzero field, per warp
-// and slot, not per thread. The rules are precision.h's (LaneSample,
-// reduceGroup, applyToSlot are the host's reference of this file):
+// and slot, not per thread (test/gpu/precision_warp_groups.cu). The rules
+// (each lane's LaneSample is precision.h's):
 //   - count: every call;
 //   - sum_rel_err: finite relative errors only; a NaN or +inf relative error
 //     (real or shadow NaN, shadow 0 and real not, an infinity on one side
@@ -137,14 +137,14 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   uint32_t n = popc(group);
 
   // A partial group: rank r (the r-th lowest lane of the group) takes rank
-  // r + d, for d = 1, 2, 4, 8, 16: the order reduceGroup reproduces. fns finds the lane of
+  // r + d, for d = 1, 2, 4, 8, 16. fns finds the lane of
   // rank r + d: the (d+1)-th set bit of the group from this lane up.
   double sum = s.sumRelErr;
   uint64_t maxRel = s.relErrBits, maxUlp = s.ulpErrBits;
   if (group == 0xffffffffu) {
     // A whole warp at one site (the common case): a butterfly, five
     // shuffles per value and no lane search. The sum then adds in another
-    // order than reduceGroup's; it only feeds a mean.
+    // order than a partial group's; it only feeds a mean.
     for (uint32_t o = 16; o; o >>= 1) {
       sum = sum + fromBits(shflXor64(bitsOf(sum), o));
       uint64_t otherRel = shflXor64(maxRel, o), otherUlp = shflXor64(maxUlp, o);

@@ -6,7 +6,7 @@
 // ranges, and the help text and the list of effective values are printable.
 //
 //===----------------------------------------------------------------------===//
-#include "options.h"
+#include "core/options.h"
 
 #include "kosan/abi.h"
 

@@ -1,5 +1,5 @@
 //===- alloc_table_test.cpp - The table of known device buffers -----------===//
-#include "alloc_table.h"
+#include "core/alloc_table.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 //===- options_test.cpp - KOSAN_OPTIONS parsing ---------------------------===//
-#include "options.h"
+#include "core/options.h"
 
 #include "kosan/abi.h"
 
@@ -23,7 +23,7 @@ struct FlagInfo {
 const std::vector<FlagInfo> &allFlags() {
   static const std::vector<FlagInfo> flags = {
 #define KOSAN_FLAG(Type, Name, DefaultValue, Description) {#Name, #Type},
-#include "flags.inc"
+#include "core/flags.inc"
   };
   return flags;
 }

@@ -1,6 +1,6 @@
 // The order fingerprint algebra (include/kosan/order.h) and the host's
 // reading of the device's order logs (lib/order_log.h).
-#include "order_log.h"
+#include "kosan/order_log.h"
 
 #include "kosan/order.h"
 

@@ -1,7 +1,7 @@
-// The quarantine of freed buffers (runtime/host/quarantine.h): what a
+// The quarantine of freed buffers (runtime/host/core/quarantine.h): what a
 // use-after-free report can name, and which memory the runtime must really
 // free when.
-#include "quarantine.h"
+#include "core/quarantine.h"
 
 #include <gtest/gtest.h>
 

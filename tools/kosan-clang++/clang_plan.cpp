@@ -11,8 +11,8 @@
 
 #include "clang_plan.h"
 
-#include "../common/driver_util.h"
-#include "../common/response_file.h"
+#include "common/driver_util.h"
+#include "common/response_file.h"
 #include "kosan/checks.h"
 
 #include <algorithm>
@@ -523,7 +523,7 @@ void planCommands(const DriverOptions &Options, const CommandFacts &Facts,
   // After the user's objects and libraries, which reference them.
   if (Facts.links()) {
     // No kosan runtime here: instrumented objects carry a loader that
-    // finds libkosan_rt.so when the program runs (runtime/host/loader.cpp).
+    // finds libkosan_rt.so when the program runs (runtime/host/core/loader.cpp).
     Add({"-L" + (fs::path(Env.CudaRoot) / "lib64").string()});
     if (!Facts.LinksCudart)
       Add({"-lcudart_static", "-ldl", "-lrt", "-lpthread"});

@@ -13,7 +13,7 @@
 #ifndef KOSAN_TOOLS_CLANG_PLAN_H
 #define KOSAN_TOOLS_CLANG_PLAN_H
 
-#include "../common/driver_util.h"
+#include "common/driver_util.h"
 
 #include <functional>
 #include <optional>

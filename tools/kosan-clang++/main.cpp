@@ -38,7 +38,7 @@
 
 #include "clang_plan.h"
 
-#include "../common/driver_util.h"
+#include "common/driver_util.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 
-#include "../common/cli_output.h"
+#include "common/cli_output.h"
 
 #include <CLI/CLI.hpp>
 

@@ -21,7 +21,7 @@
 
 #include "nvcc_plan.h"
 
-#include "../common/driver_util.h"
+#include "common/driver_util.h"
 
 #include <algorithm>
 #include <cctype>

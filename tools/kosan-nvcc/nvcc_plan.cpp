@@ -17,8 +17,8 @@
 
 #include "nvcc_plan.h"
 
-#include "../common/driver_util.h"
-#include "../common/response_file.h"
+#include "common/driver_util.h"
+#include "common/response_file.h"
 
 #include <algorithm>
 #include <cstdio>

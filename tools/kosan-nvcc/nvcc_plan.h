@@ -11,7 +11,7 @@
 #ifndef KOSAN_TOOLS_NVCC_PLAN_H
 #define KOSAN_TOOLS_NVCC_PLAN_H
 
-#include "../common/driver_util.h"
+#include "common/driver_util.h"
 
 #include <functional>
 #include <optional>

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
 
-#include "../common/cli_output.h"
+#include "common/cli_output.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,15 +1,15 @@
-//===- zstd_api.h - The zstd functions the trace uses (internal) ----------===//
+//===- kosan/zstd_api.h - The zstd functions the trace uses ----------------===//
 //
 // Snapshots are compressed with zstd. Tools and libkosan_host link libzstd
-// (zstd_linked.cpp); the runtime, which is linked into user programs and
-// their shared libraries, loads it at run time instead
-// (runtime/host/zstd_dlopen.cpp): Debian's libzstd.a is not position
+// (lib/zstd_linked.cpp); the runtime, which is linked into user programs
+// and their shared libraries, loads it at run time instead
+// (runtime/host/core/zstd_dlopen.cpp): Debian's libzstd.a is not position
 // independent, and a program must not need a library it did not ask for.
 // Without zstd the runtime writes snapshots uncompressed ("base64").
 //
 //===----------------------------------------------------------------------===//
-#ifndef KOSAN_LIB_ZSTD_API_H
-#define KOSAN_LIB_ZSTD_API_H
+#ifndef KOSAN_ZSTD_API_H
+#define KOSAN_ZSTD_API_H
 
 #include <cstddef>
 

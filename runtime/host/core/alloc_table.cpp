@@ -6,7 +6,7 @@
 // contains that one too, so the answer is it or one of its ancestors.
 //
 //===----------------------------------------------------------------------===//
-#include "alloc_table.h"
+#include "core/alloc_table.h"
 
 #include <algorithm>
 #include <cinttypes>

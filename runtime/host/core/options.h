@@ -23,7 +23,7 @@ namespace kosan::rt {
 struct Options {
 #define KOSAN_FLAG(Type, Name, DefaultValue, Description)                      \
   Type Name = DefaultValue;
-#include "flags.inc"
+#include "core/flags.inc"
 
   // KOSAN_CHECK_* bits (kosan/abi.h) of the checks `checks` enables.
   uint32_t check_bits() const;

@@ -21,7 +21,7 @@
 #ifndef KOSAN_RUNTIME_HOST_QUARANTINE_H
 #define KOSAN_RUNTIME_HOST_QUARANTINE_H
 
-#include "alloc_table.h"
+#include "core/alloc_table.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-//===- lib/order_log.h - From the device's order logs to trace records ----===//
+//===- kosan/order_log.h - From the device's order logs to trace records --===//
 //
 // The host runtime copies a launch's order logs (kosan_order_store and
 // kosan_order_atomic records, abi.h) off the device and turns them into the
@@ -7,8 +7,8 @@
 // unit tests feed it constructed logs.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KOSAN_LIB_ORDER_LOG_H
-#define KOSAN_LIB_ORDER_LOG_H
+#ifndef KOSAN_ORDER_LOG_H
+#define KOSAN_ORDER_LOG_H
 
 #include "kosan/abi.h"
 #include "kosan/trace.h"

@@ -6,7 +6,7 @@
 // entry whose record was replaced or forgotten meanwhile is skipped.
 //
 //===----------------------------------------------------------------------===//
-#include "quarantine.h"
+#include "core/quarantine.h"
 
 #include <algorithm>
 #include <iterator>

@@ -6,7 +6,7 @@
 // long GPU job down.
 //
 //===----------------------------------------------------------------------===//
-#include "options.h"
+#include "core/options.h"
 
 #include "kosan/abi.h"
 #include "kosan/checks.h"
@@ -130,7 +130,7 @@ void setFlag(Options &options, std::string_view name, std::string_view value,
           " option '" #Name "'; keeping " + formatValue(options.Name));        \
     return;                                                                    \
   }
-#include "flags.inc"
+#include "core/flags.inc"
   warnings.push_back("kosan: warning: unknown option '" + std::string(name) +
                      "' in KOSAN_OPTIONS (see KOSAN_OPTIONS=help=1)");
 }
@@ -319,7 +319,7 @@ std::string optionsHelp() {
 #define KOSAN_FLAG(Type, Name, DefaultValue, Description)                      \
   rows.push_back({#Name, typeName(&defaults.Name), formatValue(defaults.Name), \
                   Description});
-#include "flags.inc"
+#include "core/flags.inc"
   for (Row &row : rows)
     if (row.value.empty())
       row.value = "\"\"";
@@ -377,7 +377,7 @@ optionsAsList(const Options &options) {
   std::vector<std::pair<std::string, std::string>> list;
 #define KOSAN_FLAG(Type, Name, DefaultValue, Description)                      \
   list.emplace_back(#Name, formatValue(options.Name));
-#include "flags.inc"
+#include "core/flags.inc"
   return list;
 }
 

@@ -3,7 +3,7 @@
 // See lib/zstd_api.h for why the runtime does not link libzstd.
 //
 //===----------------------------------------------------------------------===//
-#include "zstd_api.h"
+#include "kosan/zstd_api.h"
 
 #include <dlfcn.h>
 

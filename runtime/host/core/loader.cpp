@@ -21,7 +21,7 @@
 // C++ runtime machinery (exceptions, static-init guards, iostreams).
 //
 //===----------------------------------------------------------------------===//
-#include "cudart.h"
+#include "core/cudart.h"
 
 #include "kosan/abi.h"
 

@@ -1,0 +1,86 @@
+//===- runtime/host/core/driver.h - The CUDA runtime and driver kosan calls ===//
+//
+// The runtime calls CUDA only through the program's CUDA runtime, which the
+// loader hands over (cudart.h), and the driver API entry points fetched
+// through it, so that programs need not link libcuda themselves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_RUNTIME_HOST_CORE_DRIVER_H
+#define KOSAN_RUNTIME_HOST_CORE_DRIVER_H
+
+#include "core/cudart.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <type_traits>
+
+namespace kosan::rt {
+
+// The program's CUDA runtime; aborts when no instrumented object attached it.
+const CudartApi &cudart();
+
+// Driver API entry points, fetched through the runtime so that programs need
+// not link libcuda themselves.
+struct DriverApi {
+  CUresult (*funcGetModule)(CUmodule *, CUfunction) = nullptr;
+  CUresult (*funcGetName)(const char **, CUfunction) = nullptr;
+  CUresult (*funcGetParamInfo)(CUfunction, size_t, size_t *, size_t *) = nullptr;
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
+  CUresult (*moduleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *) = nullptr;
+  CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
+  CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
+  CUresult (*memGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr) = nullptr;
+  CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
+  CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
+  CUresult (*funcSetCacheConfig)(CUfunction, CUfunc_cache) = nullptr;
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **) = nullptr;
+  CUresult (*launchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned,
+                                      unsigned, unsigned, unsigned, unsigned,
+                                      CUstream, void **) = nullptr;
+  CUresult (*launchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **) = nullptr;
+  // Optional (CUDA 12.4): finds the units of relocatable device code.
+  CUresult (*moduleGetFunctionCount)(unsigned *, CUmodule) = nullptr;
+  CUresult (*moduleEnumerateFunctions)(CUfunction *, unsigned, CUmodule) = nullptr;
+  bool ok = false;
+  std::string missing;
+
+  void load() {
+    auto get = [&](const char *name, auto &fn) {
+      void *p = nullptr;
+      cudaDriverEntryPointQueryResult status;
+      if (cudart().cudaGetDriverEntryPointByVersion(name, &p, 12040, cudaEnableDefault,
+                                           &status) != cudaSuccess ||
+          status != cudaDriverEntryPointSuccess || !p) {
+        if (missing.empty())
+          missing = name;
+        return;
+      }
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+    };
+    get("cuFuncGetModule", funcGetModule);
+    get("cuFuncGetName", funcGetName);
+    get("cuFuncGetParamInfo", funcGetParamInfo);
+    get("cuModuleGetFunction", moduleGetFunction);
+    get("cuModuleGetGlobal", moduleGetGlobal);
+    get("cuMemcpyDtoH", memcpyDtoH);
+    get("cuMemcpyHtoD", memcpyHtoD);
+    get("cuMemGetAddressRange", memGetAddressRange);
+    get("cuMemsetD32Async", memsetD32Async);
+    get("cuFuncSetAttribute", funcSetAttribute);
+    get("cuFuncSetCacheConfig", funcSetCacheConfig);
+    get("cuLaunchKernel", launchKernel);
+    get("cuLaunchCooperativeKernel", launchCooperativeKernel);
+    get("cuLaunchKernelEx", launchKernelEx);
+    ok = missing.empty();
+    get("cuModuleGetFunctionCount", moduleGetFunctionCount);
+    get("cuModuleEnumerateFunctions", moduleEnumerateFunctions);
+  }
+};
+
+} // namespace kosan::rt
+
+#endif // KOSAN_RUNTIME_HOST_CORE_DRIVER_H

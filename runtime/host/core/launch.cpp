@@ -1,0 +1,165 @@
+//===- runtime/host/core/launch.cpp - The launch path ---------------------===//
+//
+// A launch the program asks for runs the kernel's instrumented clone, with
+// the launch info (kosan_launch_info, then one kosan_arg_bounds per
+// parameter) as its last parameter; the collectors fill in their part
+// before it and collect after it. A kernel without a usable clone, or
+// one launched on another device, runs as the program asked.
+//
+//===----------------------------------------------------------------------===//
+#include "core/collector.h"
+#include "core/runtime.h"
+
+#include "kosan/bounds.h"
+
+#include <cstring>
+
+// cudaLaunchAttribute and CUlaunchAttribute are the same record (the runtime
+// passes them to the driver as they are); kosan relies on that for
+// cudaLaunchKernelEx (clusters, programmatic launch, priorities).
+static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute),
+              "launch attributes differ between runtime and driver");
+
+namespace kosan::rt {
+
+KernelInfo *Runtime::kernelToLaunch(const void *func, bool capturing) {
+  bool ready = capturing ? deviceReady : ensureDevice();
+  KernelInfo *k = ready ? kernelFor(func) : nullptr;
+  if (k && k->module && !capturing) {
+    loadSites(k->module);
+    auto it = k->module->summaries.find(k->mangled);
+    k->summary = it == k->module->summaries.end() ? nullptr : &it->second;
+  }
+  int device = -1;
+  cudart().cudaGetDevice(&device);
+  if (k && device != stateDevice) {
+    // The device log lives on one GPU; launches elsewhere run plain for now.
+    if (!warnedOtherDevice)
+      log("kosan: warning: kernels launched on device %d run uninstrumented "
+          "(kosan checks device %d only)\n", device, stateDevice);
+    warnedOtherDevice = true;
+    k = nullptr;
+  }
+  return k;
+}
+
+CUresult Runtime::launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launchShmem,
+                              CUstream s, void **params, bool cooperative,
+                              const cudaLaunchConfig_t *ex) {
+  if (ex) {
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = block.x;
+    config.blockDimY = block.y;
+    config.blockDimZ = block.z;
+    config.sharedMemBytes = unsigned(launchShmem);
+    config.hStream = s;
+    config.attrs = reinterpret_cast<CUlaunchAttribute *>(ex->attrs);
+    config.numAttrs = ex->numAttrs;
+    return drv.launchKernelEx(&config, k->instrumented, params, nullptr);
+  }
+  if (cooperative)
+    return drv.launchCooperativeKernel(k->instrumented, grid.x, grid.y, grid.z, block.x,
+                                       block.y, block.z, launchShmem, s, params);
+  return drv.launchKernel(k->instrumented, grid.x, grid.y, grid.z, block.x, block.y,
+                          block.z, launchShmem, s, params, nullptr);
+}
+
+cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
+                            void **args, size_t shmem, cudaStream_t stream,
+                            bool perThread, bool cooperative,
+                            const cudaLaunchConfig_t *ex,
+                            const std::function<cudaError_t()> &plain) {
+  if (!instrumentedChecks())
+    return plain();
+
+  // While a stream is captured into a graph, synchronous CUDA calls are
+  // illegal (they would invalidate the capture): use what is set up already.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudart().cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    cudart().cudaGetLastError();
+    capture = cudaStreamCaptureStatusNone;
+  }
+  bool capturing = capture != cudaStreamCaptureStatusNone;
+
+  std::unique_lock<std::mutex> lock(mu);
+  registerExitHandler();
+  KernelInfo *k = kernelToLaunch(func, capturing);
+  writeHeaderOnce();
+
+  LaunchState ls;
+  ls.kernel = k;
+  ls.record.id = launches.size() + 1;
+  ls.record.grid = {grid.x, grid.y, grid.z};
+  ls.record.block = {block.x, block.y, block.z};
+  ls.record.shared_bytes = shmem;
+  ls.record.stream = reinterpret_cast<uint64_t>(stream);
+  if (k) {
+    ls.record.kernel = k->name;
+    ls.record.mangled = k->mangled;
+    ls.record.module = k->module ? k->module->id : 0;
+  }
+
+  cudaError_t result = cudaSuccess;
+  bool instrumented = false;
+  std::vector<uint64_t> info(k && k->instrumented ? k->infoBytes / 8 : 0, 0);
+  auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
+  LaunchContext context{ls, k, args, stream, capturing, shmem, shmem, hdr,
+                        hdr ? reinterpret_cast<kosan_arg_bounds *>(hdr + 1) : nullptr};
+  if (k && k->instrumented) {
+    hdr->state = reinterpret_cast<uint64_t>(dState);
+    hdr->launch_id = ls.record.id;
+    hdr->flags = 0;
+    hdr->dyn_smem_bytes = shmem;
+    std::vector<void *> params(k->paramSizes.size() + 1);
+    for (size_t i = 0; i < k->paramSizes.size(); ++i) {
+      params[i] = args[i];
+      context.bounds[i] = unboundedArg();
+    }
+    params.back() = info.data();
+    for (const std::unique_ptr<Collector> &c : collectors)
+      c->beforeLaunch(context);
+    size_t launchShmem = context.launchShmem;
+    CUstream s = reinterpret_cast<CUstream>(stream);
+    if (!stream)
+      s = perThread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    CUresult r = launchClone(k, grid, block, launchShmem, s, params.data(), cooperative, ex);
+    if (r == CUDA_SUCCESS) {
+      instrumented = true;
+    } else {
+      // Driver and runtime error codes coincide for launch failures.
+      const char *why = cudart().cudaGetErrorString(static_cast<cudaError_t>(r));
+      log("kosan: warning: the instrumented kernel '%s' failed to launch (%s); "
+          "running it uninstrumented\n", k->name.c_str(), why);
+      k->instrumented = nullptr;
+      k->whyPlain = why;
+    }
+  }
+  if (!instrumented) {
+    ++plainLaunches;
+    if (k && opts.verbosity >= 1 && !k->whyPlain.empty())
+      log("kosan: note: kernel '%s' runs uninstrumented: %s\n", k->name.c_str(),
+          k->whyPlain.c_str());
+    lock.unlock();
+    result = plain();
+    lock.lock();
+  }
+  ls.record.instrumented = instrumented;
+  if (ls.record.kernel.empty())
+    ls.record.kernel = "<unknown kernel>";
+  if (trace)
+    trace->write(ls.record);
+  if (instrumented)
+    for (const std::unique_ptr<Collector> &c : collectors)
+      c->afterLaunch(context);
+  if (opts.verbosity >= 2)
+    log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
+        ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
+        instrumented ? "" : " [uninstrumented]");
+  launches.push_back(std::move(ls));
+  return result;
+}
+
+} // namespace kosan::rt

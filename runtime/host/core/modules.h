@@ -1,0 +1,84 @@
+//===- runtime/host/core/modules.h - Modules and kernels kosan has seen ----===//
+//
+// The driver's modules and kernels as kosan knows them: each module's site
+// table and kernel summaries (abi.h), each kernel's instrumented clone.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_RUNTIME_HOST_CORE_MODULES_H
+#define KOSAN_RUNTIME_HOST_CORE_MODULES_H
+
+#include "kosan/abi.h"
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kosan::rt {
+
+// What the pass found a kernel does with its parameters (abi.h).
+struct ParamInfo {
+  std::string name;
+  uint32_t flags = 0, dtype = KOSAN_DTYPE_UNKNOWN;
+};
+struct KernelSummaryInfo {
+  uint32_t flags = 0;
+  std::string orderFindings;      // checks=order's static findings
+  std::vector<ParamInfo> params;
+  uint32_t firstSite = 0, nsites = 0;
+};
+
+struct ModuleInfo {
+  uint32_t id = 0;
+  CUmodule handle = nullptr;
+  bool sitesLoaded = false;
+  // Precision slots [precBase, precBase + precSlots) of the process-wide
+  // array; precSlots 0: the module has none (compiled without the precision
+  // check, or the array was full).
+  uint32_t precBase = 0, precSlots = 0;
+  std::vector<kosan_site> sites;
+  std::unordered_map<std::string, KernelSummaryInfo> summaries; // by mangled name
+  std::string strings;
+  std::string str(uint32_t off) const {
+    return off < strings.size() ? std::string(strings.c_str() + off) : "";
+  }
+  // "file:line:col" of one of its sites.
+  std::string location(const kosan_site &s) const {
+    return str(s.file_str) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column);
+  }
+};
+
+struct KernelInfo {
+  CUfunction plain = nullptr, instrumented = nullptr;
+  ModuleInfo *module = nullptr;
+  std::string mangled, name;
+  std::vector<size_t> paramSizes; // of the original kernel's parameters
+  size_t infoBytes = 0;
+  std::string whyPlain;           // set when the instrumented clone is unusable
+  const KernelSummaryInfo *summary = nullptr;
+  bool warnedNoSummary = false;
+  int dynSmemOptIn = 0;           // the clone's opt-in to dynamic shared memory, as set
+};
+
+// The sites of kernel k's clone; none when its module's table does not
+// describe it.
+inline std::span<const kosan_site> kernelSites(const KernelInfo *k) {
+  if (!k->module || !k->summary)
+    return {};
+  const std::vector<kosan_site> &all = k->module->sites;
+  size_t first = std::min<size_t>(k->summary->firstSite, all.size());
+  size_t end = std::min<size_t>(first + k->summary->nsites, all.size());
+  return std::span<const kosan_site>(all).subspan(first, end - first);
+}
+
+// The demangled name ("x" stays "x"; a name that does not demangle stays as
+// it is).
+std::string demangle(const std::string &name);
+
+} // namespace kosan::rt
+
+#endif // KOSAN_RUNTIME_HOST_CORE_MODULES_H

@@ -1,0 +1,190 @@
+//===- runtime/host/core/runtime.h - The host runtime's core ---------------===//
+//
+// Instrumented host code calls the __kosan_* replacements (shims.cpp,
+// generated from kosan/intercepts.h) instead of the CUDA runtime's
+// functions. They come here: the core keeps the allocation table and the
+// quarantine, the registry of modules and kernels, the device state, and
+// the launch path, which launches the instrumented clone of each kernel and
+// hands every launch, synchronisation point and the exit to the collectors
+// of the checks (collector.h; runtime/host/checks/*).
+//
+// The device writes events to slots in device memory; a word of mapped host
+// memory tells the host, without any CUDA call, whether there is anything to
+// collect, so programs without errors pay nothing at their sync points.
+//
+// Every member is guarded by mu unless it says otherwise.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_RUNTIME_HOST_CORE_RUNTIME_H
+#define KOSAN_RUNTIME_HOST_CORE_RUNTIME_H
+
+#include "core/alloc_table.h"
+#include "core/driver.h"
+#include "core/modules.h"
+#include "core/options.h"
+#include "core/quarantine.h"
+
+#include "kosan/abi.h"
+#include "kosan/trace.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kosan::rt {
+
+class Collector;
+class OobCollector;
+
+struct LaunchState {
+  LaunchRecord record;
+  KernelInfo *kernel = nullptr;
+  // Pointer arguments into freed buffers, by the buffer's begin: launched
+  // with empty bounds, so that every access through them is reported, as
+  // a use after free of this buffer.
+  std::map<uint64_t, FreedBuffer> freedArgs;
+};
+
+class Runtime {
+public:
+  Runtime();
+  ~Runtime();
+  bool oob() const { return checks & KOSAN_CHECK_OOB; }
+  bool precision() const { return checks & KOSAN_CHECK_PRECISION; }
+  bool order() const { return checks & KOSAN_CHECK_ORDER; }
+  // A check whose code lives in the instrumented clones: with none, the
+  // plain kernels run.
+  bool instrumentedChecks() const {
+    return checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER);
+  }
+
+  void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
+                     BufferOrigin origin);
+  // cudaFree/cudaFreeAsync (async: the latter; realFree frees p as the
+  // program asked): the buffer goes to the quarantine, or is freed now;
+  // reports a double free.
+  cudaError_t freeAllocation(void *p, bool async,
+                             const std::function<cudaError_t(void *)> &realFree);
+  // Frees what the quarantine holds (an allocation ran out of memory);
+  // false if it held nothing.
+  bool releaseQuarantine();
+  // Fills a fresh allocation with the uninit pattern (uninit=1) on stream.
+  void poisonFresh(const void *p, uint64_t bytes, cudaStream_t stream, bool wait);
+  // PyTorch's blocks (kosan_allocated/kosan_freed): registered, poisoned,
+  // and remembered as freed.
+  int noteAllocated(const void *p, size_t bytes, const char *name, cudaStream_t stream);
+  int noteFreed(const void *p, const char *freedAt);
+  bool uninit() const { return opts.uninit && oob(); }
+  int registerBuffer(const void *p, size_t bytes, const char *name,
+                     const char *dtype = nullptr, std::vector<int64_t> shape = {});
+  int unregisterBuffer(const void *p);
+
+  // Sets up the device log outside any stream capture (at the first
+  // allocation), so that launches captured into graphs are instrumented.
+  void prepareDevice() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (instrumentedChecks())
+      ensureDevice();
+  }
+  // One launch as the program asked for it; plain launches the original
+  // kernel as the program would have (the intercepted call).
+  cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
+                     size_t shmem, cudaStream_t stream, bool perThread,
+                     bool cooperative, const cudaLaunchConfig_t *ex,
+                     const std::function<cudaError_t()> &plain);
+  // Collects and reports what the device recorded. deviceIdle: the caller
+  // just synchronised the whole device.
+  void drain(bool deviceIdle);
+  // What the program sets on a kernel (cudaFuncSetAttribute: the opt-in to
+  // more dynamic shared memory, above all) must hold for its clone too.
+  void mirrorAttribute(const void *func, int attr, int value);
+  void mirrorCacheConfig(const void *func, int config);
+  void onDeviceReset();
+  void atExit();
+  // A signal that will end the process (handle_signals=1): reports what
+  // the device logged so far, from mapped memory, without waiting for it.
+  void onFatalSignal(int sig);
+  unsigned long errorsReported() const { return errors; }
+
+  // Set by __kosan_alloc_site just before an intercepted allocation.
+  static thread_local const char *pendingSite, *pendingName;
+
+  // For the collectors (mu held).
+  void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+  void writeRaw(const std::string &text);
+  void writeHeaderOnce();
+  bool ensureDevice();
+  void loadSites(ModuleInfo *m);
+  // The buffer kernel parameter i (value ptr) points into, as snapshots and
+  // order records name it.
+  struct ArgBuffer {
+    std::string name;            // registered name, else the parameter's, else "arg<i>"
+    uint64_t end = 0;            // end of the buffer; 0: none known
+    const Buffer *registered = nullptr; // the table's buffer when ptr is its start
+    bool exact = false;          // end is a buffer's kosan knows, not the driver's allocation
+  };
+  ArgBuffer argBuffer(const KernelInfo *k, size_t i, uint64_t ptr);
+
+private:
+  friend class Collector;
+  std::vector<std::string> rdcUnits(CUmodule mod);
+  KernelInfo *kernelFor(const void *func);
+  // The kernel a launch runs the clone of (mu held): null when it runs
+  // plain (no device state, launched on another device). While capturing,
+  // nothing synchronous is done.
+  KernelInfo *kernelToLaunch(const void *func, bool capturing);
+  // Launches k's clone as the program asked (a launch config, cooperative).
+  CUresult launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launchShmem, CUstream s,
+                       void **params, bool cooperative, const cudaLaunchConfig_t *ex);
+  // The kernel's record when it has a usable instrumented clone (mu held).
+  KernelInfo *instrumentedKernel(const void *func);
+  ModuleInfo *moduleFor(CUmodule mod);
+  void registerExitHandler();
+  void installSignalHandlers();
+
+  std::mutex mu;
+  Options opts;
+  uint32_t checks = 0;
+  AllocTable table;
+  Quarantine quarantine;
+  DriverApi drv;
+  bool driverTried = false, deviceReady = false, deviceFailed = false;
+  int stateDevice = -1;           // the device kosan's state lives on
+  bool warnedOtherDevice = false;
+
+  kosan_device_state *dState = nullptr; // device memory
+  kosan_oob_event *events = nullptr;    // mapped host memory
+  uint32_t eventCapacity = 0;
+  kosan_host_flag *hostFlag = nullptr;  // mapped host memory
+
+  std::unordered_map<const void *, std::unique_ptr<KernelInfo>> kernels;
+  std::unordered_map<CUmodule, std::unique_ptr<ModuleInfo>> modules;
+  std::vector<LaunchState> launches;  // index = launch id - 1
+
+  std::unique_ptr<TraceWriter> trace;
+  bool headerWritten = false;
+  FILE *logFile = nullptr;
+  bool exitRegistered = false;
+
+  unsigned long errors = 0, plainLaunches = 0;
+  bool warnedNoMemset = false;
+
+  // One per check (and snapshots), called in this order at every hook.
+  std::vector<std::unique_ptr<Collector>> collectors;
+  OobCollector *oobCollector = nullptr; // also in collectors
+};
+
+// The process's runtime; never destroyed (kernels may still be reported
+// from atexit handlers).
+Runtime &runtime();
+
+} // namespace kosan::rt
+
+#endif // KOSAN_RUNTIME_HOST_CORE_RUNTIME_H

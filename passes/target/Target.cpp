@@ -1,9 +1,8 @@
-//===- passes/KernelInfo.cpp - Which module is device code, which function a kernel ===//
+//===- passes/target/Target.cpp - The target of a device module -----------===//
+#include "target/Target.h"
 #include "KosanPasses.h"
 
-#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
-#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -11,34 +10,27 @@ using namespace llvm;
 
 namespace kosan {
 
+const Target *Target::forModule(const Module &M) {
+  Triple T(M.getTargetTriple());
+  if (T.isNVPTX())
+    return &nvptxTarget();
+  return nullptr;
+}
+
 bool isDeviceModule(const Module &M) {
   Triple T(M.getTargetTriple());
   return T.isNVPTX() || T.isAMDGPU();
 }
 
-// LLVM 19's NVPTX marks kernels with !nvvm.annotations {ptr @f, !"kernel", i32 1};
-// the calling conventions cover AMDGPU and later NVPTX.
 bool isKernel(const Function &F) {
   if (F.isDeclaration())
     return false;
-  CallingConv::ID CC = F.getCallingConv();
-  if (CC == CallingConv::PTX_Kernel || CC == CallingConv::AMDGPU_KERNEL)
+  // AMDGPU device modules are recognised (and left alone) before they have
+  // a Target of their own.
+  if (F.getCallingConv() == CallingConv::AMDGPU_KERNEL)
     return true;
-  const NamedMDNode *Annotations = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!Annotations)
-    return false;
-  for (const MDNode *Op : Annotations->operands()) {
-    if (Op->getNumOperands() < 3)
-      continue;
-    auto *V = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0));
-    auto *Key = dyn_cast_or_null<MDString>(Op->getOperand(1));
-    if (!V || V->getValue() != &F || !Key || Key->getString() != "kernel")
-      continue;
-    if (auto *C = mdconst::dyn_extract<ConstantInt>(Op->getOperand(2)))
-      if (C->isOne())
-        return true;
-  }
-  return false;
+  const Target *T = Target::forModule(*F.getParent());
+  return T && T->isKernel(F);
 }
 
 } // namespace kosan

@@ -1,37 +1,31 @@
-//===- passes/OOBSanitizer.cpp - Out-of-bounds instrumentation of kernels --===//
+//===- passes/checks/oob/OOBInstrumenter.cpp - checks=oob -----------------===//
 //
-// For every kernel K the pass adds a clone K__kosan that takes one more
-// parameter, a kosan_launch_info by value, holding the bounds the host
-// resolved for each pointer argument at launch. Every load, store, atomic and
-// memory intrinsic of the clone is checked against the object its pointer
-// derives from (see Provenance.h):
+// Every load, store, atomic and memory intrinsic of a clone is checked
+// against the object its pointer derives from (see core/Provenance.h):
 //
 //   kernel pointer argument i : begin/end from launch_info.args[i]  (2 compares)
 //   static shared, local, __device__ arrays, byval params : static bounds
 //   extern __shared__ arrays  : launch_info.dyn_smem_bytes
 //   anything else             : the runtime's table of every known buffer
 //
-// A failing compare calls the device runtime, which records the event and
-// says whether the access may go ahead (pitched buffers); otherwise a store
-// is dropped and a load yields zero. Device functions get clones too, taking
-// the launch context as extra arguments, so the original kernel and every
-// function it calls stay exactly as compiled: a launch with checks off runs
-// uninstrumented code.
+// A failing compare records the event inline (emitReport) and, for pitched
+// buffers, says whether the access may go ahead; otherwise a store is
+// dropped and a load yields zero. The clones and their launch context are
+// core/KernelCloner.h's and core/LaunchContext.h's.
 //
 //===----------------------------------------------------------------------===//
+#include "DeviceRuntime.h"
 #include "KosanPasses.h"
-#include "Provenance.h"
-#include "OrderAnalysis.h"
-#include "OrderSanitizer.h"
-#include "PrecisionSanitizer.h"
-#include "SiteTable.h"
+#include "core/Instrumenter.h"
+#include "core/Provenance.h"
+#include "core/SiteTable.h"
+#include "target/Target.h"
 
 #include "kosan/abi.h"
 
 #include <cstddef>
 
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -42,22 +36,14 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
-#include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Transforms/Utils/ModuleUtils.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "kosan-oob"
 
-STATISTIC(NumKernels, "Kernels cloned and instrumented");
-STATISTIC(NumDeviceFunctions, "Device functions cloned and instrumented");
 STATISTIC(NumChecked, "Accesses checked");
 STATISTIC(NumCheckedArg, "Accesses checked against a kernel argument's bounds");
 STATISTIC(NumCheckedStatic, "Accesses checked against a static object's bounds");
@@ -70,27 +56,7 @@ STATISTIC(NumUninitChecked, "Global loads checked for the uninit fill");
 namespace kosan {
 namespace {
 
-// Layout of kosan_launch_info in bytes (abi.h, pinned by static_assert there).
-constexpr uint64_t kInfoState = 0, kInfoLaunchId = 8, kInfoFlags = 12,
-                   kInfoDynSmem = 16, kInfoArgs = sizeof(kosan_launch_info),
-                   kBoundsSize = sizeof(kosan_arg_bounds);
-static_assert(kInfoArgs == 32 && kBoundsSize == 32, "launch info layout");
-
-constexpr unsigned kSharedAS = 3, kLocalAS = 5;
-// Function objects allocated (and freed) before cloning: see run().
-constexpr unsigned kAddressFillers = 4096;
-
-#define KOSAN_ENTRY_NAME(id, sym) constexpr char k##id##Name[] = sym;
-KOSAN_DEVICE_ENTRIES(KOSAN_ENTRY_NAME)
-#undef KOSAN_ENTRY_NAME
-
-// The launch context an instrumented function reads: from the launch info in
-// a kernel clone, from trailing arguments in a device function clone.
-struct LaunchContext {
-  Value *state = nullptr, *launchId = nullptr, *flags = nullptr,
-        *dynSmem = nullptr;
-  Argument *info = nullptr; // kernels only
-};
+constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
 
 struct Access {
   Instruction *inst;
@@ -101,11 +67,6 @@ struct Access {
   unsigned ptrOperand = 0;
 };
 
-// kosan's own loads of the launch info are never checked.
-Instruction *markNoSanitize(Instruction *I) {
-  I->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(I->getContext(), {}));
-  return I;
-}
 
 // Accesses in one block through one pointer at different constant offsets
 // (an unrolled loop over a shared tile: as[ty][0..31]) are checked once, on
@@ -138,31 +99,41 @@ void dropLoadPromises(Instruction &I) {
 struct Counts {
   unsigned arg = 0, stat = 0, table = 0, safe = 0, constant = 0;
 };
-
-class OOBSanitizer {
+class OOBInstrumenter final : public Instrumenter {
 public:
-  OOBSanitizer(Module &M, const PassOptions &opts)
-      : M(M), DL(M.getDataLayout()), opts(opts), Ctx(M.getContext()),
+  explicit OOBInstrumenter(ModuleState &S)
+      : Instrumenter(S), M(S.M), DL(M.getDataLayout()), Ctx(M.getContext()),
         I64(Type::getInt64Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
         I1(Type::getInt1Ty(Ctx)), Ptr(PointerType::get(Ctx, 0)) {}
-  bool run();
+  StringRef name() const override { return "oob"; }
+  bool begin(ArrayRef<Function *>, ArrayRef<Function *>) override {
+    initializeCallbacks();
+    return true;
+  }
+  void instrument(Function &clone, const Function &original, const LaunchContext &ctx,
+                  FunctionAnalysisManager &) override {
+    instrumentFunction(clone, original, ctx);
+  }
+  // Link no runtime function the instrumentation did not need.
+  void end() override {
+    for (FunctionCallee fn : {tableFn, recordFn})
+      if (auto *F = dyn_cast<Function>(fn.getCallee()); F && F->use_empty())
+        F->eraseFromParent();
+  }
 
 private:
+  struct Check;
   void initializeCallbacks();
   Value *emitReport(Instruction *before, const LaunchContext &ctx, Value *site,
                     Value *addr, Value *size32, Value *begin, Value *end,
                     Value *pitch, Value *shape, Value *badOverride = nullptr);
   void checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site, bool kernel);
-  Function *cloneWithExtraParams(Function &F, ArrayRef<Type *> extra);
-  Function *cloneKernel(Function &F);
-  Function *cloneDeviceFunction(Function &F);
-  void redirectCalls(Function &clone, const LaunchContext &ctx);
-  LaunchContext kernelContext(Function &clone, unsigned numArgs);
-  void instrumentFunction(Function &clone, const Function &original,
-                          bool kernel, const LaunchContext &ctx);
+  void instrumentFunction(Function &clone, const Function &original, const LaunchContext &ctx);
+  void checkGroupMember(Check &c, Group &G, int64_t offset);
+  void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, const LaunchContext &ctx);
+  void checkAccess(Check &c, Counts &counts, const LaunchContext &ctx);
   void collectAccesses(Function &F, SmallVectorImpl<Access> &out);
-  Value *argBound(Function &clone, const LaunchContext &ctx, unsigned arg,
-                  unsigned field, IRBuilder<> &B);
+  Value *argBound(const LaunchContext &ctx, unsigned arg, unsigned field, IRBuilder<> &B);
   void guard(Access &A, Value *bad,
              function_ref<Value *(Instruction *)> slowPath);
   bool canRedirect(const Access &A) const;
@@ -173,48 +144,33 @@ private:
   void redirect(Access &A, unsigned space, Value *bad, Value *report,
                 function_ref<void(Instruction *)> slowPath);
   Value *sinkFor(PointerType *T, unsigned space, IRBuilder<> &B);
-  std::string fpMode() const;
-  std::string unitId() const;
-  void declareExternalClones(ArrayRef<Function *> instrumented);
-  void nameUnitGlobals(StringRef id);
 
   Module &M;
   const DataLayout &DL;
-  const PassOptions &opts;
   LLVMContext &Ctx;
   Type *I64, *I32, *I1;
   PointerType *Ptr;
   FunctionCallee tableFn, recordFn;
-  SiteTable sites;
-  void remarkSummary(Function &F, const KernelSummary &summary);
-  void remarkPrecision(Function &clone, const Function &original, bool kernel,
-                       const PrecisionCounts &counts);
-  void remarkOrder(Function &clone, const Function &original, bool kernel,
-                   const OrderCounts &counts);
-  DenseMap<Function *, Function *> clones;
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
-  // Relocatable device code: the unit's site base (KOSAN_SITE_BASE_PREFIX),
-  // added to the site ids this module records.
-  GlobalVariable *siteBase = nullptr;
 };
 
 // Bytes of the sinks that redirected accesses go to: the widest access the
 // fast path redirects.
 constexpr uint64_t kSinkBytes = 64;
 
-void OOBSanitizer::initializeCallbacks() {
+void OOBInstrumenter::initializeCallbacks() {
   // bool __kosan_oob_check_table(state, launch, flags, site, addr, size)
   FunctionType *tableTy =
       FunctionType::get(I1, {I64, I32, I32, I32, I64, I32}, false);
-  tableFn = M.getOrInsertFunction(kOobCheckTableName, tableTy);
+  tableFn = M.getOrInsertFunction(rt::OobCheckTable, tableTy);
   auto *F = cast<Function>(tableFn.getCallee());
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(Attribute::Cold);
   F->addRetAttr(Attribute::ZExt);
   // void __kosan_oob_record(state, launch, flags, site, addr, size)
   recordFn = M.getOrInsertFunction(
-      kOobRecordName, FunctionType::get(Type::getVoidTy(Ctx), {I64, I32, I32, I32, I64, I32}, false));
+      rt::OobRecord, FunctionType::get(Type::getVoidTy(Ctx), {I64, I32, I32, I32, I64, I32}, false));
   auto *RF = cast<Function>(recordFn.getCallee());
   RF->addFnAttr(Attribute::NoUnwind);
   RF->addFnAttr(Attribute::Cold);
@@ -229,7 +185,7 @@ void OOBSanitizer::initializeCallbacks() {
 //   if (idx < state->event_capacity) { events[idx] = {...}; fence; key }
 //   host_flag->dirty = 1
 //   if (flags & HALT) { fence; host_flag->halted = 1; trap }
-Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
+Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx,
                                 Value *site, Value *addr, Value *size32,
                                 Value *begin, Value *end, Value *pitch,
                                 Value *shape, Value *badOverride) {
@@ -300,18 +256,13 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
     put(offsetof(kosan_oob_event, end), end);
     put(offsetof(kosan_oob_event, pitch), pitch ? pitch : W.getInt64(0));
     put(offsetof(kosan_oob_event, size), size32);
-    Intrinsic::ID sregs[6] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-                              Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-                              Intrinsic::nvvm_read_ptx_sreg_ctaid_z,
-                              Intrinsic::nvvm_read_ptx_sreg_tid_x,
-                              Intrinsic::nvvm_read_ptx_sreg_tid_y,
-                              Intrinsic::nvvm_read_ptx_sreg_tid_z};
+    // block[3] then thread[3].
     for (unsigned i = 0; i < 6; ++i)
       put(offsetof(kosan_oob_event, block) + 4 * i,
-          W.CreateIntrinsic(sregs[i], {}, {}));
-    W.CreateIntrinsic(Intrinsic::nvvm_membar_sys, {}, {});
-    if (siteBase)
-      site = W.CreateAdd(markNoSanitize(W.CreateAlignedLoad(I32, siteBase, Align(4))), site);
+          i < 3 ? S.target.blockId(W, i) : S.target.threadId(W, i - 3));
+    S.target.systemFence(W);
+    if (S.siteBase)
+      site = W.CreateAdd(markNoSanitize(W.CreateAlignedLoad(I32, S.siteBase, Align(4))), site);
     Value *key = W.CreateAdd(
         W.CreateOr(W.CreateShl(W.CreateZExt(ctx.launchId, I64), 32),
                    W.CreateZExt(site, I64)),
@@ -336,7 +287,7 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
   haltTerm->getParent()->setName("kosan.halt");
   IRBuilder<> H(haltTerm);
   H.SetCurrentDebugLocation(before->getDebugLoc());
-  H.CreateIntrinsic(Intrinsic::nvvm_membar_sys, {}, {});
+  S.target.systemFence(H);
   H.CreateAlignedStore(H.getInt32(1),
                        H.CreateConstInBoundsGEP1_64(H.getInt8Ty(), hostFlag,
                                                     offsetof(kosan_host_flag, halted)),
@@ -350,7 +301,7 @@ Value *OOBSanitizer::emitReport(Instruction *before, const LaunchContext &ctx,
 // 8-byte elements) read what nobody wrote; it is recorded at its site with
 // KOSAN_SITE_UNINIT_BIT. Without the flag it costs a compare per element.
 // One-byte loads, pointers and aggregates are not checked.
-void OOBSanitizer::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site,
+void OOBInstrumenter::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site,
                                bool kernel) {
   Type *T = L.getType();
   auto *VT = dyn_cast<FixedVectorType>(T);
@@ -394,137 +345,10 @@ void OOBSanitizer::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t s
   R.CreateCall(recordFn, {ctx.state, ctx.launchId, ctx.flags, siteV, addr, size32});
 }
 
-static void copyKernelAnnotations(Module &M, Function &from, Function &to) {
-  NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations");
-  if (!Annotations)
-    return;
-  SmallVector<MDNode *, 4> added;
-  bool bounded = false;
-  for (MDNode *Op : Annotations->operands()) {
-    if (Op->getNumOperands() < 1)
-      continue;
-    auto *V = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0));
-    if (!V || V->getValue() != &from)
-      continue;
-    SmallVector<Metadata *, 4> ops(Op->op_begin(), Op->op_end());
-    ops[0] = ValueAsMetadata::get(&to);
-    added.push_back(MDNode::get(M.getContext(), ops));
-    for (unsigned i = 1; i + 1 < Op->getNumOperands(); i += 2)
-      if (auto *Key = dyn_cast<MDString>(Op->getOperand(i)))
-        bounded |= Key->getString().starts_with("maxntid") || Key->getString() == "maxnreg";
-  }
-  // Without launch bounds ptxas gives a kernel all the registers it wants,
-  // and the program's block size is what limits the original. The clone
-  // needs more registers than the original: keep it launchable with every
-  // block size the original may be launched with (1024 threads x 64
-  // registers fill a register file). Not when it calls device functions of
-  // another unit (relocatable device code): nvlink refuses a kernel whose
-  // limit is below what such a function uses, which ptxas does not know here;
-  // a clone that then needs too many registers for its launch runs plain,
-  // with a warning, instead of failing the link.
-  auto callsOtherUnit = [&] {
-    for (const Instruction &I : instructions(to))
-      if (const auto *CB = dyn_cast<CallBase>(&I))
-        if (const Function *Callee = CB->getCalledFunction();
-            Callee && Callee->isDeclaration() && !Callee->isIntrinsic() &&
-            !Callee->getName().starts_with("__kosan_") && Callee->getName() != "vprintf" &&
-            Callee->getName() != "malloc" && Callee->getName() != "free" &&
-            Callee->getName() != "__assertfail")
-          return true;
-    return false;
-  };
-  if (!bounded && Triple(M.getTargetTriple()).isNVPTX() && !callsOtherUnit())
-    added.push_back(MDNode::get(
-        M.getContext(),
-        {ValueAsMetadata::get(&to), MDString::get(M.getContext(), "maxnreg"),
-         ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(M.getContext()), 64))}));
-  for (MDNode *N : added)
-    Annotations->addOperand(N);
-}
-
-// The clone calls into the runtime, which writes memory the original never
-// touched and may trap: attributes promising otherwise must go.
-static void dropPromises(Function &F) {
-  F.removeFnAttr(Attribute::Memory);
-  F.removeFnAttr(Attribute::NoSync);
-  F.removeFnAttr(Attribute::NoFree);
-  F.removeFnAttr(Attribute::WillReturn);
-  F.removeFnAttr(Attribute::NoRecurse);
-}
-
-// A copy of F named F__kosan that takes `extra` parameters after its own.
-Function *OOBSanitizer::cloneWithExtraParams(Function &F, ArrayRef<Type *> extra) {
-  FunctionType *FT = F.getFunctionType();
-  SmallVector<Type *, 8> params(FT->param_begin(), FT->param_end());
-  params.append(extra.begin(), extra.end());
-  auto *NewFT = FunctionType::get(FT->getReturnType(), params, FT->isVarArg());
-  Function *NewF = Function::Create(NewFT, F.getLinkage(), F.getAddressSpace(),
-                                    F.getName() + KOSAN_CLONE_SUFFIX, &M);
-  ValueToValueMapTy VMap;
-  for (unsigned i = 0; i < F.arg_size(); ++i) {
-    NewF->getArg(i)->setName(F.getArg(i)->getName());
-    VMap[F.getArg(i)] = NewF->getArg(i);
-  }
-  SmallVector<ReturnInst *, 4> returns;
-  CloneFunctionInto(NewF, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                    returns);
-  dropPromises(*NewF);
-  return NewF;
-}
-
-Function *OOBSanitizer::cloneKernel(Function &F) {
-  Function *NewF = cloneWithExtraParams(F, {Ptr});
-  unsigned infoArg = F.arg_size();
-  // The launch info: a .param array the host fills per launch.
-  Type *infoTy = ArrayType::get(I64, (kInfoArgs + kBoundsSize * F.arg_size()) / 8);
-  NewF->addParamAttr(infoArg, Attribute::getWithByValType(Ctx, infoTy));
-  NewF->addParamAttr(infoArg, Attribute::getWithAlignment(Ctx, Align(8)));
-  NewF->getArg(infoArg)->setName("kosan.launch_info");
-  // ptx_kernel makes the clone an .entry whatever the NVPTX backend's
-  // annotation cache remembers about a function that once lived at the same
-  // address (LLVM 19 caches annotations per GlobalValue pointer and never
-  // forgets deleted ones); the annotations still carry the launch bounds.
-  NewF->setCallingConv(Triple(M.getTargetTriple()).isNVPTX()
-                           ? CallingConv::ID(CallingConv::PTX_Kernel)
-                           : F.getCallingConv());
-  copyKernelAnnotations(M, F, *NewF);
-  return NewF;
-}
-
-Function *OOBSanitizer::cloneDeviceFunction(Function &F) {
-  Function *NewF = cloneWithExtraParams(F, {I64, I32, I32, I64});
-  unsigned n = F.arg_size();
-  NewF->getArg(n)->setName("kosan.state");
-  NewF->getArg(n + 1)->setName("kosan.launch_id");
-  NewF->getArg(n + 2)->setName("kosan.flags");
-  NewF->getArg(n + 3)->setName("kosan.dyn_smem");
-  return NewF;
-}
-
-LaunchContext OOBSanitizer::kernelContext(Function &clone, unsigned numArgs) {
-  LaunchContext ctx;
-  ctx.info = clone.getArg(numArgs);
-  // After the entry block's allocas, which the backend wants first.
-  BasicBlock::iterator at = clone.getEntryBlock().getFirstInsertionPt();
-  while (isa<AllocaInst>(*at))
-    ++at;
-  IRBuilder<> B(&*at);
-  auto field = [&](uint64_t offset, Type *T, const char *name) {
-    Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ctx.info, offset);
-    Align align(T->getPrimitiveSizeInBits() / 8);
-    return markNoSanitize(B.CreateAlignedLoad(T, p, align, name));
-  };
-  ctx.state = field(kInfoState, I64, "kosan.state");
-  ctx.launchId = field(kInfoLaunchId, I32, "kosan.launch_id");
-  ctx.flags = field(kInfoFlags, I32, "kosan.flags");
-  ctx.dynSmem = field(kInfoDynSmem, I64, "kosan.dyn_smem");
-  return ctx;
-}
-
-Value *OOBSanitizer::argBound(Function & /*clone*/, const LaunchContext &ctx,
-                              unsigned arg, unsigned field, IRBuilder<> &B) {
+Value *OOBInstrumenter::argBound(const LaunchContext &ctx, unsigned arg, unsigned field,
+                                 IRBuilder<> &B) {
   // begin, end and pitch are read once at entry; shape only on the slow path.
-  uint64_t offset = kInfoArgs + kBoundsSize * arg + 8 * field;
+  uint64_t offset = LaunchInfoLayout::bound(arg, field);
   if (field < 3) {
     Value *&cached = argBoundCache[{arg, field}];
     if (!cached) {
@@ -541,41 +365,7 @@ Value *OOBSanitizer::argBound(Function & /*clone*/, const LaunchContext &ctx,
   return markNoSanitize(B.CreateAlignedLoad(I64, p, Align(8)));
 }
 
-void OOBSanitizer::redirectCalls(Function &clone, const LaunchContext &ctx) {
-  SmallVector<CallInst *, 8> calls;
-  for (Instruction &I : instructions(clone))
-    if (auto *CI = dyn_cast<CallInst>(&I))
-      if (Function *callee = CI->getCalledFunction())
-        if (clones.count(callee) && !isKernel(*callee))
-          calls.push_back(CI);
-  for (CallInst *CI : calls) {
-    Function *target = clones[CI->getCalledFunction()];
-    SmallVector<Value *, 8> args(CI->args());
-    args.append({ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem});
-    SmallVector<OperandBundleDef, 1> bundles;
-    CI->getOperandBundlesAsDefs(bundles);
-    CallInst *NewCI = CallInst::Create(target, args, bundles, "", CI);
-    NewCI->takeName(CI);
-    NewCI->setCallingConv(CI->getCallingConv());
-    NewCI->setTailCallKind(CI->getTailCallKind());
-    NewCI->setDebugLoc(CI->getDebugLoc());
-    // Parameter attributes of the original arguments still apply.
-    AttributeList attrs = CI->getAttributes();
-    NewCI->setAttributes(AttributeList::get(
-        Ctx, attrs.getFnAttrs(), attrs.getRetAttrs(),
-        [&] {
-          SmallVector<AttributeSet, 8> p;
-          for (unsigned i = 0; i < CI->arg_size(); ++i)
-            p.push_back(attrs.getParamAttrs(i));
-          return p;
-        }()));
-    NewCI->removeFnAttr(Attribute::Memory);
-    CI->replaceAllUsesWith(NewCI);
-    CI->eraseFromParent();
-  }
-}
-
-void OOBSanitizer::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
+void OOBInstrumenter::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
   auto sizeOf = [&](Type *T) -> uint32_t {
     return DL.getTypeStoreSize(T).getFixedValue();
   };
@@ -609,22 +399,11 @@ void OOBSanitizer::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
       if (auto *MT = dyn_cast<MemTransferInst>(MI))
         out.push_back(
             {MI, MT->getRawSource(), len64, s, KOSAN_ACCESS_MEMCPY_SRC, 1});
-    } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::nvvm_ldg_global_f:
-      case Intrinsic::nvvm_ldg_global_i:
-      case Intrinsic::nvvm_ldg_global_p:
-      case Intrinsic::nvvm_ldu_global_f:
-      case Intrinsic::nvvm_ldu_global_i:
-      case Intrinsic::nvvm_ldu_global_p: {
-        uint32_t s = sizeOf(II->getType());
-        out.push_back({II, II->getArgOperand(0), ConstantInt::get(I64, s), s,
-                       KOSAN_ACCESS_LOAD});
-        break;
-      }
-      default:
-        break;
-      }
+    } else if (auto *II = dyn_cast<IntrinsicInst>(&I);
+               II && S.target.isGlobalLoadIntrinsic(II->getIntrinsicID())) {
+      uint32_t s = sizeOf(II->getType());
+      out.push_back({II, II->getArgOperand(0), ConstantInt::get(I64, s), s,
+                     KOSAN_ACCESS_LOAD});
     }
   }
 }
@@ -635,7 +414,7 @@ void OOBSanitizer::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
 //   access: <inst>; br cont
 //   skip:   br cont
 //   cont:   phi [inst, access], [zero, skip]
-void OOBSanitizer::guard(Access &A, Value *bad,
+void OOBInstrumenter::guard(Access &A, Value *bad,
                          function_ref<Value *(Instruction *)> slowPath) {
   Instruction *I = A.inst;
   BasicBlock *head = I->getParent();
@@ -683,7 +462,7 @@ void OOBSanitizer::guard(Access &A, Value *bad,
 //   safe = select bad, sink, p ; v = load safe ; v' = select bad, 0, v
 //   br report, kosan.report, kosan.cont
 SmallVector<int, 32>
-OOBSanitizer::groupAccesses(ArrayRef<Access> accesses,
+OOBInstrumenter::groupAccesses(ArrayRef<Access> accesses,
                             ArrayRef<Provenance> provenance,
                             SmallVectorImpl<Group> &groups,
                             SmallVectorImpl<int64_t> &offsets) {
@@ -760,7 +539,7 @@ OOBSanitizer::groupAccesses(ArrayRef<Access> accesses,
   return groupOf;
 }
 
-bool OOBSanitizer::canRedirect(const Access &A) const {
+bool OOBInstrumenter::canRedirect(const Access &A) const {
   if (isa<MemIntrinsic>(A.inst))
     return false; // a copy from a sink would write its garbage into valid memory
   if (!isa<LoadInst>(A.inst) && !isa<StoreInst>(A.inst) &&
@@ -782,14 +561,14 @@ bool OOBSanitizer::canRedirect(const Access &A) const {
   if (align && align->value() > kSinkBytes)
     return false;
   unsigned as = A.ptr->getType()->getPointerAddressSpace();
-  if (as != 0 && as != 1 && as != kSharedAS)
+  if (as != addrspace::Generic && as != addrspace::Global && as != kSharedAS)
     return false;
   Type *T = A.inst->getType();
   return T->isVoidTy() || T->isIntOrIntVectorTy() || T->isFPOrFPVectorTy() ||
          T->isPtrOrPtrVectorTy();
 }
 
-Value *OOBSanitizer::sinkFor(PointerType *T, unsigned space, IRBuilder<> & /*B*/) {
+Value *OOBInstrumenter::sinkFor(PointerType *T, unsigned space, IRBuilder<> & /*B*/) {
   unsigned as = T->getAddressSpace();
   Type *sinkTy = ArrayType::get(I64, kSinkBytes / 8);
   // A generic pointer into shared memory gets the shared sink, so that the
@@ -808,15 +587,15 @@ Value *OOBSanitizer::sinkFor(PointerType *T, unsigned space, IRBuilder<> & /*B*/
   if (!globalSink) {
     globalSink = new GlobalVariable(M, sinkTy, false, GlobalValue::InternalLinkage,
                                     Constant::getNullValue(sinkTy), "__kosan_sink",
-                                    nullptr, GlobalValue::NotThreadLocal, 1);
+                                    nullptr, GlobalValue::NotThreadLocal, addrspace::Global);
     globalSink->setAlignment(Align(kSinkBytes));
   }
-  if (as == 1)
+  if (as == addrspace::Global)
     return globalSink;
   return ConstantExpr::getAddrSpaceCast(globalSink, T);
 }
 
-void OOBSanitizer::redirect(Access &A, unsigned space, Value *bad, Value *report,
+void OOBInstrumenter::redirect(Access &A, unsigned space, Value *bad, Value *report,
                             function_ref<void(Instruction *)> slowPath) {
   Instruction *I = A.inst;
   IRBuilder<> B(I);
@@ -851,26 +630,6 @@ void OOBSanitizer::redirect(Access &A, unsigned space, Value *bad, Value *report
   slowPath(then);
 }
 
-std::string OOBSanitizer::fpMode() const {
-  bool anyFP = false, contract = false, fast = false;
-  for (const Function &F : M) {
-    if (F.getFnAttribute("unsafe-fp-math").getValueAsBool())
-      fast = true;
-    for (const Instruction &I : instructions(F))
-      if (isa<FPMathOperator>(&I) && I.getType()->isFPOrFPVectorTy()) {
-        anyFP = true;
-        if (I.hasAllowContract())
-          contract = true;
-      }
-  }
-  std::string mode;
-  if (anyFP)
-    mode = contract ? "fp-contract=fast" : "fp-contract=off";
-  if (fast)
-    mode += mode.empty() ? "fast-math" : " fast-math";
-  return mode;
-}
-
 static std::string objectName(const Provenance &p) {
   if (!p.base)
     return "";
@@ -882,8 +641,51 @@ static std::string objectName(const Provenance &p) {
   return "";
 }
 
-void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
-                                      bool kernel, const LaunchContext &ctx) {
+// One access being checked: its provenance, its site, and the builder
+// that puts the check right before it.
+struct OOBInstrumenter::Check {
+  Check(Access &A, const Provenance &p, uint32_t site)
+      : A(A), p(p), site(site), B(A.inst), ptrAS(A.ptr->getType()->getPointerAddressSpace()) {
+    B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+    // Shared objects are compared in the shared window (offsets), so the
+    // backend keeps the accesses ld.shared/st.shared instead of converting
+    // addresses to generic ones.
+    inShared = p.space == KOSAN_SPACE_SHARED && p.base &&
+               p.base->getType()->getPointerAddressSpace() == kSharedAS;
+  }
+  // ptr as an integer, in the shared window for shared objects.
+  Value *addressOf(Value *ptr) {
+    if (inShared && ptr->getType()->getPointerAddressSpace() != kSharedAS)
+      ptr = B.CreateAddrSpaceCast(ptr, PointerType::get(B.getContext(), kSharedAS));
+    return B.CreatePtrToInt(ptr, B.getInt64Ty());
+  }
+  // The object's first byte, in the same terms.
+  Value *objectBegin() {
+    Value *base = p.base;
+    unsigned as = base->getType()->getPointerAddressSpace();
+    if (!inShared && as != ptrAS)
+      base = B.CreateAddrSpaceCast(base, A.ptr->getType());
+    return B.CreatePtrToInt(base, B.getInt64Ty(), "kosan.begin");
+  }
+  // Its end: static size, or the launch's dynamic shared memory.
+  Value *objectEnd(Value *begin, const LaunchContext &ctx) {
+    Value *objSize = p.kind == Provenance::DynamicShared
+                         ? ctx.dynSmem
+                         : ConstantInt::get(B.getInt64Ty(), p.size);
+    return B.CreateAdd(begin, objSize, "kosan.end");
+  }
+
+  Access &A;
+  const Provenance &p;
+  uint32_t site;
+  IRBuilder<> B;
+  unsigned ptrAS;
+  bool inShared;
+};
+
+void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
+                                         const LaunchContext &ctx) {
+  bool kernel = ctx.kernel;
   SmallVector<Access, 32> accesses;
   collectAccesses(clone, accesses);
   ProvenanceAnalysis PA(DL, kernel ? &clone : nullptr);
@@ -897,7 +699,6 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
   SmallVector<Group, 8> groups;
   SmallVector<int64_t, 32> offsets;
   SmallVector<int, 32> groupOf = groupAccesses(accesses, provenance, groups, offsets);
-  SmallVector<uint32_t, 32> siteOf(accesses.size(), 0);
   // Global loads to check for the uninit fill once the bounds checks are in.
   SmallVector<std::pair<LoadInst *, uint32_t>, 16> uninitLoads;
 
@@ -927,160 +728,26 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
       continue;
     }
     int argIndex = p.kind == Provenance::KernelArg ? int(p.argIndex) : -1;
-    uint32_t site = sites.add(*A.inst, A.kind, p.space, A.constSize,
-                              objectName(p), argIndex);
-    siteOf[index] = site;
+    uint32_t site = S.sites.add(*A.inst, A.kind, p.space, A.constSize,
+                                objectName(p), argIndex);
     if (auto *L = dyn_cast<LoadInst>(A.inst);
-        L && opts.uninit && A.kind == KOSAN_ACCESS_LOAD &&
+        L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD &&
         (p.kind == Provenance::KernelArg || p.kind == Provenance::Unknown))
       uninitLoads.push_back({L, site});
 
-    IRBuilder<> B(A.inst);
-    B.SetCurrentDebugLocation(A.inst->getDebugLoc());
-    // Shared objects are compared in the shared window (offsets), so the
-    // backend keeps the accesses ld.shared/st.shared instead of converting
-    // addresses to generic ones.
-    bool inShared = p.space == KOSAN_SPACE_SHARED && p.base &&
-                    p.base->getType()->getPointerAddressSpace() == kSharedAS;
-    auto addressOf = [&](Value *ptr) -> Value * {
-      if (inShared && ptr->getType()->getPointerAddressSpace() != kSharedAS)
-        ptr = B.CreateAddrSpaceCast(ptr, PointerType::get(Ctx, kSharedAS));
-      return B.CreatePtrToInt(ptr, I64);
-    };
-    auto objectBegin = [&]() -> Value * {
-      Value *base = p.base;
-      unsigned as = base->getType()->getPointerAddressSpace();
-      if (!inShared && as != ptrAS)
-        base = B.CreateAddrSpaceCast(base, A.ptr->getType());
-      return B.CreatePtrToInt(base, I64, "kosan.begin");
-    };
+    Check c(A, p, site);
+    ++NumChecked;
     if (groupOf[index] >= 0) {
       Group &G = groups[groupOf[index]];
-      ++NumChecked;
       ++counts.stat;
       ++NumCheckedStatic;
-      if (G.leader != int(index)) {
-        ++NumGrouped;
-        if (G.safeBase) {
-          A.inst->setOperand(A.ptrOperand,
-                             B.CreateConstGEP1_64(B.getInt8Ty(), G.safeBase,
-                                                  offsets[index], "kosan.safe"));
-          dropLoadPromises(*A.inst);
-          IRBuilder<> VB(A.inst->getNextNode());
-          VB.SetCurrentDebugLocation(A.inst->getDebugLoc());
-          SmallVector<Use *, 4> uses;
-          for (Use &U : A.inst->uses())
-            uses.push_back(&U);
-          Value *value = VB.CreateSelect(G.bad, Constant::getNullValue(A.inst->getType()),
-                                         A.inst, A.inst->getName() + ".kosan");
-          for (Use *U : uses)
-            U->set(value);
-          continue;
-        }
-        redirect(A, p.space, G.bad, nullptr, [](Instruction *) {});
-        continue;
-      }
-      // The leader checks the whole range the group touches, once.
-      Value *base = p.base;
-      if (base->getType()->getPointerAddressSpace() != ptrAS)
-        base = B.CreateAddrSpaceCast(base, A.ptr->getType());
-      Value *begin = objectBegin();
-      Value *objSize = p.kind == Provenance::DynamicShared
-                           ? ctx.dynSmem
-                           : ConstantInt::get(I64, p.size);
-      Value *end = B.CreateAdd(begin, objSize, "kosan.end");
-      // The common variable address: the leader's, less its constant part.
-      Value *v = B.CreateSub(addressOf(A.ptr), B.getInt64(G.leaderOffset), "kosan.group");
-      Value *lo = B.CreateAdd(v, B.getInt64(G.minOffset));
-      Value *hi = B.CreateAdd(v, B.getInt64(G.maxEnd));
-      Value *below = B.CreateICmpULT(lo, begin);
-      G.bad = B.CreateOr(below, B.CreateICmpUGT(hi, end), "kosan.bad");
-      if (G.allLoads && p.kind == Provenance::StaticObject &&
-          uint64_t(G.maxEnd - G.minOffset) <= p.size) {
-        // base + offset_i stays inside the object for every member.
-        Value *common = B.CreateConstGEP1_64(B.getInt8Ty(), A.ptr, -G.leaderOffset);
-        Value *objStart = B.CreateConstGEP1_64(B.getInt8Ty(), base, -G.minOffset);
-        G.safeBase = B.CreateSelect(G.bad, objStart, common, "kosan.safe.base");
-      }
-      // Sites of the group's extremes are created when their turn comes;
-      // the table gets them now so the report can name the one at fault.
-      uint32_t siteMin = G.minMember == int(index) ? site
-                         : sites.add(*accesses[G.minMember].inst, accesses[G.minMember].kind,
-                                     p.space, accesses[G.minMember].constSize,
-                                     objectName(p), -1);
-      uint32_t siteMax = G.maxMember == int(index) ? site
-                         : sites.add(*accesses[G.maxMember].inst, accesses[G.maxMember].kind,
-                                     p.space, accesses[G.maxMember].constSize,
-                                     objectName(p), -1);
-      redirect(A, p.space, G.bad, G.bad, [&](Instruction *before) {
-        IRBuilder<> SB(before);
-        Value *siteV = SB.CreateSelect(below, SB.getInt32(siteMin), SB.getInt32(siteMax));
-        Value *addrV = SB.CreateSelect(
-            below, lo, SB.CreateAdd(v, SB.getInt64(G.maxOffset)));
-        Value *sizeV = SB.CreateSelect(below, SB.getInt32(accesses[G.minMember].constSize),
-                                       SB.getInt32(accesses[G.maxMember].constSize));
-        emitReport(before, ctx, siteV, addrV, sizeV, begin, end, nullptr, nullptr);
-      });
+      if (G.leader != int(index))
+        checkGroupMember(c, G, offsets[index]);
+      else
+        checkGroupLeader(c, G, accesses, ctx);
       continue;
     }
-    Value *addr = addressOf(A.ptr);
-    addr->setName("kosan.addr");
-    Value *size32 = B.CreateTrunc(A.size, I32);
-    ++NumChecked;
-
-    if (p.kind == Provenance::Unknown) {
-      ++counts.table;
-      ++NumCheckedTable;
-      guard(A, nullptr, [&](Instruction *before) -> Value * {
-        IRBuilder<> SB(before);
-        return SB.CreateCall(tableFn, {ctx.state, ctx.launchId, ctx.flags,
-                                       SB.getInt32(site), addr, size32});
-      });
-      continue;
-    }
-
-    Value *begin, *end;
-    bool fromArg = p.kind == Provenance::KernelArg;
-    if (fromArg) {
-      ++counts.arg;
-      ++NumCheckedArg;
-      begin = argBound(clone, ctx, p.argIndex, 0, B);
-      end = argBound(clone, ctx, p.argIndex, 1, B);
-    } else {
-      ++counts.stat;
-      ++NumCheckedStatic;
-      begin = objectBegin();
-      Value *objSize = p.kind == Provenance::DynamicShared
-                           ? ctx.dynSmem
-                           : ConstantInt::get(I64, p.size);
-      end = B.CreateAdd(begin, objSize, "kosan.end");
-    }
-    Value *last = B.CreateAdd(addr, A.size);
-    Value *bad = B.CreateOr(B.CreateICmpULT(addr, begin),
-                            B.CreateICmpUGT(last, end), "kosan.bad");
-    // Pitched buffers need the runtime's row check even inside the
-    // allocation; pitch is a kernel parameter, so the branch is uniform.
-    Value *pitched =
-        fromArg ? B.CreateICmpNE(argBound(clone, ctx, p.argIndex, 2, B),
-                                 B.getInt64(0), "kosan.pitched")
-                : nullptr;
-    auto callReport = [&](Instruction *before) -> Value * {
-      IRBuilder<> SB(before);
-      Value *pitch = fromArg ? argBound(clone, ctx, p.argIndex, 2, SB) : nullptr;
-      Value *shape = fromArg ? argBound(clone, ctx, p.argIndex, 3, SB) : nullptr;
-      return emitReport(before, ctx, SB.getInt32(site), addr, size32, begin, end,
-                        pitch, shape);
-    };
-    if (canRedirect(A)) {
-      // A pitched access inside the allocation goes ahead; the runtime only
-      // reports it when it falls outside its row.
-      Value *report = pitched ? B.CreateOr(bad, pitched) : bad;
-      redirect(A, p.space, bad, report, [&](Instruction *before) { callReport(before); });
-      continue;
-    }
-    if (pitched)
-      bad = B.CreateOr(bad, pitched);
-    guard(A, bad, callReport);
+    checkAccess(c, counts, ctx);
   }
   for (auto [L, site] : uninitLoads)
     checkUninit(*L, ctx, site, kernel);
@@ -1102,347 +769,136 @@ void OOBSanitizer::instrumentFunction(Function &clone, const Function &original,
   });
 }
 
-// -Rpass-analysis=kosan-oob: what snapshot=1 will record for the kernel.
-void OOBSanitizer::remarkSummary(Function &F, const KernelSummary &summary) {
-  auto describe = [&](unsigned i) {
-    const ParamSummary &p = summary.params[i];
-    std::string text = p.name.empty() ? "arg" + std::to_string(i)
-                                      : p.name + " (arg" + std::to_string(i) + ")";
-    text += std::string(" ") + dtypeShortName(p.dtype);
-    if (p.flags & KOSAN_PARAM_ESCAPES)
-      text += " escapes";
-    return text;
-  };
-  std::string writes, reads;
-  for (unsigned i = 0; i < summary.params.size(); ++i) {
-    uint32_t f = summary.params[i].flags;
-    if (!(f & KOSAN_PARAM_POINTER))
-      continue;
-    std::string &list = (f & KOSAN_PARAM_WRITTEN) ? writes : reads;
-    if (!(f & (KOSAN_PARAM_WRITTEN | KOSAN_PARAM_READ)))
-      continue;
-    if (!list.empty())
-      list += ", ";
-    list += describe(i);
-    if ((f & KOSAN_PARAM_WRITTEN) && (f & KOSAN_PARAM_READ))
-      list += " (read too)";
+// A member of a group other than its leader: goes to the leader's safe
+// base, or to the sink, when the leader found the group's range bad.
+void OOBInstrumenter::checkGroupMember(Check &c, Group &G, int64_t offset) {
+  Access &A = c.A;
+  ++NumGrouped;
+  if (!G.safeBase) {
+    redirect(A, c.p.space, G.bad, nullptr, [](Instruction *) {});
+    return;
   }
-  OptimizationRemarkEmitter ORE(&F);
-  ORE.emit([&] {
-    return OptimizationRemarkAnalysis(DEBUG_TYPE, "Outputs", &F)
-           << "kernel '" << demangle(F.getName()) << "' writes "
-           << (writes.empty() ? std::string("no argument") : writes) << "; reads "
-           << (reads.empty() ? std::string("no other argument") : reads)
-           << ((summary.flags & KOSAN_KERNEL_UNRESOLVED_WRITES)
-                   ? "; stores through pointers of unknown origin (any argument may be written)"
-                   : "");
+  A.inst->setOperand(A.ptrOperand,
+                     c.B.CreateConstGEP1_64(c.B.getInt8Ty(), G.safeBase, offset, "kosan.safe"));
+  dropLoadPromises(*A.inst);
+  IRBuilder<> VB(A.inst->getNextNode());
+  VB.SetCurrentDebugLocation(A.inst->getDebugLoc());
+  SmallVector<Use *, 4> uses;
+  for (Use &U : A.inst->uses())
+    uses.push_back(&U);
+  Value *value = VB.CreateSelect(G.bad, Constant::getNullValue(A.inst->getType()), A.inst,
+                                 A.inst->getName() + ".kosan");
+  for (Use *U : uses)
+    U->set(value);
+}
+
+// The leader checks the whole range the group touches, once.
+void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses,
+                                       const LaunchContext &ctx) {
+  Access &A = c.A;
+  const Provenance &p = c.p;
+  IRBuilder<> &B = c.B;
+  Value *base = p.base;
+  if (base->getType()->getPointerAddressSpace() != c.ptrAS)
+    base = B.CreateAddrSpaceCast(base, A.ptr->getType());
+  Value *begin = c.objectBegin();
+  Value *end = c.objectEnd(begin, ctx);
+  // The common variable address: the leader's, less its constant part.
+  Value *v = B.CreateSub(c.addressOf(A.ptr), B.getInt64(G.leaderOffset), "kosan.group");
+  Value *lo = B.CreateAdd(v, B.getInt64(G.minOffset));
+  Value *hi = B.CreateAdd(v, B.getInt64(G.maxEnd));
+  Value *below = B.CreateICmpULT(lo, begin);
+  G.bad = B.CreateOr(below, B.CreateICmpUGT(hi, end), "kosan.bad");
+  if (G.allLoads && p.kind == Provenance::StaticObject &&
+      uint64_t(G.maxEnd - G.minOffset) <= p.size) {
+    // base + offset_i stays inside the object for every member.
+    Value *common = B.CreateConstGEP1_64(B.getInt8Ty(), A.ptr, -G.leaderOffset);
+    Value *objStart = B.CreateConstGEP1_64(B.getInt8Ty(), base, -G.minOffset);
+    G.safeBase = B.CreateSelect(G.bad, objStart, common, "kosan.safe.base");
+  }
+  // Sites of the group's extremes are created when their turn comes;
+  // the table gets them now so the report can name the one at fault.
+  const Access &minA = accesses[G.minMember], &maxA = accesses[G.maxMember];
+  uint32_t siteMin = &minA == &A ? c.site
+                     : S.sites.add(*minA.inst, minA.kind, p.space, minA.constSize,
+                                   objectName(p), -1);
+  uint32_t siteMax = &maxA == &A ? c.site
+                     : S.sites.add(*maxA.inst, maxA.kind, p.space, maxA.constSize,
+                                   objectName(p), -1);
+  redirect(A, p.space, G.bad, G.bad, [&](Instruction *before) {
+    IRBuilder<> SB(before);
+    Value *siteV = SB.CreateSelect(below, SB.getInt32(siteMin), SB.getInt32(siteMax));
+    Value *addrV = SB.CreateSelect(below, lo, SB.CreateAdd(v, SB.getInt64(G.maxOffset)));
+    Value *sizeV = SB.CreateSelect(below, SB.getInt32(minA.constSize),
+                                   SB.getInt32(maxA.constSize));
+    emitReport(before, ctx, siteV, addrV, sizeV, begin, end, nullptr, nullptr);
   });
 }
 
-// -Rpass=kosan-precision: what the shadow covers in each function.
-void OOBSanitizer::remarkPrecision(Function &clone, const Function &original, bool kernel,
-                                   const PrecisionCounts &c) {
-  OptimizationRemarkEmitter ORE(&clone);
-  ORE.emit([&] {
-    OptimizationRemark R("kosan-precision", "Shadowed", &clone);
-    R << (kernel ? "kernel '" : "device function '")
-      << ore::NV("Function", demangle(original.getName())) << "': "
-      << ore::NV("Shadowed", c.shadowed) << " operations shadowed in fp64 ("
-      << ore::NV("Asm", c.asmOps) << " half/bf16 inline-asm operations), "
-      << ore::NV("Sinks", c.sinks) << " stores and atomics and "
-      << ore::NV("Narrowings", c.narrowings) << " narrowing conversions recorded, "
-      << ore::NV("Seeded", c.seeded) << " shadows seeded from loads, parameters or calls";
-    if (c.copies)
-      R << ", " << ore::NV("Copies", c.copies)
-        << " stores of copied values left out (exact)";
-    return R;
-  });
-}
+// An access on its own: against its kernel argument's bounds (pitched
+// rows included), its static object's, or the runtime's table.
+void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext &ctx) {
+  Access &A = c.A;
+  const Provenance &p = c.p;
+  IRBuilder<> &B = c.B;
+  Value *addr = c.addressOf(A.ptr);
+  addr->setName("kosan.addr");
+  Value *size32 = B.CreateTrunc(A.size, I32);
 
-// Whether an instrumented kernel may log a float atomic on global memory:
-// it calls the log itself, or calls a function that might (a device
-// function's clone, or through a pointer).
-static bool mayLogOrderAtomics(const Function &clone) {
-  for (const BasicBlock &BB : clone)
-    for (const Instruction &I : BB) {
-      const auto *CB = dyn_cast<CallBase>(&I);
-      if (!CB || CB->isInlineAsm())
-        continue;
-      const Function *callee = CB->getCalledFunction();
-      if (!callee)
-        return true;
-      StringRef name = callee->getName();
-      if (name == "__kosan_order_atomic" || name.ends_with(KOSAN_CLONE_SUFFIX))
-        return true;
-    }
-  return false;
-}
-
-// -Rpass-analysis=kosan-order: what the fingerprints cover in each function.
-void OOBSanitizer::remarkOrder(Function &clone, const Function &original, bool kernel,
-                               const OrderCounts &c) {
-  OptimizationRemarkEmitter ORE(&clone);
-  ORE.emit([&] {
-    OptimizationRemarkAnalysis R("kosan-order", "Fingerprints", &clone);
-    R << (kernel ? "kernel '" : "device function '")
-      << ore::NV("Function", demangle(original.getName())) << "': fingerprints for "
-      << ore::NV("Operations", c.operations) << " operations, "
-      << ore::NV("Leaves", c.leaves) << " loads from kernel arguments, "
-      << ore::NV("Shared", c.sharedAccesses) << " shared-memory accesses, "
-      << ore::NV("Shuffles", c.shuffles) << " shuffles; "
-      << ore::NV("Stores", c.stores) << " stores and "
-      << ore::NV("Atomics", c.atomics) << " float atomics recorded; "
-      << ore::NV("Content", c.contentLeaves)
-      << " values of other origin labelled by their bits";
-    if (c.loggedOps)
-      R << "; " << ore::NV("LoggedOps", c.loggedOps) << " operations logged (order-ops)";
-    return R;
-  });
-}
-
-// Relocatable device code: the unit's id, from its source file and the
-// symbols it defines for others, so that two units of one link differ (one
-// source compiled twice with different macros defines different symbols).
-std::string OOBSanitizer::unitId() const {
-  std::string key = M.getSourceFileName();
-  for (const GlobalValue &GV : M.global_values())
-    if (!GV.isDeclaration() && !GV.hasLocalLinkage()) {
-      key += '\0';
-      key += GV.getName();
-    }
-  return utohexstr(xxh3_64bits(key), /*LowerCase=*/true, /*Width=*/16);
-}
-
-// Device functions this unit calls but another defines: their clones are
-// there too (every unit of an rdc link is compiled by kosan), so the
-// clones here call those. CUDA's own device-side functions (printf, malloc,
-// assert, the device runtime API) and libdevice stay as they are.
-void OOBSanitizer::declareExternalClones(ArrayRef<Function *> instrumented) {
-  SmallPtrSet<Function *, 16> callers(instrumented.begin(), instrumented.end());
-  auto isSystem = [](StringRef name) {
-    for (StringRef prefix : {"llvm.", "__nv", "__kosan", "__cuda", "cuda", "__assert",
-                             "vprintf", "malloc", "free", "__ockl", "__ocml"})
-      if (name.starts_with(prefix))
-        return true;
-    return false;
-  };
-  for (Function &F : M) {
-    if (!F.isDeclaration() || F.isIntrinsic() || F.hasLocalLinkage() ||
-        isSystem(F.getName()) || F.getName().ends_with(KOSAN_CLONE_SUFFIX) ||
-        F.getCallingConv() == CallingConv::PTX_Kernel || F.isVarArg())
-      continue;
-    bool called = any_of(F.users(), [&](User *U) {
-      auto *CI = dyn_cast<CallInst>(U);
-      return CI && CI->getCalledFunction() == &F && callers.count(CI->getFunction());
+  if (p.kind == Provenance::Unknown) {
+    ++counts.table;
+    ++NumCheckedTable;
+    guard(A, nullptr, [&](Instruction *before) -> Value * {
+      IRBuilder<> SB(before);
+      return SB.CreateCall(tableFn, {ctx.state, ctx.launchId, ctx.flags,
+                                     SB.getInt32(c.site), addr, size32});
     });
-    if (!called)
-      continue;
-    FunctionType *FT = F.getFunctionType();
-    SmallVector<Type *, 8> params(FT->param_begin(), FT->param_end());
-    params.append({I64, I32, I32, I64});
-    Function *decl = Function::Create(FunctionType::get(FT->getReturnType(), params, false),
-                                      GlobalValue::ExternalLinkage, F.getAddressSpace(),
-                                      F.getName() + KOSAN_CLONE_SUFFIX, &M);
-    decl->setCallingConv(F.getCallingConv());
-    clones[&F] = decl;
-  }
-}
-
-// Relocatable device code: nvlink links this module with the other units'
-// into one, where each unit's site table and precision base must keep a
-// name of its own and its site ids must not collide with another unit's
-// (abi.h, KOSAN_UNIT_MARKER_PREFIX). The host adds each unit's sites after
-// the previous units' and writes the unit's site base, which the ids that
-// reach the host (events, table checks, logged operations) include.
-void OOBSanitizer::nameUnitGlobals(StringRef id) {
-  if (GlobalVariable *table = M.getNamedGlobal(KOSAN_SITE_TABLE_SYMBOL))
-    table->setName(KOSAN_SITE_TABLE_SYMBOL "_" + id);
-  if (GlobalVariable *precBase = M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL))
-    precBase->setName(KOSAN_PREC_BASE_SYMBOL "_" + id);
-  // Site ids passed to the runtime: __kosan_oob_check_table(.., site, ..)
-  // and __kosan_order_op(.., site).
-  for (auto [name, siteArg] : {std::pair<StringRef, unsigned>{kOobCheckTableName, 3},
-                               {kOobRecordName, 3},
-                               {"__kosan_order_op", 4}}) {
-    Function *F = M.getFunction(name);
-    if (!F)
-      continue;
-    for (User *U : make_early_inc_range(F->users()))
-      if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == F) {
-        IRBuilder<> B(CI);
-        Value *base = markNoSanitize(B.CreateAlignedLoad(I32, siteBase, Align(4)));
-        CI->setArgOperand(siteArg, B.CreateAdd(base, CI->getArgOperand(siteArg)));
-      }
-  }
-  // The marker the host finds the unit by: an empty kernel.
-  Function *marker = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                                      GlobalValue::ExternalLinkage,
-                                      KOSAN_UNIT_MARKER_PREFIX + id, M);
-  if (Triple(M.getTargetTriple()).isNVPTX())
-    marker->setCallingConv(CallingConv::PTX_Kernel);
-  ReturnInst::Create(Ctx, BasicBlock::Create(Ctx, "", marker));
-  appendToUsed(M, {marker});
-}
-
-bool OOBSanitizer::run() {
-  SmallVector<Function *, 8> kernels, deviceFunctions;
-  for (Function &F : M) {
-    if (F.isDeclaration() || F.getName().starts_with("__kosan_") ||
-        F.getName().ends_with(KOSAN_CLONE_SUFFIX))
-      continue;
-    if (!opts.debugFunction.empty() && F.getName() != opts.debugFunction)
-      continue;
-    if (isKernel(F))
-      kernels.push_back(&F);
-    else
-      deviceFunctions.push_back(&F);
-  }
-  // Before instrumenting: kosan's own selects and phis are not the program's.
-  std::string mode = opts.compileFlags.empty() ? fpMode() : opts.compileFlags;
-  // A unit of relocatable device code may hold device functions alone,
-  // which kernels of other units call.
-  bool rdcFunctionsOnly = opts.rdc && opts.debugFunction.empty() &&
-                          any_of(deviceFunctions, [](Function *F) { return !F->hasLocalLinkage(); });
-  if (kernels.empty() && !rdcFunctionsOnly) {
-    if (!opts.debugFunction.empty())
-      errs() << "kosan: warning: -kosan-debug-func=" << opts.debugFunction
-             << " names no kernel in " << M.getSourceFileName()
-             << "; nothing instrumented\n";
-    return false;
-  }
-  initializeCallbacks();
-  std::string unit;
-  if (opts.rdc) {
-    unit = unitId();
-    siteBase = new GlobalVariable(M, I32, /*isConstant=*/false, GlobalValue::ExternalLinkage,
-                                  ConstantInt::get(I32, 0), KOSAN_SITE_BASE_PREFIX + unit,
-                                  nullptr, GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
-                                  /*isExternallyInitialized=*/true);
-    siteBase->setAlignment(Align(4));
-    appendToUsed(M, {siteBase});
+    return;
   }
 
-  // The precision runtime groups a warp's lanes with match.any.sync, which
-  // needs sm_70: older targets are checked for out-of-bounds accesses only.
-  bool precision = opts.checks & KOSAN_CHECK_PRECISION;
-  if (precision) {
-    Function *first = kernels.empty() ? deviceFunctions.front() : kernels.front();
-    StringRef cpu = first->getFnAttribute("target-cpu").getValueAsString();
-    auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    unsigned sm = 0;
-    if (cpu.consume_front("sm_") && !cpu.take_while(digit).getAsInteger(10, sm) && sm < 70) {
-      errs() << "kosan: warning: the precision check needs sm_70 or newer; "
-             << M.getSourceFileName() << " compiled for sm_" << sm
-             << " is not checked for precision\n";
-      precision = false;
-    }
+  Value *begin, *end;
+  bool fromArg = p.kind == Provenance::KernelArg;
+  if (fromArg) {
+    ++counts.arg;
+    ++NumCheckedArg;
+    begin = argBound(ctx, p.argIndex, 0, B);
+    end = argBound(ctx, p.argIndex, 1, B);
+  } else {
+    ++counts.stat;
+    ++NumCheckedStatic;
+    begin = c.objectBegin();
+    end = c.objectEnd(begin, ctx);
   }
-
-  bool order = opts.checks & KOSAN_CHECK_ORDER;
-  SharedShadows sharedShadows(M);
-  uint32_t orderFlags = 0;
-  bool logOps = order && (opts.checks & KOSAN_CHECK_ORDER_OPS);
-  if (order)
-    orderFlags = KOSAN_KERNEL_ORDER_FINGERPRINTS |
-                 (logOps ? uint32_t(KOSAN_KERNEL_ORDER_OPS) : 0u) |
-                 sharedShadows.dynamicFactor() << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
-
-  {
-    // LLVM 19's NVPTX backend caches each function's nvvm.annotations by
-    // the Function's address and never forgets a deleted one: a clone
-    // allocated where an inlined-and-deleted function lived would inherit
-    // that function's (empty) annotations and lose its launch bounds and
-    // register limit. Taking the freed Function-sized blocks first makes
-    // the clones land on addresses no annotation was ever cached for.
-    std::vector<std::unique_ptr<Function>> fillers;
-    FunctionType *filler = FunctionType::get(Type::getVoidTy(Ctx), false);
-    for (unsigned i = 0; i < kAddressFillers; ++i)
-      fillers.emplace_back(Function::Create(filler, GlobalValue::InternalLinkage));
-    for (Function *F : kernels)
-      clones[F] = cloneKernel(*F);
-    for (Function *F : deviceFunctions)
-      clones[F] = cloneDeviceFunction(*F);
+  Value *last = B.CreateAdd(addr, A.size);
+  Value *bad = B.CreateOr(B.CreateICmpULT(addr, begin),
+                          B.CreateICmpUGT(last, end), "kosan.bad");
+  // Pitched buffers need the runtime's row check even inside the
+  // allocation; pitch is a kernel parameter, so the branch is uniform.
+  Value *pitched =
+      fromArg ? B.CreateICmpNE(argBound(ctx, p.argIndex, 2, B), B.getInt64(0), "kosan.pitched")
+              : nullptr;
+  auto callReport = [&](Instruction *before) -> Value * {
+    IRBuilder<> SB(before);
+    Value *pitch = fromArg ? argBound(ctx, p.argIndex, 2, SB) : nullptr;
+    Value *shape = fromArg ? argBound(ctx, p.argIndex, 3, SB) : nullptr;
+    return emitReport(before, ctx, SB.getInt32(c.site), addr, size32, begin, end, pitch, shape);
+  };
+  if (canRedirect(A)) {
+    // A pitched access inside the allocation goes ahead; the runtime only
+    // reports it when it falls outside its row.
+    Value *report = pitched ? B.CreateOr(bad, pitched) : bad;
+    redirect(A, p.space, bad, report, [&](Instruction *before) { callReport(before); });
+    return;
   }
-  if (opts.rdc) {
-    SmallVector<Function *, 16> originals(kernels.begin(), kernels.end());
-    originals.append(deviceFunctions.begin(), deviceFunctions.end());
-    declareExternalClones(originals);
-  }
-
-  for (Function *F : kernels) {
-    // Summarised before anything is instrumented, on the kernel as written.
-    KernelSummary summary = summarizeKernel(*F, DL);
-    OrderFindings findings;
-    if (order)
-      findings = analyzeOrder(*F);
-    Function *clone = clones[F];
-    LaunchContext ctx = kernelContext(*clone, F->arg_size());
-    redirectCalls(*clone, ctx);
-    uint32_t firstSite = sites.size();
-    if (order)
-      remarkOrder(*clone, *F, true,
-                  instrumentOrder(*clone,
-                                  {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, true, logOps},
-                                  sites, sharedShadows));
-    if (precision)
-      remarkPrecision(*clone, *F, true, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
-    if (opts.checks & KOSAN_CHECK_OOB)
-      instrumentFunction(*clone, *F, /*kernel=*/true, ctx);
-    uint32_t atomicLog =
-        order && mayLogOrderAtomics(*clone) ? uint32_t(KOSAN_KERNEL_ORDER_ATOMIC_LOG) : 0u;
-    sites.addKernel(F->getName(), summary, firstSite, sites.size() - firstSite,
-                    order ? orderFlags | atomicLog | findings.flags() : 0,
-                    order ? findings.describe() : "");
-    remarkSummary(*F, summary);
-    ++NumKernels;
-  }
-  for (Function *F : deviceFunctions) {
-    Function *clone = clones[F];
-    unsigned n = F->arg_size();
-    LaunchContext ctx;
-    ctx.state = clone->getArg(n);
-    ctx.launchId = clone->getArg(n + 1);
-    ctx.flags = clone->getArg(n + 2);
-    ctx.dynSmem = clone->getArg(n + 3);
-    redirectCalls(*clone, ctx);
-    if (order)
-      remarkOrder(*clone, *F, false,
-                  instrumentOrder(*clone,
-                                  {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, false, logOps},
-                                  sites, sharedShadows));
-    if (precision)
-      remarkPrecision(*clone, *F, false, instrumentPrecision(*clone, ctx.state, ctx.launchId, sites));
-    if (opts.checks & KOSAN_CHECK_OOB)
-      instrumentFunction(*clone, *F, /*kernel=*/false, ctx);
-    ++NumDeviceFunctions;
-  }
-  sites.emit(M, mode);
-  if (opts.rdc)
-    nameUnitGlobals(unit);
-  // Link no runtime function the instrumentation did not need.
-  for (FunctionCallee fn : {tableFn, recordFn})
-    if (auto *F = dyn_cast<Function>(fn.getCallee()); F && F->use_empty())
-      F->eraseFromParent();
-  return true;
+  if (pitched)
+    bad = B.CreateOr(bad, pitched);
+  guard(A, bad, callReport);
 }
 
 } // namespace
 
-PreservedAnalyses OOBSanitizerPass::run(Module &M, ModuleAnalysisManager &) {
-  if (!isDeviceModule(M) ||
-      !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER)))
-    return PreservedAnalyses::all();
-  if (Triple(M.getTargetTriple()).isAMDGPU()) {
-    // Device code for AMD GPUs is left alone until the runtime supports it.
-    return PreservedAnalyses::all();
-  }
-  OOBSanitizer S(M, opts);
-  if (!S.run())
-    return PreservedAnalyses::all();
-  if (opts.linkRuntime && !linkDeviceRuntime(M))
-    report_fatal_error(Twine("kosan: could not link the device runtime into ") +
-                       M.getSourceFileName());
-  return PreservedAnalyses::none();
+std::unique_ptr<Instrumenter> makeOOBInstrumenter(ModuleState &S) {
+  return std::make_unique<OOBInstrumenter>(S);
 }
 
 } // namespace kosan

@@ -7,6 +7,7 @@
 // attributes so that one PTX target covers the whole module.
 //
 //===----------------------------------------------------------------------===//
+#include "DeviceRuntime.h"
 #include "KosanPasses.h"
 
 #include "kosan/abi.h"
@@ -51,18 +52,13 @@ bool linkDeviceRuntime(Module &M) {
       break;
     }
 
-  SmallVector<std::string, 4> entries;
-#define KOSAN_ENTRY_NAME(id, sym) entries.push_back(sym);
-  KOSAN_DEVICE_ENTRIES(KOSAN_ENTRY_NAME)
-#undef KOSAN_ENTRY_NAME
-
   if (Linker::linkModules(M, std::move(*runtime), Linker::LinkOnlyNeeded))
     return false;
 
   for (Function &F : M) {
     // Kernels of kosan's own (the unit marker of relocatable device code)
     // are not the runtime's.
-    if (F.isDeclaration() || !F.getName().starts_with("__kosan_") ||
+    if (F.isDeclaration() || !F.getName().starts_with(rt::Prefix) ||
         F.getCallingConv() == CallingConv::PTX_Kernel)
       continue;
     F.setLinkage(GlobalValue::InternalLinkage);

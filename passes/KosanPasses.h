@@ -1,8 +1,9 @@
 //===- passes/KosanPasses.h - kosan's LLVM passes --------------------------===//
 //
 // One module pass per concern, all behind KosanPass, which looks at the
-// module's target: device modules (nvptx64) are instrumented, host modules
-// get their CUDA runtime calls redirected to the kosan host runtime.
+// module's target: device modules (nvptx64) are instrumented
+// (InstrumentPass), host modules get their CUDA runtime calls redirected to
+// the kosan host runtime (HostHooksPass).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_PASSES_KOSANPASSES_H
@@ -37,19 +38,13 @@ struct PassOptions {
   static PassOptions fromCommandLine();
 };
 
-// Instruments device code for out-of-bounds accesses (clone per kernel).
-struct OOBSanitizerPass : llvm::PassInfoMixin<OOBSanitizerPass> {
-  explicit OOBSanitizerPass(PassOptions opts) : opts(std::move(opts)) {}
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
-  PassOptions opts;
-};
-
-// checks=order, the static half: remarks (-Rpass=kosan-order) naming the
-// float atomics, cross-thread reductions and launch-dependent reduction
-// loops of each kernel. Instruments nothing.
-struct OrderAnalysisPass : llvm::PassInfoMixin<OrderAnalysisPass> {
-  explicit OrderAnalysisPass(PassOptions opts) : opts(std::move(opts)) {}
+// Instruments device code with the checks of opts.checks: every kernel
+// and device function gets a clone (core/KernelCloner.h) that the
+// instrumenters of the checks (checks/<name>/) instrument in turn. opt names
+// it kosan-oob, kosan-precision, kosan-order and kosan-order-ops (one check
+// each, plugin/Plugin.cpp); KosanPass runs it on device modules.
+struct InstrumentPass : llvm::PassInfoMixin<InstrumentPass> {
+  explicit InstrumentPass(PassOptions opts) : opts(std::move(opts)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
   PassOptions opts;
@@ -79,10 +74,6 @@ bool isKernel(const llvm::Function &F);
 // every body so that code generation cannot trip over them, and returns
 // false.
 bool verifyKosanOutput(llvm::Module &M);
-
-// Links the embedded device runtime into M (only the functions M calls) and
-// makes them internal to M.
-bool linkDeviceRuntime(llvm::Module &M);
 
 } // namespace kosan
 

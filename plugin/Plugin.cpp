@@ -2,7 +2,8 @@
 //
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-precision
-//   opt -load-pass-plugin=libkosan.so -passes=kosan-order
+//   opt -load-pass-plugin=libkosan.so -passes=kosan-order  (and kosan-order-ops)
+//   opt -load-pass-plugin=libkosan.so -passes=kosan        (what clang runs)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-compat
 //   clang -fpass-plugin=libkosan.so                        (default options: clang 19
 //                                                           parses -mllvm before it loads
@@ -20,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "Plugin.h"
 
-#include "../passes/CudaCompat.h"
+#include "compat/CudaCompat.h"
 #include "kosan/abi.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -50,32 +51,22 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           MPM.addPass(kosan::KosanPass(o));
           return true;
         }
+        // One check each, for tests: kosan-oob adds the bounds checks to
+        // -kosan-checks; the others instrument their check alone.
         if (name == "kosan-oob") {
           o.checks |= KOSAN_CHECK_OOB;
-          MPM.addPass(kosan::OOBSanitizerPass(o));
+          MPM.addPass(kosan::InstrumentPass(o));
           return true;
         }
-        if (name == "kosan-precision") {
-          // The precision shadow alone (no bounds checks), for tests.
-          o.checks = KOSAN_CHECK_PRECISION;
-          MPM.addPass(kosan::OOBSanitizerPass(o));
-          return true;
-        }
-        if (name == "kosan-order") {
-          // The order check alone (remarks and fingerprints, no bounds
-          // checks), for tests.
-          o.checks = KOSAN_CHECK_ORDER;
-          MPM.addPass(kosan::OrderAnalysisPass(o));
-          MPM.addPass(kosan::OOBSanitizerPass(o));
-          return true;
-        }
-        if (name == "kosan-order-ops") {
-          // Fingerprints with every operation logged, for tests.
-          o.checks = KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS;
-          MPM.addPass(kosan::OrderAnalysisPass(o));
-          MPM.addPass(kosan::OOBSanitizerPass(o));
-          return true;
-        }
+        for (auto [pass, checks] :
+             {std::pair<StringRef, uint32_t>{"kosan-precision", KOSAN_CHECK_PRECISION},
+              {"kosan-order", KOSAN_CHECK_ORDER},
+              {"kosan-order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS}})
+          if (name == pass) {
+            o.checks = checks;
+            MPM.addPass(kosan::InstrumentPass(o));
+            return true;
+          }
         if (name == "kosan-compat") {
           MPM.addPass(kosan::CudaCompatPass());
           return true;

@@ -2,7 +2,7 @@
 #ifndef KOSAN_PLUGIN_PLUGIN_H
 #define KOSAN_PLUGIN_PLUGIN_H
 
-#include "../passes/KosanPasses.h"
+#include "KosanPasses.h"
 
 namespace llvm {
 class PassBuilder;

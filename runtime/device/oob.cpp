@@ -17,7 +17,7 @@ namespace {
 constexpr uint64_t kReservedSharedBytes = 1024;
 
 // Records one violation into the event log, as the inline code the pass
-// emits does (OOBSanitizer.cpp, emitReport): claim an index, write the
+// emits does (passes/checks/oob/OOBInstrumenter.cpp, emitReport): claim an index, write the
 // event, the key last.
 void record(kosan_device_state *st, uint32_t launchId, uint32_t flags,
             uint32_t site, uint64_t addr, uint32_t size, uint64_t begin = 0,

@@ -506,7 +506,7 @@ void planCommands(const DriverOptions &Options, const CommandFacts &Facts,
   if (Instrument)
     Add({"-D__KOSAN__"});
   // Plain builds load the plugin too, with no checks: its compatibility
-  // pass (passes/CudaCompat.cpp) makes device code compute what nvcc's does.
+  // pass (passes/compat/CudaCompat.cpp) makes device code compute what nvcc's does.
   Add({"-fplugin=" + Env.Plugin,
        "-fplugin-arg-kosan-checks=" + (Instrument ? Options.Checks : "none")});
   // Reports name source lines; a user's own -g choice wins.

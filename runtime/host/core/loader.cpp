@@ -1,7 +1,7 @@
 //===- runtime/host/loader.cpp - Finds the kosan runtime at run time -------===//
 //
 // Every host module the kosan plugin instruments carries this file, compiled
-// to bitcode and linked in by the pass (passes/HostHooks.cpp), so an
+// to bitcode and linked in by the pass (passes/host/HostHooks.cpp), so an
 // instrumented object needs no link flags of its own: whoever links it (g++
 // linking a PyTorch extension, CMake, a Makefile) gets a program that loads
 // kosan's runtime, libkosan_rt.so, the first time it calls into it.

@@ -1,4 +1,4 @@
-//===- passes/PrecisionSanitizer.h - fp64 shadow execution -----*- C++ -*-===//
+//===- passes/checks/precision/PrecisionSanitizer.h - fp64 shadow execution -----*- C++ -*-===//
 //
 // checks=precision: every floating-point value an instrumented function
 // computes (f32, f16, bf16, and f64 values derived from them) gets an fp64
@@ -20,7 +20,7 @@
 #ifndef KOSAN_PASSES_PRECISIONSANITIZER_H
 #define KOSAN_PASSES_PRECISIONSANITIZER_H
 
-#include "SiteTable.h"
+#include "core/SiteTable.h"
 
 #include "llvm/IR/Module.h"
 

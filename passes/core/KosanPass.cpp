@@ -1,4 +1,4 @@
-//===- passes/KosanPass.cpp - Dispatch by module and the pass options ------===//
+//===- passes/core/KosanPass.cpp - Dispatch by module and the pass options ------===//
 #include "KosanPasses.h"
 
 #include "kosan/abi.h"
@@ -160,9 +160,7 @@ bool verifyKosanOutput(Module &M) {
 PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
   PreservedAnalyses PA = PreservedAnalyses::all();
   if (isDeviceModule(M)) {
-    // On the kernels as written, before any clone exists.
-    OrderAnalysisPass(opts).run(M, MAM);
-    PA = OOBSanitizerPass(opts).run(M, MAM);
+    PA = InstrumentPass(opts).run(M, MAM);
   } else if (opts.checks != 0) {
     PA = HostHooksPass().run(M, MAM);
   }

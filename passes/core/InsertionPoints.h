@@ -1,4 +1,4 @@
-//===- passes/InsertionPoints.h - Where instrumentation goes ---*- C++ -*-===//
+//===- passes/core/InsertionPoints.h - Where instrumentation goes ---*- C++ -*-===//
 //
 // Shared by the shadow passes (precision, order): a shadow is computed
 // right after the value it shadows, and anything that needs no operand goes

@@ -1,4 +1,4 @@
-//===- passes/PrecisionSanitizer.cpp - fp64 shadow execution ---------------===//
+//===- passes/checks/precision/PrecisionSanitizer.cpp - fp64 shadow execution ===//
 //
 // See PrecisionSanitizer.h. One function at a time, in reverse post-order:
 // every floating-point instruction gets its shadow right after it, phis get
@@ -6,9 +6,11 @@
 // (runtime/device/precision.cpp), which aggregates per warp and site.
 //
 //===----------------------------------------------------------------------===//
-#include "PrecisionSanitizer.h"
-#include "InsertionPoints.h"
-#include "KernelSummary.h"
+#include "checks/precision/PrecisionSanitizer.h"
+#include "DeviceRuntime.h"
+#include "core/InsertionPoints.h"
+#include "core/KernelSummary.h"
+#include "target/Target.h"
 
 #include "kosan/abi.h"
 
@@ -142,7 +144,7 @@ PtxHalfOp parsePtxHalfOp(StringRef text) {
 
 namespace {
 
-constexpr unsigned kSharedAS = 3, kLocalAS = 5;
+constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
 
 // What a value holds, for the shadow: its element type and lane count.
 struct Kind {
@@ -290,26 +292,26 @@ Value *Instrumenter::unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k)
     return B.CreateCall(entry(name, F64, {F64}), {s});
   };
   if (op == "exp2")
-    return call("__kosan_shadow_exp2");
+    return call(rt::ShadowExp2);
   if (op == "exp")
-    return k.lanes == 1 ? B.CreateCall(entry("__kosan_shadow_exp2", F64, {F64}),
+    return k.lanes == 1 ? B.CreateCall(entry(rt::ShadowExp2, F64, {F64}),
                                        {B.CreateFMul(s, ConstantFP::get(F64, M_LOG2E))})
                         : nullptr;
   if (op == "log2")
-    return call("__kosan_shadow_log2");
+    return call(rt::ShadowLog2);
   if (op == "log")
-    return k.lanes == 1 ? B.CreateFMul(call("__kosan_shadow_log2"), ConstantFP::get(F64, M_LN2))
+    return k.lanes == 1 ? B.CreateFMul(call(rt::ShadowLog2), ConstantFP::get(F64, M_LN2))
                         : nullptr;
   if (op == "log10")
-    return k.lanes == 1 ? B.CreateFMul(call("__kosan_shadow_log2"),
+    return k.lanes == 1 ? B.CreateFMul(call(rt::ShadowLog2),
                                        ConstantFP::get(F64, 0.30102999566398119521))
                         : nullptr;
   if (op == "sin")
-    return call("__kosan_shadow_sin");
+    return call(rt::ShadowSin);
   if (op == "cos")
-    return call("__kosan_shadow_cos");
+    return call(rt::ShadowCos);
   if (op == "tanh")
-    return call("__kosan_shadow_tanh");
+    return call(rt::ShadowTanh);
   if (op == "sqrt")
     return B.CreateUnaryIntrinsic(Intrinsic::sqrt, s);
   if (op == "rsqrt")
@@ -373,7 +375,7 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
 
 void Instrumenter::flushChecks() {
   MDNode *unlikely = MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
-  FunctionCallee fn = entry("__kosan_prec_nonfinite", Type::getVoidTy(Ctx),
+  FunctionCallee fn = entry(rt::PrecNonfinite, Type::getVoidTy(Ctx),
                             {I64, I32, I32, F64, F64});
   for (auto &[BB, st] : births) {
     Instruction *term = BB->getTerminator();
@@ -401,7 +403,7 @@ void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind 
   IRBuilder<> B(before);
   B.SetCurrentDebugLocation(before->getDebugLoc());
   Value *real = toDouble(B, V, k);
-  FunctionCallee fn = entry("__kosan_prec_value", Type::getVoidTy(Ctx),
+  FunctionCallee fn = entry(rt::PrecValue, Type::getVoidTy(Ctx),
                             {I64, I32, I32, F64, F64, I32});
   for (unsigned lane = 0; lane < std::min(k.lanes, 8u); ++lane) {
     Value *r = k.lanes == 1 ? real : B.CreateExtractElement(real, lane);
@@ -417,7 +419,7 @@ void Instrumenter::recordNarrow(Instruction *I, Instruction *afterI, Value *in, 
   IRBuilder<> B(afterI->getNextNode());
   B.SetCurrentDebugLocation(I->getDebugLoc());
   Value *dIn = toDouble(B, in, from), *dOut = toDouble(B, out, to);
-  FunctionCallee fn = entry("__kosan_prec_narrow", Type::getVoidTy(Ctx),
+  FunctionCallee fn = entry(rt::PrecNarrow, Type::getVoidTy(Ctx),
                             {I64, I32, I32, F64, F64, I32});
   for (unsigned lane = 0; lane < std::min(to.lanes, 8u); ++lane) {
     Value *a = to.lanes == 1 ? dIn : B.CreateExtractElement(dIn, lane);

@@ -1,4 +1,4 @@
-//===- passes/HostHooks.cpp - Redirect CUDA runtime calls in host code -----===//
+//===- passes/host/HostHooks.cpp - Redirect CUDA runtime calls in host code -----===//
 //
 // Instrumented host code calls kosan's replacements of the CUDA runtime's
 // allocation, launch and synchronisation functions (KOSAN_HOST_INTERCEPTS in

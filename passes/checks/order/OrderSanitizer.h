@@ -1,4 +1,4 @@
-//===- passes/OrderSanitizer.h - Order fingerprints ------------*- C++ -*-===//
+//===- passes/checks/order/OrderSanitizer.h - Order fingerprints ------------*- C++ -*-===//
 //
 // checks=order, the run-time half: every floating-point value an
 // instrumented function computes carries a 64-bit fingerprint of how it was
@@ -15,7 +15,7 @@
 #ifndef KOSAN_PASSES_ORDERSANITIZER_H
 #define KOSAN_PASSES_ORDERSANITIZER_H
 
-#include "SiteTable.h"
+#include "core/SiteTable.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Module.h"

@@ -1,5 +1,5 @@
-//===- passes/SiteTable.cpp - Per-module table of instrumented sites -------===//
-#include "SiteTable.h"
+//===- passes/core/SiteTable.cpp - Per-module table of instrumented sites -------===//
+#include "core/SiteTable.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"

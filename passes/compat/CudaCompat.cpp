@@ -1,4 +1,4 @@
-//===- passes/CudaCompat.cpp - Device code that computes what nvcc's does --===//
+//===- passes/compat/CudaCompat.cpp - Device code that computes what nvcc's does --===//
 //
 // Square roots. libdevice chooses the rounding of sqrtf (and of hypotf,
 // normf, norm3df, norm4df and jnf, which take a square root inside) with
@@ -36,7 +36,7 @@
 // NVVMReflect, both arms of the query are the same square root.
 //
 //===----------------------------------------------------------------------===//
-#include "CudaCompat.h"
+#include "compat/CudaCompat.h"
 #include "KosanPasses.h"
 
 #include "llvm/ADT/Statistic.h"

@@ -1,4 +1,4 @@
-//===- passes/Provenance.h - What object a device pointer derives from -----===//
+//===- passes/core/Provenance.h - What object a device pointer derives from -----===//
 //
 // The OOB check compares an access against the bounds of the object its
 // pointer was derived from. This analysis walks a pointer back through GEPs,

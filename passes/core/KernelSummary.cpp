@@ -1,6 +1,7 @@
-//===- passes/KernelSummary.cpp - What a kernel does with its parameters ---===//
-#include "KernelSummary.h"
-#include "Provenance.h"
+//===- passes/core/KernelSummary.cpp - What a kernel does with its parameters ---===//
+#include "core/KernelSummary.h"
+#include "core/Provenance.h"
+#include "target/Target.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DataLayout.h"
@@ -20,7 +21,7 @@ using namespace llvm;
 namespace kosan {
 
 namespace {
-constexpr unsigned kSharedAS = 3, kLocalAS = 5;
+constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
 
 uint32_t dtypeOfValueType(Type *T) {
   if (auto *V = dyn_cast<VectorType>(T))

@@ -1,22 +1,23 @@
-//===- passes/OrderAnalysis.h - Where a kernel's reduction order can vary --===//
+//===- passes/checks/order/OrderAnalysis.h - Where a kernel's reduction order can vary --===//
 //
 // The static half of checks=order (see OrderAnalysis.cpp): what in a kernel
 // can make its results depend on the order of arrival, the launch or the
-// batch. The remark pass prints it; the site table carries it to the trace.
+// batch. OrderInstrumenter.cpp runs it once per kernel, prints it as a
+// remark and puts it in the site table, which carries it to the trace.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_PASSES_ORDERANALYSIS_H
 #define KOSAN_PASSES_ORDERANALYSIS_H
 
+#include "llvm/IR/PassManager.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace llvm {
-class Function;
-} // namespace llvm
-
 namespace kosan {
+
+class Target;
 
 struct OrderFindings {
   // Source locations ("file:line"), each list without repeats.
@@ -25,7 +26,8 @@ struct OrderFindings {
   std::string describe() const;  // the remark's text
 };
 
-OrderFindings analyzeOrder(llvm::Function &F);
+OrderFindings analyzeOrder(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+                           const Target &T);
 
 } // namespace kosan
 

@@ -1,4 +1,4 @@
-//===- passes/OrderAnalysis.cpp - Where a kernel's reduction order can vary -===//
+//===- passes/checks/order/OrderAnalysis.cpp - Where a kernel's reduction order can vary -===//
 //
 // The static half of the order check (checks=order): before anything runs,
 // say which kernels combine floating-point values in an order that is not
@@ -9,27 +9,26 @@
 //   - loops that carry a floating-point value and whose trip count depends
 //     on a kernel argument or a launch dimension (the split of a reduction
 //     then changes with the batch, the tile size or the launch).
-// The findings are remarks (-Rpass=kosan-order), one per kernel, listing
-// each with its source line. Nothing is instrumented.
+// The findings are remarks (-Rpass=kosan-order, OrderInstrumenter.cpp), one
+// per kernel, listing each with its source line, and the kernel's entry in
+// the site table. Nothing is instrumented here. The dominator tree and loop
+// info come from the function analysis manager.
 //
 //===----------------------------------------------------------------------===//
-#include "KosanPasses.h"
-#include "OrderAnalysis.h"
+#include "checks/order/OrderAnalysis.h"
+#include "target/Target.h"
 
 #include "kosan/abi.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Analysis/OptimizationRemarkEmitter.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
 #include <algorithm>
@@ -42,7 +41,7 @@ namespace kosan {
 
 namespace {
 
-constexpr unsigned kSharedAS = 3;
+constexpr unsigned kSharedAS = addrspace::Shared;
 
 std::string where(const Instruction &I) {
   const DILocation *L = I.getDebugLoc();
@@ -79,15 +78,15 @@ bool isFPArith(const Instruction &I) {
   return false;
 }
 
-// A warp shuffle: the NVVM intrinsic, or (at -O0, where nothing is
-// inlined) a call of one of the CUDA headers' __shfl*_sync wrappers.
-bool isShuffle(const Value *V) {
-  auto *CI = dyn_cast<CallInst>(V);
-  if (!CI || !CI->getCalledFunction())
-    return false;
-  StringRef name = CI->getCalledFunction()->getName();
-  return name.starts_with("llvm.nvvm.shfl.") || name.contains("__shfl");
-}
+// What the analysis of one kernel needs: its analyses and its target.
+struct Env {
+  FunctionAnalysisManager &FAM;
+  const Target &T;
+};
+
+// A warp shuffle: the target's intrinsic, or (at -O0, where nothing is
+// inlined) a call of one of the headers' __shfl*_sync wrappers.
+bool isShuffle(const Value *V, const Env &E) { return E.T.isShuffle(*V); }
 
 // V, looking through casts and bitcasts (a shuffle of a float is a shuffle
 // of its i32 bits).
@@ -99,16 +98,16 @@ const Value *throughCasts(const Value *V) {
 
 // A shuffle's result, or a choice between values of which one is (a tree
 // picked at run time: a select, or a phi at -O0 and after branches).
-bool fromShuffle(const Value *V) {
+bool fromShuffle(const Value *V, const Env &E) {
   V = throughCasts(V);
-  if (isShuffle(V))
+  if (isShuffle(V, E))
     return true;
   SmallVector<const Value *, 4> choices;
   if (auto *S = dyn_cast<SelectInst>(V))
     choices = {S->getTrueValue(), S->getFalseValue()};
   else if (auto *P = dyn_cast<PHINode>(V))
     choices.append(P->incoming_values().begin(), P->incoming_values().end());
-  return any_of(choices, [](const Value *C) { return isShuffle(throughCasts(C)); });
+  return any_of(choices, [&](const Value *C) { return isShuffle(throughCasts(C), E); });
 }
 
 bool fromSharedMemory(const Value *ptr) {
@@ -149,7 +148,7 @@ bool walkSources(const Value *V, SmallPtrSetImpl<const Value *> &seen, Visit &vi
 // What a value depends on among the kernel's scalar arguments and the
 // launch dimensions (blockDim, gridDim).
 void launchDependencies(const Value *V, std::vector<std::string> &out,
-                        SmallPtrSetImpl<const Value *> &seen) {
+                        SmallPtrSetImpl<const Value *> &seen, const Env &E) {
   auto add = [&](std::string name) {
     if (std::find(out.begin(), out.end(), name) == out.end())
       out.push_back(std::move(name));
@@ -160,10 +159,10 @@ void launchDependencies(const Value *V, std::vector<std::string> &out,
         add(A->hasName() ? "argument '" + A->getName().str() + "'"
                          : "argument " + std::to_string(A->getArgNo()));
     } else {
-      StringRef name = cast<IntrinsicInst>(src)->getCalledFunction()->getName();
-      if (name.starts_with("llvm.nvvm.read.ptx.sreg.ntid"))
+      GpuValue what = E.T.classify(*src);
+      if (what == GpuValue::BlockDim)
         add("blockDim");
-      else if (name.starts_with("llvm.nvvm.read.ptx.sreg.nctaid"))
+      else if (what == GpuValue::GridDim)
         add("gridDim");
     }
     return false;
@@ -174,32 +173,28 @@ void launchDependencies(const Value *V, std::vector<std::string> &out,
 // Whether V depends on which thread or block computes it: a condition on
 // it guards an element (`if (i < n)`) rather than picking how a reduction
 // goes.
-bool dependsOnThread(const Value *V) {
+bool dependsOnThread(const Value *V, const Env &E) {
   SmallPtrSet<const Value *, 32> seen;
-  auto visit = [](const Value *src) {
-    auto *II = dyn_cast<IntrinsicInst>(src);
-    if (!II)
-      return false;
-    StringRef name = II->getCalledFunction()->getName();
-    return name.starts_with("llvm.nvvm.read.ptx.sreg.tid") ||
-           name.starts_with("llvm.nvvm.read.ptx.sreg.ctaid") ||
-           name.starts_with("llvm.nvvm.read.ptx.sreg.laneid");
+  auto visit = [&](const Value *src) {
+    GpuValue what = E.T.classify(*src);
+    return what == GpuValue::ThreadId || what == GpuValue::BlockId ||
+           what == GpuValue::LaneId;
   };
   return walkSources(V, seen, visit);
 }
 
 using Findings = OrderFindings;
 
-Findings analyze(Function &F, unsigned depth = 0);
+Findings analyze(Function &F, const Env &E, unsigned depth = 0);
 
 // What a call does that the caller's own code does not show (at -O0 every
 // header function, atomicAdd included, is a call): the callee's atomics and
 // cross-thread reductions, reported at the call.
-void addCallee(Findings &f, const CallInst &CI, unsigned depth) {
+void addCallee(Findings &f, const CallInst &CI, const Env &E, unsigned depth) {
   Function *callee = CI.getCalledFunction();
   if (!callee || callee->isDeclaration() || callee->isIntrinsic() || depth >= 4)
     return;
-  Findings inner = analyze(*callee, depth + 1);
+  Findings inner = analyze(*callee, E, depth + 1);
   std::string at = where(CI);
   if (at.empty())
     at = callee->getName().str();
@@ -212,7 +207,7 @@ void addCallee(Findings &f, const CallInst &CI, unsigned depth) {
   note(f.shared, inner.shared);
 }
 
-Findings analyze(Function &F, unsigned depth) {
+Findings analyze(Function &F, const Env &E, unsigned depth) {
   Findings f;
   auto add = [](std::vector<std::string> &list, std::string item) {
     if (std::find(list.begin(), list.end(), item) == list.end())
@@ -232,13 +227,13 @@ Findings analyze(Function &F, unsigned depth) {
         add(f.atomics, where(I).empty() ? "atomic" : where(I));
       continue;
     }
-    if (auto *CI = dyn_cast<CallInst>(&I); CI && !isShuffle(CI))
-      addCallee(f, *CI, depth);
+    if (auto *CI = dyn_cast<CallInst>(&I); CI && !isShuffle(CI, E))
+      addCallee(f, *CI, E, depth);
     if (!isFPArith(I))
       continue;
     for (const Value *Op : I.operands()) {
       const Value *src = throughCasts(Op);
-      if (fromShuffle(src))
+      if (fromShuffle(src, E))
         add(f.shuffles, where(I).empty() ? "shuffle" : where(I));
       // A combination of values read from shared memory whose result goes
       // back to shared memory: one step of a block-wide tree.
@@ -251,8 +246,8 @@ Findings analyze(Function &F, unsigned depth) {
   }
   // Loops that carry a floating-point value and whose exit depends on the
   // launch: the reduction's split follows the launch.
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
+  DominatorTree &DT = E.FAM.getResult<DominatorTreeAnalysis>(F);
+  LoopInfo &LI = E.FAM.getResult<LoopAnalysis>(F);
   for (Loop *L : LI.getLoopsInPreorder()) {
     bool carriesFP = false;
     for (PHINode &P : L->getHeader()->phis())
@@ -273,7 +268,7 @@ Findings analyze(Function &F, unsigned depth) {
     L->getExitingBlocks(exiting);
     for (BasicBlock *BB : exiting)
       if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional())
-        launchDependencies(Br->getCondition(), deps, seen);
+        launchDependencies(Br->getCondition(), deps, seen, E);
     // A branch on the launch that decides whether this loop runs at all
     // (`if (lanes == 4) { 4 partial sums } else { one }`) picks the
     // reduction's shape; one on the thread's index only guards an element.
@@ -287,8 +282,8 @@ Findings analyze(Function &F, unsigned depth) {
       bool decides = false;
       for (BasicBlock *S : Br->successors())
         decides |= DT.dominates(BasicBlockEdge(D, S), L->getHeader());
-      if (decides && !dependsOnThread(Br->getCondition()))
-        launchDependencies(Br->getCondition(), chosen, chosenSeen);
+      if (decides && !dependsOnThread(Br->getCondition(), E))
+        launchDependencies(Br->getCondition(), chosen, chosenSeen, E);
     }
     // A rotated loop's zero-trip guard tests its own trip count: said once.
     std::erase_if(chosen, [&](const std::string &c) {
@@ -323,7 +318,9 @@ std::string join(const std::vector<std::string> &items) {
 
 } // namespace
 
-OrderFindings analyzeOrder(Function &F) { return analyze(F); }
+OrderFindings analyzeOrder(Function &F, FunctionAnalysisManager &FAM, const Target &T) {
+  return analyze(F, Env{FAM, T});
+}
 
 uint32_t OrderFindings::flags() const {
   return (atomics.empty() ? 0u : uint32_t(KOSAN_KERNEL_FLOAT_ATOMICS)) |
@@ -351,23 +348,6 @@ std::string OrderFindings::describe() const {
   for (const std::string &p : parts)
     text += (text.empty() ? "" : "; ") + p;
   return text;
-}
-
-PreservedAnalyses OrderAnalysisPass::run(Module &M, ModuleAnalysisManager &) {
-  if (!isDeviceModule(M) || !(opts.checks & KOSAN_CHECK_ORDER))
-    return PreservedAnalyses::all();
-  for (Function &F : M) {
-    if (F.isDeclaration() || !isKernel(F) || F.getName().ends_with(KOSAN_CLONE_SUFFIX))
-      continue;
-    Findings f = analyze(F);
-    OptimizationRemarkEmitter ORE(&F);
-    ORE.emit([&] {
-      OptimizationRemark R("kosan-order", "OrderRisks", &F);
-      R << "kernel '" << demangle(F.getName().str()) << "': " << f.describe();
-      return R;
-    });
-  }
-  return PreservedAnalyses::all();
 }
 
 } // namespace kosan

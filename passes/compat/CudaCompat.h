@@ -1,4 +1,4 @@
-//===- passes/CudaCompat.h - Device code that computes what nvcc's does -*- C++ -*-===//
+//===- passes/compat/CudaCompat.h - Device code that computes what nvcc's does -*- C++ -*-===//
 //
 // The compiler half of the CUDA compatibility layer (docs/driver.md): where
 // clang 19 compiles device code to different results than nvcc, this pass

@@ -1,4 +1,4 @@
-//===- passes/OrderSanitizer.cpp - Order fingerprints ----------------------===//
+//===- passes/checks/order/OrderSanitizer.cpp - Order fingerprints ----------------------===//
 //
 // See OrderSanitizer.h. One function at a time, in reverse post-order: each
 // floating-point instruction gets its fingerprint (an i64, or a vector of
@@ -8,10 +8,12 @@
 // (runtime/device/order.cpp), which writes a warp's records side by side.
 //
 //===----------------------------------------------------------------------===//
-#include "OrderSanitizer.h"
-#include "InsertionPoints.h"
-#include "KernelSummary.h"
-#include "Provenance.h"
+#include "checks/order/OrderSanitizer.h"
+#include "DeviceRuntime.h"
+#include "core/InsertionPoints.h"
+#include "core/KernelSummary.h"
+#include "core/Provenance.h"
+#include "target/Target.h"
 
 #include "kosan/abi.h"
 #include "kosan/order.h"
@@ -30,7 +32,7 @@ using namespace llvm;
 namespace kosan {
 
 namespace {
-constexpr unsigned kSharedAS = 3, kLocalAS = 5;
+constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
 // What every launch may use without opting in to more.
 constexpr uint64_t kStaticSharedLimit = 48 * 1024;
 } // namespace
@@ -213,7 +215,7 @@ void Instrumenter::logOp(IRBuilder<> &B, uint64_t op, Value *a, Value *b) {
     it->second = sites.add(*current, KOSAN_ACCESS_ORDER_OP, KOSAN_SPACE_GLOBAL, dtype,
                            name != names.end() ? StringRef(name->second) : StringRef("op"), -1);
   }
-  FunctionCallee fn = entry("__kosan_order_op", Type::getVoidTy(Ctx), {I64, I64, I64, I64, I32});
+  FunctionCallee fn = entry(rt::OrderOp, Type::getVoidTy(Ctx), {I64, I64, I64, I64, I32});
   unsigned lanes = 1;
   if (auto *VT = dyn_cast<FixedVectorType>(a->getType()))
     lanes = VT->getNumElements();
@@ -468,7 +470,7 @@ void Instrumenter::handleStore(StoreInst *SI) {
   // The site tells the host the stored type and where in the source.
   sites.add(*SI, KOSAN_ACCESS_ORDER_STORE, KOSAN_SPACE_GLOBAL, dtype, "store",
                             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
-  FunctionCallee fn = entry("__kosan_order_store", Type::getVoidTy(Ctx), {I64, I64, I64});
+  FunctionCallee fn = entry(rt::OrderStore, Type::getVoidTy(Ctx), {I64, I64, I64});
   unsigned lanes = 1;
   uint64_t elem = DL.getTypeStoreSize(T->getScalarType());
   if (auto *VT = dyn_cast<FixedVectorType>(T))
@@ -493,7 +495,7 @@ void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
   fps[RMW] = content(B, RMW);
   Provenance p = PA.resolve(ptr);
   if (Value *slot = sharedSlot(B, ptr, p)) {
-    FunctionCallee fn = entry("__kosan_order_shared_atomic", Type::getVoidTy(Ctx),
+    FunctionCallee fn = entry(rt::OrderSharedAtomic, Type::getVoidTy(Ctx),
                               {PointerType::get(Ctx, 0), I64, I64});
     Value *generic = B.CreateAddrSpaceCast(slot, PointerType::get(Ctx, 0));
     B.CreateCall(fn, {generic, k(I64, code((Twine("atomic.") + op).str())), fp(V)});
@@ -511,7 +513,7 @@ void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
     unsigned n = x->getType()->getPrimitiveSizeInBits();
     return B.CreateZExt(B.CreateBitCast(x, IntegerType::get(Ctx, n)), I64);
   };
-  FunctionCallee fn = entry("__kosan_order_atomic", Type::getVoidTy(Ctx),
+  FunctionCallee fn = entry(rt::OrderAtomic, Type::getVoidTy(Ctx),
                             {I64, I64, I64, I64, I64});
   B.CreateCall(fn, {ctx.state, where, fp(V), bits(RMW), bits(V)});
   ++counts.atomics;
@@ -545,7 +547,7 @@ void Instrumenter::handleAsmAtomic(CallInst *CI) {
             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
   Value *bits = B.CreateZExt(val, I64);
   Value *fp = contentOfBits(B, bits, dtype);
-  FunctionCallee fn = entry("__kosan_order_atomic", Type::getVoidTy(Ctx),
+  FunctionCallee fn = entry(rt::OrderAtomic, Type::getVoidTy(Ctx),
                             {I64, I64, I64, I64, I64});
   B.CreateCall(fn, {ctx.state, where, fp, B.CreateZExt(CI, I64), bits});
   ++counts.atomics;

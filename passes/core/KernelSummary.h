@@ -1,4 +1,4 @@
-//===- passes/KernelSummary.h - What a kernel does with its parameters -----===//
+//===- passes/core/KernelSummary.h - What a kernel does with its parameters -----===//
 //
 // Which pointer parameters a kernel reads and writes, and the element type it
 // stores through them. The runtime uses it to snapshot a launch's outputs

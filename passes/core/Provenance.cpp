@@ -1,5 +1,6 @@
-//===- passes/Provenance.cpp - What object a device pointer derives from ---===//
-#include "Provenance.h"
+//===- passes/core/Provenance.cpp - What object a device pointer derives from ---===//
+#include "core/Provenance.h"
+#include "target/Target.h"
 
 #include "kosan/abi.h"
 
@@ -14,8 +15,10 @@ using namespace llvm;
 namespace kosan {
 
 namespace {
-// NVPTX address spaces.
-constexpr unsigned kShared = 3, kConst = 4, kLocal = 5, kParam = 101;
+// Address spaces (target/Target.h).
+// 101: NVPTX's kernel parameter space (byval arguments before lowering).
+constexpr unsigned kShared = addrspace::Shared, kConst = addrspace::Constant,
+                   kLocal = addrspace::Local, kParam = 101;
 constexpr unsigned kMaxDepth = 32;
 
 bool sameObject(const Provenance &a, const Provenance &b) {

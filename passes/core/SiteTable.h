@@ -1,4 +1,4 @@
-//===- passes/SiteTable.h - Per-module table of instrumented sites ---------===//
+//===- passes/core/SiteTable.h - Per-module table of instrumented sites ---------===//
 //
 // Each instrumented access gets a site id; the table maps ids to source
 // locations and the object accessed, and is emitted as one device global
@@ -9,7 +9,7 @@
 #ifndef KOSAN_PASSES_SITETABLE_H
 #define KOSAN_PASSES_SITETABLE_H
 
-#include "KernelSummary.h"
+#include "core/KernelSummary.h"
 #include "kosan/abi.h"
 
 #include "llvm/ADT/StringMap.h"

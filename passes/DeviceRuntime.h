@@ -1,0 +1,45 @@
+//===- passes/DeviceRuntime.h - The device runtime's entry points -*- C++ -*-===//
+//
+// The `__kosan_*` functions instrumented code calls, one constant per entry
+// of KOSAN_DEVICE_ENTRIES (include/kosan/abi.h, where their signatures are
+// documented): kosan::rt::OobRecord is "__kosan_oob_record". Passes name
+// entries through these, never by a string literal.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_PASSES_DEVICERUNTIME_H
+#define KOSAN_PASSES_DEVICERUNTIME_H
+
+#include "kosan/abi.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <utility>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace kosan {
+namespace rt {
+
+// Every symbol of the device runtime starts with this.
+inline constexpr char Prefix[] = "__kosan_";
+
+#define KOSAN_ENTRY_NAME(id, sym) inline constexpr char id[] = sym;
+KOSAN_DEVICE_ENTRIES(KOSAN_ENTRY_NAME)
+#undef KOSAN_ENTRY_NAME
+
+// Entries that take a site id, and the argument that holds it: relocatable
+// device code adds the unit's site base to it.
+inline constexpr std::pair<const char *, unsigned> SiteArguments[] = {
+    {OobCheckTable, 3}, {OobRecord, 3}, {OrderOp, 4}};
+
+} // namespace rt
+
+// Links the embedded device runtime into M (only the functions M calls) and
+// makes them internal to M.
+bool linkDeviceRuntime(llvm::Module &M);
+
+} // namespace kosan
+
+#endif

@@ -1,0 +1,87 @@
+//===- passes/core/Instrumenter.h - One check's half of the device pass -*- C++ -*-===//
+//
+// Each check (checks/oob, checks/precision, checks/order) is an
+// Instrumenter: InstrumentPass (core/InstrumentPass.cpp) clones the
+// kernels and device functions once, builds each clone's launch context,
+// and hands the clones to the instrumenters of the checks compiled in, in
+// a fixed order (order, precision, oob: the bounds checks see the shadow
+// code's memory accesses as kosan's own). An instrumenter emits its own
+// remarks (-Rpass=kosan-<check> / -Rpass-analysis=kosan-<check>) and keeps
+// its own statistics (-stats, DEBUG_TYPE kosan-<check>).
+//
+// Adding a check: a folder checks/<name>/ with its Instrumenter, a row in
+// KOSAN_CHECK_NAMES (abi.h) and a line in makeInstrumenters()
+// (core/InstrumentPass.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_PASSES_CORE_INSTRUMENTER_H
+#define KOSAN_PASSES_CORE_INSTRUMENTER_H
+
+#include "core/LaunchContext.h"
+#include "core/SiteTable.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/IR/PassManager.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace kosan {
+
+class Target;
+struct PassOptions;
+
+// What every instrumenter of one module shares.
+struct ModuleState {
+  llvm::Module &M;
+  const Target &target;
+  const PassOptions &opts;
+  SiteTable sites;
+  // Relocatable device code: the unit's site base (KOSAN_SITE_BASE_PREFIX),
+  // which site ids that reach the host include; nullptr otherwise.
+  llvm::GlobalVariable *siteBase = nullptr;
+};
+
+class Instrumenter {
+public:
+  explicit Instrumenter(ModuleState &S) : S(S) {}
+  virtual ~Instrumenter() = default;
+
+  // The check's name, as KOSAN_CHECK_NAMES spells it.
+  virtual llvm::StringRef name() const = 0;
+
+  // The module's kernels as written, before anything is decided or cloned
+  // (the order check's static analysis and its remarks).
+  virtual void analyzeModule(llvm::FunctionAnalysisManager &) {}
+  // Once per module, before the functions are cloned. False: the check
+  // cannot instrument this module (it said why) and is left out.
+  virtual bool begin(llvm::ArrayRef<llvm::Function *> /*kernels*/,
+                     llvm::ArrayRef<llvm::Function *> /*deviceFunctions*/) {
+    return true;
+  }
+  // Instruments one clone of `original` (a kernel's if ctx.kernel).
+  virtual void instrument(llvm::Function &clone, const llvm::Function &original,
+                          const LaunchContext &ctx, llvm::FunctionAnalysisManager &FAM) = 0;
+  // What the site table says of an instrumented kernel: KOSAN_KERNEL_*
+  // bits, and a description for the trace.
+  virtual uint32_t kernelFlags(const llvm::Function & /*original*/,
+                               const llvm::Function & /*clone*/) const {
+    return 0;
+  }
+  virtual std::string kernelNotes(const llvm::Function & /*original*/) const { return ""; }
+  // After every function is instrumented and the site table emitted.
+  virtual void end() {}
+
+protected:
+  ModuleState &S;
+};
+
+// The instrumenters of the checks, one per folder of checks/.
+std::unique_ptr<Instrumenter> makeOOBInstrumenter(ModuleState &S);
+std::unique_ptr<Instrumenter> makePrecisionInstrumenter(ModuleState &S);
+std::unique_ptr<Instrumenter> makeOrderInstrumenter(ModuleState &S);
+
+} // namespace kosan
+
+#endif

@@ -1,0 +1,175 @@
+//===- passes/target/NVPTX.cpp - NVIDIA GPUs (nvptx64) --------------------===//
+#include "target/Target.h"
+#include "DeviceRuntime.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace kosan {
+namespace {
+
+// NVPTXAddrSpace (llvm/Support/NVPTXAddrSpace.h in later LLVMs).
+static_assert(addrspace::Generic == 0 && addrspace::Global == 1 && addrspace::Shared == 3 &&
+                  addrspace::Constant == 4 && addrspace::Local == 5,
+              "NVPTX's address spaces");
+
+class NVPTXTarget final : public Target {
+public:
+  StringRef name() const override { return "nvptx"; }
+  unsigned warpSize(const Function &) const override { return 32; }
+
+  // LLVM 19's NVPTX marks kernels with !nvvm.annotations {ptr @f, !"kernel",
+  // i32 1}; later LLVMs (and kosan's clones) with the ptx_kernel convention.
+  bool isKernel(const Function &F) const override {
+    if (F.isDeclaration())
+      return false;
+    if (F.getCallingConv() == CallingConv::PTX_Kernel)
+      return true;
+    const NamedMDNode *Annotations = F.getParent()->getNamedMetadata("nvvm.annotations");
+    if (!Annotations)
+      return false;
+    for (const MDNode *Op : Annotations->operands()) {
+      if (Op->getNumOperands() < 3)
+        continue;
+      auto *V = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0));
+      auto *Key = dyn_cast_or_null<MDString>(Op->getOperand(1));
+      if (!V || V->getValue() != &F || !Key || Key->getString() != "kernel")
+        continue;
+      if (auto *C = mdconst::dyn_extract<ConstantInt>(Op->getOperand(2)))
+        if (C->isOne())
+          return true;
+    }
+    return false;
+  }
+
+  // ptx_kernel makes the clone an .entry whatever the NVPTX backend's
+  // annotation cache remembers about a function that once lived at the same
+  // address (LLVM 19 caches annotations per GlobalValue pointer and never
+  // forgets deleted ones); the annotations still carry the launch bounds.
+  CallingConv::ID kernelCallingConv() const override { return CallingConv::PTX_Kernel; }
+
+  void copyKernelAttributes(Function &from, Function &to) const override {
+    Module &M = *from.getParent();
+    NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations");
+    if (!Annotations)
+      return;
+    SmallVector<MDNode *, 4> added;
+    bool bounded = false;
+    for (MDNode *Op : Annotations->operands()) {
+      if (Op->getNumOperands() < 1)
+        continue;
+      auto *V = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0));
+      if (!V || V->getValue() != &from)
+        continue;
+      SmallVector<Metadata *, 4> ops(Op->op_begin(), Op->op_end());
+      ops[0] = ValueAsMetadata::get(&to);
+      added.push_back(MDNode::get(M.getContext(), ops));
+      for (unsigned i = 1; i + 1 < Op->getNumOperands(); i += 2)
+        if (auto *Key = dyn_cast<MDString>(Op->getOperand(i)))
+          bounded |= Key->getString().starts_with("maxntid") || Key->getString() == "maxnreg";
+    }
+    // Without launch bounds ptxas gives a kernel all the registers it wants,
+    // and the program's block size is what limits the original. The clone
+    // needs more registers than the original: keep it launchable with every
+    // block size the original may be launched with (1024 threads x 64
+    // registers fill a register file). Not when it calls device functions of
+    // another unit (relocatable device code): nvlink refuses a kernel whose
+    // limit is below what such a function uses, which ptxas does not know here;
+    // a clone that then needs too many registers for its launch runs plain,
+    // with a warning, instead of failing the link.
+    auto callsOtherUnit = [&] {
+      for (const Instruction &I : instructions(to))
+        if (const auto *CB = dyn_cast<CallBase>(&I))
+          if (const Function *Callee = CB->getCalledFunction();
+              Callee && Callee->isDeclaration() && !Callee->isIntrinsic() &&
+              !Callee->getName().starts_with(rt::Prefix) && Callee->getName() != "vprintf" &&
+              Callee->getName() != "malloc" && Callee->getName() != "free" &&
+              Callee->getName() != "__assertfail")
+            return true;
+      return false;
+    };
+    if (!bounded && !callsOtherUnit())
+      added.push_back(MDNode::get(
+          M.getContext(),
+          {ValueAsMetadata::get(&to), MDString::get(M.getContext(), "maxnreg"),
+           ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(M.getContext()), 64))}));
+    for (MDNode *N : added)
+      Annotations->addOperand(N);
+  }
+
+  Value *threadId(IRBuilderBase &B, unsigned dim) const override {
+    static const Intrinsic::ID ids[3] = {Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                                         Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                         Intrinsic::nvvm_read_ptx_sreg_tid_z};
+    return B.CreateIntrinsic(ids[dim], {}, {});
+  }
+  Value *blockId(IRBuilderBase &B, unsigned dim) const override {
+    static const Intrinsic::ID ids[3] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                         Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                         Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+    return B.CreateIntrinsic(ids[dim], {}, {});
+  }
+
+  GpuValue classify(const Value &V) const override {
+    const auto *II = dyn_cast<IntrinsicInst>(&V);
+    if (!II)
+      return GpuValue::None;
+    StringRef name = II->getCalledFunction()->getName();
+    if (!name.consume_front("llvm.nvvm.read.ptx.sreg."))
+      return GpuValue::None;
+    if (name.starts_with("tid"))
+      return GpuValue::ThreadId;
+    if (name.starts_with("ctaid"))
+      return GpuValue::BlockId;
+    if (name.starts_with("ntid"))
+      return GpuValue::BlockDim;
+    if (name.starts_with("nctaid"))
+      return GpuValue::GridDim;
+    if (name.starts_with("laneid"))
+      return GpuValue::LaneId;
+    return GpuValue::None;
+  }
+
+  bool isShuffle(const Value &V) const override {
+    const auto *CI = dyn_cast<CallInst>(&V);
+    if (!CI || !CI->getCalledFunction())
+      return false;
+    StringRef name = CI->getCalledFunction()->getName();
+    return name.starts_with("llvm.nvvm.shfl.") || name.contains("__shfl");
+  }
+
+  bool isGlobalLoadIntrinsic(Intrinsic::ID id) const override {
+    switch (id) {
+    case Intrinsic::nvvm_ldg_global_f:
+    case Intrinsic::nvvm_ldg_global_i:
+    case Intrinsic::nvvm_ldg_global_p:
+    case Intrinsic::nvvm_ldu_global_f:
+    case Intrinsic::nvvm_ldu_global_i:
+    case Intrinsic::nvvm_ldu_global_p:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  void systemFence(IRBuilderBase &B) const override {
+    B.CreateIntrinsic(Intrinsic::nvvm_membar_sys, {}, {});
+  }
+};
+
+} // namespace
+
+const Target &nvptxTarget() {
+  static const NVPTXTarget target;
+  return target;
+}
+
+} // namespace kosan

@@ -1,0 +1,114 @@
+//===- passes/target/Target.h - What kosan's passes need of a GPU target -===//
+//
+// Everything the instrumenters know about the GPU they instrument for goes
+// through this interface: address spaces, which functions are kernels and
+// how a kernel clone is declared, the thread/block ids, launch dimensions
+// and warp (wavefront) intrinsics, and the fence a report needs. The
+// layout of the launch info a kernel clone receives is the ABI's
+// (include/kosan/abi.h), the same for every target: LaunchInfoLayout.
+//
+// One implementation per target (NVPTX.cpp; an AMDGPU.cpp next), found by
+// the module's triple (Target::forModule).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_PASSES_TARGET_TARGET_H
+#define KOSAN_PASSES_TARGET_TARGET_H
+
+#include "kosan/abi.h"
+
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace llvm {
+class Function;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace kosan {
+
+// LLVM's address space numbers for GPU memories. NVPTX and AMDGPU agree on
+// them (AMDGPU calls local memory "private" and shared memory "LDS"); each
+// target's implementation asserts that its backend's numbers are these, so
+// that code which must be constant (a static helper, a sink's address
+// space) can use them directly.
+namespace addrspace {
+constexpr unsigned Generic = 0;
+constexpr unsigned Global = 1;
+constexpr unsigned Shared = 3;   // __shared__ / LDS
+constexpr unsigned Constant = 4; // __constant__
+constexpr unsigned Local = 5;    // per-thread stack / private
+} // namespace addrspace
+
+// kosan_launch_info (abi.h) in bytes: what a kernel clone reads its launch
+// context and its arguments' bounds from.
+struct LaunchInfoLayout {
+  static constexpr uint64_t state = offsetof(kosan_launch_info, state);
+  static constexpr uint64_t launchId = offsetof(kosan_launch_info, launch_id);
+  static constexpr uint64_t flags = offsetof(kosan_launch_info, flags);
+  static constexpr uint64_t dynSmem = offsetof(kosan_launch_info, dyn_smem_bytes);
+  // The bounds of argument i start at args + i * boundsSize.
+  static constexpr uint64_t args = sizeof(kosan_launch_info);
+  static constexpr uint64_t boundsSize = sizeof(kosan_arg_bounds);
+  // Field f (0 begin, 1 end, 2 pitch, 3 shape) of argument i's bounds.
+  static constexpr uint64_t bound(unsigned arg, unsigned field) {
+    return args + boundsSize * arg + sizeof(uint64_t) * field;
+  }
+  // The launch info of a kernel with n parameters, in i64 words.
+  static constexpr uint64_t words(unsigned numArgs) { return (args + boundsSize * numArgs) / 8; }
+};
+static_assert(offsetof(kosan_arg_bounds, begin) == 0 && offsetof(kosan_arg_bounds, end) == 8 &&
+                  offsetof(kosan_arg_bounds, pitch) == 16 && offsetof(kosan_arg_bounds, shape) == 24,
+              "LaunchInfoLayout::bound() indexes kosan_arg_bounds by 8-byte fields");
+static_assert(LaunchInfoLayout::args % 8 == 0 && LaunchInfoLayout::boundsSize % 8 == 0,
+              "the launch info is passed as an array of i64");
+
+// The special values a kernel reads from its target: the thread's index in
+// its block, the block's in the grid, the launch dimensions and the lane.
+enum class GpuValue { None, ThreadId, BlockId, BlockDim, GridDim, LaneId };
+
+class Target {
+public:
+  virtual ~Target() = default;
+
+  // The target of M's triple, or nullptr if M is not device code kosan knows.
+  static const Target *forModule(const llvm::Module &M);
+
+  virtual llvm::StringRef name() const = 0;
+  // Threads of a warp (NVPTX: 32) or a wavefront (AMDGPU: 64 or 32).
+  virtual unsigned warpSize(const llvm::Function &F) const = 0;
+
+  // Kernels and their clones.
+  virtual bool isKernel(const llvm::Function &F) const = 0;
+  // The calling convention of a function kosan adds as a kernel (a clone,
+  // the rdc unit marker).
+  virtual llvm::CallingConv::ID kernelCallingConv() const = 0;
+  // Gives `clone` what makes `original` a kernel with its launch bounds,
+  // beyond the calling convention (NVPTX: its nvvm.annotations, and a
+  // register limit when it has none).
+  virtual void copyKernelAttributes(llvm::Function &original, llvm::Function &clone) const = 0;
+
+  // Reading the special values (dim: 0 x, 1 y, 2 z).
+  virtual llvm::Value *threadId(llvm::IRBuilderBase &B, unsigned dim) const = 0;
+  virtual llvm::Value *blockId(llvm::IRBuilderBase &B, unsigned dim) const = 0;
+  // What a call reads, if it reads one of them (any dimension).
+  virtual GpuValue classify(const llvm::Value &V) const = 0;
+  // A warp shuffle: the target's intrinsic, or a call of the CUDA/HIP
+  // headers' wrapper (at -O0, where nothing is inlined).
+  virtual bool isShuffle(const llvm::Value &V) const = 0;
+  // A load through the target's read-only/uniform load intrinsics
+  // (NVPTX's ldg/ldu): its pointer operand is argument 0.
+  virtual bool isGlobalLoadIntrinsic(llvm::Intrinsic::ID id) const = 0;
+  // A fence that orders the thread's writes for the host (system scope).
+  virtual void systemFence(llvm::IRBuilderBase &B) const = 0;
+};
+
+const Target &nvptxTarget();
+
+} // namespace kosan
+
+#endif

@@ -1,0 +1,84 @@
+//===- runtime/host/core/hip.h - The HIP runtime kosan calls ---------------===//
+//
+// HIP programs on AMD GPUs link libamdhip64.so, always as a shared library,
+// so the runtime finds the program's HIP runtime with dlopen (the library
+// the process has loaded, else libamdhip64.so on the library path, or
+// KOSAN_HIP_LIBRARY) and calls it only through this table.
+//
+// kosan builds without HIP's headers: the few types and codes of HIP's ABI
+// it needs are declared here. They match HIP 5.2 and later, whose ABI keeps
+// them (hipSuccess 0, hipErrorInvalidValue 1, hipErrorOutOfMemory 2; dim3
+// three unsigned ints, as CUDA's; streams, events, pools and functions
+// opaque pointers); test/unit/hip_intercept_test.cpp compares them with
+// HIP's headers where those are installed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_RUNTIME_HOST_CORE_HIP_H
+#define KOSAN_RUNTIME_HOST_CORE_HIP_H
+
+#include <vector_types.h> // dim3: HIP's has the same layout
+
+#include <cstddef>
+#include <string>
+
+extern "C" {
+typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipEvent_t *hipEvent_t;
+typedef struct ihipMemPoolHandle_t *hipMemPool_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef void *hipDeviceptr_t;
+typedef int hipMemcpyKind; // an enum of int's size
+enum hipError_t : int {
+  hipSuccess = 0,
+  hipErrorInvalidValue = 1,
+  hipErrorOutOfMemory = 2,
+};
+}
+
+// The HIP functions the runtime calls, with their types:
+//   X(function, return type, (parameters))
+// Those of the intercept table (kosan/intercepts.h) come first.
+#define KOSAN_HIP_FUNCTIONS(X)                                                              \
+  X(hipMalloc, hipError_t, (void **, size_t))                                              \
+  X(hipMallocAsync, hipError_t, (void **, size_t, hipStream_t))                            \
+  X(hipMallocFromPoolAsync, hipError_t, (void **, size_t, hipMemPool_t, hipStream_t))      \
+  X(hipMallocManaged, hipError_t, (void **, size_t, unsigned))                             \
+  X(hipMallocPitch, hipError_t, (void **, size_t *, size_t, size_t))                       \
+  X(hipFree, hipError_t, (void *))                                                         \
+  X(hipFreeAsync, hipError_t, (void *, hipStream_t))                                       \
+  X(hipLaunchKernel, hipError_t, (const void *, dim3, dim3, void **, size_t, hipStream_t)) \
+  X(hipLaunchCooperativeKernel, hipError_t,                                                \
+    (const void *, dim3, dim3, void **, unsigned, hipStream_t))                            \
+  X(hipModuleLaunchKernel, hipError_t,                                                     \
+    (hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,  \
+     hipStream_t, void **, void **))                                                       \
+  X(hipDeviceSynchronize, hipError_t, ())                                                  \
+  X(hipStreamSynchronize, hipError_t, (hipStream_t))                                       \
+  X(hipEventSynchronize, hipError_t, (hipEvent_t))                                         \
+  X(hipMemcpy, hipError_t, (void *, const void *, size_t, hipMemcpyKind))                  \
+  X(hipDeviceReset, hipError_t, ())                                                        \
+  X(__hipRegisterFunction, void,                                                           \
+    (void **, const void *, char *, const char *, unsigned, void *, void *, dim3 *, dim3 *, \
+     int *))                                                                               \
+  X(hipGetLastError, hipError_t, ())                                                       \
+  X(hipMemGetAddressRange, hipError_t, (hipDeviceptr_t *, size_t *, hipDeviceptr_t))       \
+  X(hipDriverGetVersion, hipError_t, (int *))                                              \
+  X(hipRuntimeGetVersion, hipError_t, (int *))
+
+namespace kosan::rt {
+
+struct HipApi {
+#define KOSAN_HIP_FIELD(name, ret, params) ret(*name) params = nullptr;
+  KOSAN_HIP_FUNCTIONS(KOSAN_HIP_FIELD)
+#undef KOSAN_HIP_FIELD
+  std::string library; // the path or name it was loaded from
+};
+
+// The program's HIP runtime, loaded at the first call; aborts with a one-line
+// error when there is none or it lacks a function of the table (a HIP shim
+// was called, so the program is a HIP program that links it).
+const HipApi &hip();
+
+} // namespace kosan::rt
+
+#endif // KOSAN_RUNTIME_HOST_CORE_HIP_H

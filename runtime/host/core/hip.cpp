@@ -178,6 +178,10 @@ void Runtime::registerHipKernel(
   if (!stub || !mangled)
     return;
   std::unique_lock<std::mutex> lock(mu);
+  // A stub registered again (a second module constructor): the first
+  // registration, and its clone's handle, stay.
+  if (hipKernels.count(stub))
+    return;
   auto k = std::make_unique<HipKernel>();
   k->mangled = mangled;
   k->cloneName = k->mangled + KOSAN_CLONE_SUFFIX;

@@ -96,6 +96,11 @@ TEST(HipIntercept, RegistersTheInstrumentedCloneNextToEachKernel) {
   ASSERT_GE(fake().registered.size(), 2u);
   EXPECT_EQ(fake().registered[fake().registered.size() - 2], "_Z4fillPfPKfi");
   EXPECT_EQ(fake().registered.back(), "_Z4fillPfPKfi" KOSAN_CLONE_SUFFIX);
+  // Registered again (another module constructor): the clone is not
+  // registered twice.
+  size_t registered = fake().registered.size();
+  registerKernel(&stubFill, "_Z4fillPfPKfi");
+  EXPECT_EQ(fake().registered.size(), registered + 1);
 }
 
 TEST(HipIntercept, LaunchGivesEachPointerArgumentItsBuffersExactBounds) {
@@ -126,6 +131,40 @@ TEST(HipIntercept, LaunchGivesEachPointerArgumentItsBuffersExactBounds) {
   EXPECT_EQ(l.info.dyn_smem_bytes, 64u);
   EXPECT_EQ(shims().hipFree(out), 0);
   EXPECT_EQ(shims().hipFree(in), 0);
+}
+
+// The parameters come from the mangled name: templates, substitutions and
+// structs passed by value.
+char stubTemplate, stubStruct;
+
+TEST(HipIntercept, PointerParametersAreReadFromTheMangledName) {
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&a, 256), 0);
+  ASSERT_EQ(shims().hipMalloc(&b, 512), 0);
+  int n = 64;
+  registerKernel(&stubTemplate, "_Z3addIfLi4EEvPT_PKS0_i"); // add<float, 4>(float*, float const*, int)
+  void *args[] = {&a, &b, &n};
+  fake_hip_param_count(3);
+  ASSERT_EQ(shims().hipLaunchKernel(&stubTemplate, dim3(1), dim3(64), args, 0, nullptr), 0);
+  const FakeLaunch &t = fake().launches.back();
+  ASSERT_EQ(t.bounds.size(), 3u);
+  EXPECT_EQ(t.bounds[0].end, addr(a) + 256);
+  EXPECT_EQ(t.bounds[1].end, addr(b) + 512);
+  EXPECT_EQ(t.bounds[2].end, ~0ull);
+
+  struct Params {
+    void *p; // a pointer inside a struct passed by value: not bounded
+    int n;
+  } params{a, 1};
+  registerKernel(&stubStruct, "_Z1k6ParamsPf"); // k(Params, float*)
+  void *args2[] = {&params, &b};
+  fake_hip_param_count(2);
+  ASSERT_EQ(shims().hipLaunchKernel(&stubStruct, dim3(1), dim3(64), args2, 0, nullptr), 0);
+  const FakeLaunch &s = fake().launches.back();
+  ASSERT_EQ(s.bounds.size(), 2u);
+  EXPECT_EQ(s.bounds[0].end, ~0ull);
+  EXPECT_EQ(s.bounds[1].begin, addr(b));
+  EXPECT_EQ(s.bounds[1].end, addr(b) + 512);
 }
 
 TEST(HipIntercept, PitchedAllocationsKeepTheirPitch) {

@@ -9,8 +9,9 @@
 // it needs are declared here. They match HIP 5.2 and later, whose ABI keeps
 // them (hipSuccess 0, hipErrorInvalidValue 1, hipErrorOutOfMemory 2; dim3
 // three unsigned ints, as CUDA's; streams, events, pools and functions
-// opaque pointers); test/unit/hip_intercept_test.cpp compares them with
-// HIP's headers where those are installed.
+// opaque pointers); test/unit/hip/hip_abi_test.cpp compares them, and the
+// signatures of hip_functions.h, with HIP's headers where those are
+// installed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_RUNTIME_HOST_CORE_HIP_H
@@ -35,35 +36,8 @@ enum hipError_t : int {
 };
 }
 
-// The HIP functions the runtime calls, with their types:
-//   X(function, return type, (parameters))
-// Those of the intercept table (kosan/intercepts.h) come first.
-#define KOSAN_HIP_FUNCTIONS(X)                                                              \
-  X(hipMalloc, hipError_t, (void **, size_t))                                              \
-  X(hipMallocAsync, hipError_t, (void **, size_t, hipStream_t))                            \
-  X(hipMallocFromPoolAsync, hipError_t, (void **, size_t, hipMemPool_t, hipStream_t))      \
-  X(hipMallocManaged, hipError_t, (void **, size_t, unsigned))                             \
-  X(hipMallocPitch, hipError_t, (void **, size_t *, size_t, size_t))                       \
-  X(hipFree, hipError_t, (void *))                                                         \
-  X(hipFreeAsync, hipError_t, (void *, hipStream_t))                                       \
-  X(hipLaunchKernel, hipError_t, (const void *, dim3, dim3, void **, size_t, hipStream_t)) \
-  X(hipLaunchCooperativeKernel, hipError_t,                                                \
-    (const void *, dim3, dim3, void **, unsigned, hipStream_t))                            \
-  X(hipModuleLaunchKernel, hipError_t,                                                     \
-    (hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,  \
-     hipStream_t, void **, void **))                                                       \
-  X(hipDeviceSynchronize, hipError_t, ())                                                  \
-  X(hipStreamSynchronize, hipError_t, (hipStream_t))                                       \
-  X(hipEventSynchronize, hipError_t, (hipEvent_t))                                         \
-  X(hipMemcpy, hipError_t, (void *, const void *, size_t, hipMemcpyKind))                  \
-  X(hipDeviceReset, hipError_t, ())                                                        \
-  X(__hipRegisterFunction, void,                                                           \
-    (void **, const void *, char *, const char *, unsigned, void *, void *, dim3 *, dim3 *, \
-     int *))                                                                               \
-  X(hipGetLastError, hipError_t, ())                                                       \
-  X(hipMemGetAddressRange, hipError_t, (hipDeviceptr_t *, size_t *, hipDeviceptr_t))       \
-  X(hipDriverGetVersion, hipError_t, (int *))                                              \
-  X(hipRuntimeGetVersion, hipError_t, (int *))
+// The HIP functions the runtime calls, with their types (hip_functions.h).
+#include "core/hip_functions.h"
 
 namespace kosan::rt {
 

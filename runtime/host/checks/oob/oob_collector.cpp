@@ -75,9 +75,8 @@ kosan_arg_bounds OobCollector::boundsFor(uint64_t value, LaunchState &ls) {
   }
   // Memory from an allocator kosan does not see (an uninstrumented library):
   // the driver still knows the allocation's extent.
-  CUdeviceptr base = 0;
-  size_t size = 0;
-  if (drv.memGetAddressRange(&base, &size, value) == CUDA_SUCCESS)
+  uint64_t base = 0, size = 0;
+  if (rt.addressRange(value, base, size))
     return bufferArg(base, base + size, 0, 0);
   ++unresolvedArgs;
   return b;

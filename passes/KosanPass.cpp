@@ -84,6 +84,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.debugFunction = ClDebugFunction;
   o.rdc = ClRdc;
   o.uninit = ClUninit;
+  o.mutate = MutateOptions::fromCommandLine();
   return o;
 }
 

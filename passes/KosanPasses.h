@@ -8,6 +8,8 @@
 #ifndef KOSAN_PASSES_KOSANPASSES_H
 #define KOSAN_PASSES_KOSANPASSES_H
 
+#include "mutate/Mutator.h"
+
 #include "llvm/IR/PassManager.h"
 #include <cstdint>
 #include <string>
@@ -28,6 +30,9 @@ struct PassOptions {
   // Global loads also check whether they read the fill of a fresh
   // allocation (KOSAN_OPTIONS=uninit=1 turns the check on at run time).
   bool uninit = true;
+  // Mutation analysis (passes/mutate): list the device code's mutants or
+  // apply one, at the pipeline start.
+  MutateOptions mutate;
 
   // Parses "oob,precision,order", "all" or "none"; returns false and names
   // the offending word in *bad on an unknown check.

@@ -4,6 +4,7 @@
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-precision
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-order
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-compat
+//   opt -load-pass-plugin=libkosan.so -passes='kosan-mutate<list>'   (or <id=ID>)
 //   clang -fpass-plugin=libkosan.so                        (default options: clang 19
 //                                                           parses -mllvm before it loads
 //                                                           the plugin, so -kosan-* need
@@ -33,8 +34,12 @@ bool gFrontendRegistered = false;
 
 void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
+      [opts](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(kosan::CudaCompatPass());
+        // Mutants are made of the code as written, before the optimizer
+        // and the checks see it (passes/mutate/Mutator.h).
+        if (opts.mutate.active())
+          MPM.addPass(kosan::MutatorPass(opts.mutate));
       });
   PB.registerOptimizerLastEPCallback(
       [opts](ModulePassManager &MPM, OptimizationLevel) {
@@ -74,6 +79,21 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           o.checks = KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS;
           MPM.addPass(kosan::OrderAnalysisPass(o));
           MPM.addPass(kosan::OOBSanitizerPass(o));
+          return true;
+        }
+        if (name.consume_front("kosan-mutate")) {
+          // kosan-mutate<list> lists to stdout; kosan-mutate<id=ID> applies.
+          kosan::MutateOptions m = o.mutate;
+          if (name.consume_front("<") && name.consume_back(">")) {
+            if (name == "list")
+              m.listFile = std::string(1, '-');
+            else if (name.consume_front("id="))
+              m.apply = name.str();
+            else
+              return false;
+          } else if (!name.empty())
+            return false;
+          MPM.addPass(kosan::MutatorPass(m));
           return true;
         }
         if (name == "kosan-compat") {

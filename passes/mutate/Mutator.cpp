@@ -597,10 +597,13 @@ private:
     bool binary = isa<BinaryOperator>(I) && I->getType()->isFloatTy() &&
                   (I->getOpcode() == Instruction::FAdd || I->getOpcode() == Instruction::FSub ||
                    I->getOpcode() == Instruction::FMul || I->getOpcode() == Instruction::FDiv);
-    auto *ii = dyn_cast<IntrinsicInst>(I);
-    bool fma = ii && ii->getType()->isFloatTy() &&
-               (ii->getIntrinsicID() == Intrinsic::fma ||
-                ii->getIntrinsicID() == Intrinsic::fmuladd);
+    // fmaf(a, b, c): the intrinsic, or the call of the header's fmaf.
+    auto *call = dyn_cast<CallInst>(I);
+    const Function *callee = call ? call->getCalledFunction() : nullptr;
+    bool fma = callee && call->getType()->isFloatTy() && call->arg_size() == 3 &&
+               (callee->getIntrinsicID() == Intrinsic::fma ||
+                callee->getIntrinsicID() == Intrinsic::fmuladd ||
+                (!callee->isIntrinsic() && baseName(*callee) == "fmaf"));
     if (!binary && !fma)
       return;
     std::string what = binary ? std::string("f32 '") + opcodeText(I->getOpcode()) + "'"
@@ -611,11 +614,12 @@ private:
             Type *narrow = bf16 ? Type::getBFloatTy(I->getContext())
                                 : Type::getHalfTy(I->getContext());
             IRBuilder<> B(I);
-            unsigned n = isa<IntrinsicInst>(I) ? 3 : 2;
+            unsigned n = isa<CallInst>(I) ? 3 : 2;
             for (unsigned k = 0; k < n; ++k)
               I->setOperand(k, B.CreateFPExt(B.CreateFPTrunc(I->getOperand(k), narrow),
                                              I->getType()));
             B.SetInsertPoint(I->getNextNode());
+            B.SetCurrentDebugLocation(I->getDebugLoc());
             Value *rounded = B.CreateFPExt(B.CreateFPTrunc(I, narrow), I->getType());
             I->replaceUsesWithIf(rounded, [&](Use &u) {
               return u.getUser() != cast<Instruction>(rounded)->getOperand(0);

@@ -65,8 +65,16 @@ std::string siblingDriver() {
 // --kosan-mutate= of its own, and listing to \p list.
 std::vector<std::string> listingCommand(std::vector<std::string> command, const fs::path &out,
                                         const fs::path &list) {
-  if (isSource(command[0]))
-    command.insert(command.begin(), {siblingDriver(), "--cuda-device-only", "-c"});
+  if (isSource(command[0])) {
+    // Device code only, unless several architectures make several outputs.
+    int archs = 0;
+    for (const std::string &a : command)
+      archs += a.rfind("--cuda-gpu-arch=", 0) == 0 || a.rfind("--offload-arch=", 0) == 0;
+    if (archs > 1)
+      command.insert(command.begin(), {siblingDriver(), "-c"});
+    else
+      command.insert(command.begin(), {siblingDriver(), "--cuda-device-only", "-c"});
+  }
   std::vector<std::string> result;
   bool hasOutput = false;
   for (size_t i = 0; i < command.size(); ++i) {

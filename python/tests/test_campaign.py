@@ -66,7 +66,7 @@ def _campaign(kernels, out, *extra, log=None, capsys=None):
     try:
         return campaign_main([str(kernels), "--out", str(out), "--compiler", f"{sys.executable} {FAKE}",
                               "--runner", sys.executable, "--tools", str(TOOLS), "--seeds", "1,2",
-                              "--timeout", "2", "--jobs", "4", "--gpus", "0", "--per-gpu", "2", *extra])
+                              "--timeout", "1", "--jobs", "4", "--gpus", "0", "--per-gpu", "2", *extra])
     finally:
         if log:
             if env_log is None:

@@ -180,11 +180,16 @@ def run(args) -> int:
     try:
         _campaign(db, settings, sources, operators, args.max_mutants, scheduler, progress)
     finally:
-        progress.done()
-        scheduler.close()
+        # First what was done (a stop may send its signal twice), then the
+        # workers: their unfinished steps are done again on resume.
         meta = db.meta()
         db.set_meta({"wall_seconds": meta.get("wall_seconds", 0) + time.monotonic() - started,
                      "scheduler": scheduler.name, "gpus": gpus, "per_gpu": args.per_gpu})
+        progress.done()
+        try:
+            scheduler.close()
+        except KeyboardInterrupt:
+            pass
     return _finish(db, out, args)
 
 

@@ -82,7 +82,7 @@ def run_program(settings: dict, binary: str, seed: int, output: Path, trace: Pat
     env["MUT_SEED"] = str(seed)
     env["MUT_OUTPUT"] = str(output)
     if trace is not None:
-        env["KOSAN_OPTIONS"] = f"trace={trace}:snapshot=1:poison=1:checks={settings['checks']}"
+        env["KOSAN_OPTIONS"] = f"trace={trace}:snapshot=1:poison=1:uninit=1:checks={settings['checks']}"
     else:
         env.pop("KOSAN_OPTIONS", None)
     if gpu is not None:

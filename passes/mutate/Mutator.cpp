@@ -33,6 +33,7 @@
 #include "kosan/mutate.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -58,6 +59,11 @@
 #include <optional>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "kosan-mutate"
+
+STATISTIC(NumMutantsListed, "mutants found in device code");
+STATISTIC(NumMutantsApplied, "mutants applied");
 
 static cl::opt<std::string> ClMutate("kosan-mutate",
                                      cl::desc("kosan: apply the mutant with this id"),
@@ -859,6 +865,8 @@ PreservedAnalyses MutatorPass::run(Module &M, ModuleAnalysisManager &) {
   LLVMContext &Ctx = M.getContext();
   bool applied = false;
   std::vector<MutantInfo> mutants = enumerateMutants(M, opts, opts.apply, &applied);
+  NumMutantsListed += mutants.size();
+  NumMutantsApplied += applied;
   if (!opts.listFile.empty() &&
       !appendTo(opts.listFile, [&](raw_ostream &os) { writeList(mutants, os); }))
     Ctx.emitError("kosan: cannot write the list of mutants to '" + opts.listFile + "'");

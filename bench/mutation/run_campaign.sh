@@ -3,7 +3,8 @@
 # H200 here), in under 9 minutes: every program, 20 mutants of each taken
 # in turn from each operator, two input draws, 8 programs at once on the
 # GPU, builds on every CPU. Results (the SQLite file, report.txt,
-# report.json, report.html, the log) go to $OUT/campaign.
+# report.json, report.html, the log) go to $OUT/campaign; builds and traces
+# to $TMPDIR.
 #
 # Run from anywhere, with kosan built in build/ (or, on a machine without
 # LLVM, the bundle of test/gpu/make-device-bundle.sh --with-clang in
@@ -29,7 +30,7 @@ nvidia-smi -L | tee "$out/gpu.txt"
 start=$(date +%s)
 # 500 s for the campaign, the rest of the 9 minutes for the reports.
 timeout -s INT 500 build/bin/kosan campaign bench/mutation/kernels --out "$out/campaign" \
-  --seeds 1,2 --max-mutants 20 --per-gpu 8 --jobs "$(nproc)" --timeout 8 --arch sm_90 \
+  --work "${TMPDIR:-/tmp}/kosan-campaign-work" --seeds 1,2 --max-mutants 20 --per-gpu 8 --jobs "$(nproc)" --timeout 8 --arch sm_90 \
   > "$out/campaign.log" 2>&1
 status=$?
 echo "kosan campaign: exit status $status after $(( $(date +%s) - start )) s" | tee -a "$out/campaign.log"

@@ -62,7 +62,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the steps on a Ray cluster (ADDRESS as ray.init takes it; 'local' starts one)")
     p.add_argument("--format", choices=FORMATS, default="text", help="what to print at the end")
     p.add_argument("--report-only", action="store_true", help="write the reports of OUT and stop")
-    p.add_argument("--keep", action="store_true", help="keep the mutants' traces")
+    p.add_argument("--work", type=Path, default=None,
+                   help="directory for builds, outputs and traces (default OUT/work)")
+    p.add_argument("--keep", action="store_true", help="keep the mutants' builds, outputs and traces")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     return p
 
@@ -137,7 +139,7 @@ def _settings(args, out: Path) -> dict:
             "flags": [*shlex.split(args.flags), f"--cuda-gpu-arch={args.arch}", "-I", str(args.kernels.resolve())],
             "checks": args.checks, "seeds": _seeds(args.seeds), "timeout": args.timeout,
             "build_timeout": args.build_timeout, "runner": shlex.split(args.runner),
-            "work": str(out / "work"), "keep": args.keep}
+            "work": str((args.work or out / "work").resolve()), "keep": args.keep}
 
 
 def run(args) -> int:

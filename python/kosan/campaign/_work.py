@@ -227,8 +227,7 @@ def mutant_run_task(settings: dict, kernel: str, reference: dict, built: dict, g
                       "parts": verdict["parts"], "kosan_summary": verdict["summary"],
                       "same_output": bool(own["output_hash"]) and own["output_hash"] == ref["output_hash"]})
     if not settings.get("keep"):
-        for f in work.glob("*.k*"):
-            f.unlink()
+        shutil.rmtree(work, ignore_errors=True)
     parts = sorted({p for d in draws for p in d["parts"]}, key=KOSAN_PARTS.index)
     own_killed = any(d["own"] for d in draws)
     kosan_killed = any(d["kosan"] for d in draws)

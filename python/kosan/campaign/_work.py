@@ -182,7 +182,7 @@ def reference_task(settings: dict, kernel: str, source: str, gpu: int | None) ->
         first = run_program(settings, checked["output"], seed, work / f"ref.{seed}.kout", work / f"ref.{seed}.kosan", gpu)
         again = run_program(settings, checked["output"], seed, work / f"ref2.{seed}.kout", work / f"ref2.{seed}.kosan", gpu)
         if not own["passed"]:
-            failures.append(f"seed {seed}: {own['check']}")
+            failures.append(f"seed {seed}: {own['check'] or 'no PASS line'} (exit status {own['status']})")
         if (work / f"ref.{seed}.kosan").exists() and "order" in settings["checks"]:
             order = subprocess.run([tool(settings, "kosan-diff"), "--order", "-q", str(work / f"ref.{seed}.kosan"),
                                     str(work / f"ref2.{seed}.kosan")], capture_output=True, text=True)

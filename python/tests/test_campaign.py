@@ -189,6 +189,12 @@ def test_html_report_parses_and_has_plots(kernels, tmp_path):
     assert "PASS fake (seed 1)" in page
 
 
+@needs_tools
+def test_unknown_operator_is_trouble(kernels, tmp_path, capsys):
+    assert _campaign(kernels, tmp_path / "out", "--operators", "index,swap") == 2
+    assert "--operators: unknown operator 'swap' (operators: relational, index," in capsys.readouterr().err
+
+
 def test_bad_kernel_directory_is_trouble(tmp_path, capsys):
     assert campaign_main([str(tmp_path / "nope"), "--out", str(tmp_path / "o")]) == 2
     assert "is not a directory of CUDA programs" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from ._db import Database
 from ._report import FORMATS, summarize, write_reports
 from ._schedule import LocalScheduler, RayScheduler
 from ._work import (CampaignError, list_mutants, mutant_build_task, mutant_run_task,
-                    reference_task)
+                    reference_task, tool)
 
 _DESCRIPTION = """\
 Mutation analysis of a kernel set: every mutant kosan's plugin makes of each
@@ -169,6 +169,14 @@ def run(args) -> int:
     if not sources:
         raise CampaignError(f"no *.cu programs in {args.kernels}")
     operators = {o.strip() for o in args.operators.split(",") if o.strip()}
+    if operators:
+        # The operators are kosan-mutate's (include/kosan/mutate.h).
+        known = [o["name"] for o in json.loads(subprocess.run(
+            [tool(settings, "kosan-mutate"), "operators", "--format", "json"],
+            capture_output=True, text=True, check=True).stdout)]
+        unknown = sorted(operators - set(known))
+        if unknown:
+            raise CampaignError(f"--operators: unknown operator {unknown[0]!r} (operators: {', '.join(known)})")
 
     gpus = args.gpus if args.gpus >= 0 else _gpu_count()
     slots = [g for g in range(gpus) for _ in range(args.per_gpu)] if gpus else [None] * args.per_gpu

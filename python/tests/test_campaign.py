@@ -5,9 +5,11 @@ GPU: it "builds" each mutant into a small program that passes, fails,
 crashes, hangs or changes its output as the mutant's line in the source
 says. What runs for real: kosan-mutate list (on the stand-in's listing),
 the campaign's scheduling, its SQLite file and resume, the oracles' scoring
-from exit statuses and outputs, and the reports. kosan's own verdict on a
-GPU run (memory errors, kosan-diff, precision, order) needs a GPU and is
-tested by bench/mutation/run_campaign.sh there.
+from exit statuses and outputs, and the reports. Which part of kosan's
+verdict fires is tested on traces written as a GPU run writes them
+(kosan-make-trace) with the real kosan-report and kosan-diff; kosan's
+verdict on real mutants needs a GPU (test/gpu/campaign.test,
+bench/mutation/run_campaign.sh).
 """
 
 from __future__ import annotations
@@ -226,3 +228,57 @@ def test_kosan_command_lists_campaign():
     p = subprocess.run([sys.executable, "-m", "kosan", "--help"], capture_output=True, text=True,
                        cwd=HERE.parent)
     assert "campaign" in p.stdout
+
+
+def _make_trace(tmp_path, name, launch):
+    maker = TOOLS.parent / "test" / "bin" / "kosan-make-trace"
+    if not maker.exists():
+        pytest.skip("kosan-make-trace (a test tool of the build) is not built")
+    desc = tmp_path / f"{name}.json"
+    desc.write_text(json.dumps({"argv": [f"./{name}"], "launches": [launch]}))
+    trace = tmp_path / f"{name}.kosan"
+    subprocess.run([str(maker), str(desc), str(trace)], check=True)
+    return trace
+
+
+def _launch(values, oob=None, bits_ulp=None):
+    launch = {"kernel": "k(float*, int)", "mangled": "_Z1kPfi", "module": 1,
+              "snapshots": [{"arg": 0, "name": "y", "dtype": "f32", "count": len(values),
+                             "values": values, "store_sites": ["k.cu:5:3"]}]}
+    if oob:
+        launch["oob"] = [{"kind": "global-buffer-overflow", "access": "WRITE", "size": 4, "count": 1,
+                          "file": "k.cu", "line": 5, "column": 3, "function": "k", "buffer_name": "y"}]
+    if bits_ulp:
+        launch["precision"] = [{"kind": "store", "op": "store", "dtype": "f32", "file": "k.cu", "line": 5,
+                                "column": 3, "function": "k", "site_id": 1, "module": 1, "count": 4,
+                                "mean_rel_err": 1e-6, "max_rel_err": 1e-5, "max_ulp_err": bits_ulp,
+                                "hist": [4, 0, 0, 0, 0, 0, 0, 0], "overflows": 0, "underflows": 0,
+                                "nans": 0, "real": 1, "shadow": 1, "block": [0, 0, 0], "thread": [0, 0, 0]}]
+    return launch
+
+
+@needs_tools
+def test_kosan_verdict_parts_on_real_traces(tmp_path):
+    """Which part of kosan's verdict fires, from traces as a GPU run writes
+    them (kosan-make-trace) and the real kosan-report and kosan-diff."""
+    from kosan.campaign._work import kosan_verdict
+
+    settings = {"tools": str(TOOLS), "checks": "oob,precision"}
+    ok_run = {"status": 0, "timeout": False}
+    ref = _make_trace(tmp_path, "ref", _launch([1.0, 2.0, 3.0, 4.0], bits_ulp=4))
+    same = _make_trace(tmp_path, "same", _launch([1.0, 2.0, 3.0, 4.0], bits_ulp=4))
+    differs = _make_trace(tmp_path, "differs", _launch([1.0, 2.0, 3.5, 4.0], bits_ulp=4))
+    oob = _make_trace(tmp_path, "oob", _launch([1.0, 2.0, 3.0, 4.0], oob=True, bits_ulp=4))
+    lossy = _make_trace(tmp_path, "lossy", _launch([1.0, 2.0, 3.0, 4.0], bits_ulp=4096))
+
+    def parts(cand, run=ok_run):
+        return kosan_verdict(settings, ref, cand, run, order_deterministic=False)["parts"]
+
+    assert parts(same) == []
+    assert parts(differs) == ["diff"]
+    assert parts(oob) == ["memory"]
+    assert parts(lossy) == ["precision"]  # 12 bits lost against 2
+    assert parts(tmp_path / "missing.kosan") == ["crash"]
+    assert parts(same, {"status": -11, "timeout": False}) == ["crash"]
+    verdict = kosan_verdict(settings, ref, differs, ok_run, order_deterministic=False)
+    assert "1 of 1 output differs" in verdict["summary"]

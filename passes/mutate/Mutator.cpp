@@ -406,6 +406,9 @@ public:
     for (Function &F : M)
       if (mutable_(F, opts))
         functions.push_back(&F);
+    // Everything is listed before anything changes: applying a mutant may
+    // erase an instruction that other candidates name.
+    std::function<void()> chosen;
     for (Function *F : functions) {
       std::vector<Candidate> cands;
       collect(*F, cands);
@@ -424,12 +427,15 @@ public:
           info.line = SP->getLine();
         }
         info.description = c.description;
-        if (!apply.empty() && info.id == apply && applied && !*applied) {
-          c.apply();
-          *applied = true;
-        }
+        if (!apply.empty() && info.id == apply && !chosen)
+          chosen = std::move(c.apply);
         out.push_back(std::move(info));
       }
+    }
+    if (chosen) {
+      chosen();
+      if (applied)
+        *applied = true;
     }
     return out;
   }
@@ -457,6 +463,7 @@ private:
       fastMath(I, out);
       barrier(I, out);
       reductionOrder(I, out);
+      reversedLoop(I, LI, out);
       init(I, out);
       store(I, out);
       sharedExtent(I, out);
@@ -741,6 +748,82 @@ private:
                         AtomicOrdering::Monotonic);
       st->eraseFromParent();
     });
+  }
+
+  // for (k = lo; k < hi; ++k) (or k <= hi) in the frontend's form, run
+  // from its last iteration down to lo: a sum over k is then added in the
+  // reverse order. Only where that is sure to be the same iterations: the
+  // counter a local slot stored once before the loop and once in it (k + 1),
+  // the bound a constant, an argument or a load of a slot or argument.
+  void reversedLoop(Instruction *I, LoopInfo &LI, std::vector<Candidate> &out) {
+    auto *br = dyn_cast<BranchInst>(I);
+    Loop *L = br ? LI.getLoopFor(br->getParent()) : nullptr;
+    if (!L || !br->isConditional() || br->getParent() != L->getHeader() ||
+        !L->contains(br->getSuccessor(0)) || L->contains(br->getSuccessor(1)))
+      return;
+    auto *cmp = dyn_cast<ICmpInst>(br->getCondition());
+    if (!cmp || (cmp->getPredicate() != CmpInst::ICMP_SLT && cmp->getPredicate() != CmpInst::ICMP_SLE))
+      return;
+    auto *counterLoad = dyn_cast<LoadInst>(cmp->getOperand(0));
+    auto *slot = counterLoad ? dyn_cast<AllocaInst>(counterLoad->getPointerOperand()) : nullptr;
+    if (!slot)
+      return;
+    Value *bound = cmp->getOperand(1);
+    Value *boundPtr = nullptr;
+    if (auto *ld = dyn_cast<LoadInst>(bound)) {
+      boundPtr = ld->getPointerOperand();
+      if (!isa<AllocaInst, Argument>(boundPtr))
+        return;
+    } else if (!isa<ConstantInt, Argument>(bound)) {
+      return;
+    }
+    StoreInst *init = nullptr, *step = nullptr;
+    for (User *u : slot->users()) {
+      auto *st = dyn_cast<StoreInst>(u);
+      if (!st) {
+        if (!isa<LoadInst>(u) && !(isa<IntrinsicInst>(u) && cast<IntrinsicInst>(u)->isLifetimeStartOrEnd()))
+          return; // the slot escapes
+        continue;
+      }
+      if (st->getPointerOperand() != slot)
+        return;
+      StoreInst *&which = L->contains(st) ? step : init;
+      if (which)
+        return;
+      which = st;
+    }
+    auto *inc = step ? dyn_cast<BinaryOperator>(step->getValueOperand()) : nullptr;
+    if (!init || !inc || inc->getOpcode() != Instruction::Add || !isa<LoadInst>(inc->getOperand(0)) ||
+        cast<LoadInst>(inc->getOperand(0))->getPointerOperand() != slot ||
+        !match1(inc->getOperand(1)))
+      return;
+    if (boundPtr && isa<AllocaInst>(boundPtr))
+      for (User *u : boundPtr->users())
+        if (auto *st = dyn_cast<StoreInst>(u); st && L->contains(st))
+          return; // the bound changes in the loop
+    bool inclusive = cmp->getPredicate() == CmpInst::ICMP_SLE;
+    add(out, I, Op::ReductionOrder, "loop runs in reverse order", [=] {
+      Function *F = init->getFunction();
+      Type *T = init->getValueOperand()->getType();
+      IRBuilder<> entry(&*F->getEntryBlock().getFirstInsertionPt());
+      AllocaInst *lo = entry.CreateAlloca(T, nullptr, "kosan.mutant.lo");
+      IRBuilder<> B(init);
+      B.CreateStore(init->getValueOperand(), lo);
+      Value *hi = boundPtr ? B.CreateLoad(T, boundPtr) : bound;
+      init->setOperand(0, inclusive ? hi : B.CreateSub(hi, ConstantInt::get(T, 1)));
+      IRBuilder<> H(cmp);
+      cmp->setPredicate(CmpInst::ICMP_SGE);
+      cmp->setOperand(1, H.CreateLoad(T, lo));
+      auto *dec = BinaryOperator::CreateSub(inc->getOperand(0), ConstantInt::get(T, 1), "", inc);
+      dec->setDebugLoc(inc->getDebugLoc());
+      inc->replaceAllUsesWith(dec);
+      inc->eraseFromParent();
+    });
+  }
+
+  static bool match1(const Value *v) {
+    const auto *c = dyn_cast<ConstantInt>(v);
+    return c && c->isOne();
   }
 
   void retargetShuffle(CallInst *call, Intrinsic::ID from, Intrinsic::ID to) {

@@ -24,3 +24,10 @@ __global__ void warp_exp(const float *x, float *y) {
   v += __shfl_down_sync(0xffffffffu, v, 16);
   y[threadIdx.x] = fmaf(v, v, 1.0f);
 }
+
+__global__ void row_dot(const float *a, const float *b, float *out, int n) {
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += a[blockIdx.x * n + k] * b[k];
+  out[blockIdx.x] = acc;
+}

@@ -41,6 +41,7 @@ config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-c
 config.substitutions.append(("%kosan-nvcc", os.path.join(bindir, "kosan-nvcc")))
 config.substitutions.append(("%kosan-report", os.path.join(bindir, "kosan-report")))
 config.substitutions.append(("%kosan-diff", os.path.join(bindir, "kosan-diff")))
+config.substitutions.append(("%kosan-mutate", os.path.join(bindir, "kosan-mutate")))
 config.substitutions.append(("%kosan-make-trace", os.path.join(testbindir, "kosan-make-trace")))
 config.substitutions.append(("%kosan-fp", os.path.join(testbindir, "kosan-fp")))
 config.substitutions.append(("%cuda_path", config.cuda_path))

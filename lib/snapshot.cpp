@@ -476,8 +476,15 @@ int64_t TraceWriter::writePayload(const void *data, size_t bytes) {
 
 WorkerPool &TraceWriter::snapshotPool() {
   std::lock_guard<std::mutex> lock(payload_mutex_);
-  if (!pool_)
+  if (pool_ && pool_pid_ != ::getpid()) {
+    // A forked child has none of its parent's threads: the pool is left
+    // alone (joining them would wait forever) and the child gets its own.
+    (void)pool_.release();
+  }
+  if (!pool_) {
     pool_ = std::make_unique<WorkerPool>(snapshot_threads_);
+    pool_pid_ = ::getpid();
+  }
   return *pool_;
 }
 

@@ -231,7 +231,9 @@ TraceWriter::TraceWriter(int fd, std::string path)
     : fd_(fd), path_(std::move(path)), parent_pid_(::getpid()) {}
 
 TraceWriter::~TraceWriter() {
-  pool_.reset(); // its threads finish their chunks first
+  if (pool_ && pool_pid_ != ::getpid())
+    (void)pool_.release(); // a forked child: its parent's threads are not here
+  pool_.reset();           // its threads finish their chunks first
   if (payload_fd_ >= 0)
     ::close(payload_fd_);
   ::close(fd_);

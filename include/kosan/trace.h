@@ -477,6 +477,7 @@ private:
   std::atomic<uint64_t> payload_end_{0};
   bool payload_failed_ = false;
   std::unique_ptr<WorkerPool> pool_;
+  int pool_pid_ = 0;             // the process whose threads it holds
 };
 
 enum class TraceError {

@@ -40,7 +40,6 @@ cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *, const
   X(cudaEventSynchronize) X(cudaFree) X(cudaFreeAsync) X(cudaFreeAsync_ptsz)  \
   X(cudaFuncSetAttribute) X(cudaFuncSetCacheConfig) X(cudaGetDevice)          \
   X(cudaGetDeviceProperties) X(cudaGetDriverEntryPointByVersion)              \
-  X(cudaFreeHost)                                                             \
   X(cudaGetErrorString) X(cudaGetFuncBySymbol) X(cudaGetLastError)            \
   X(cudaHostAlloc) X(cudaHostGetDevicePointer) X(cudaLaunchCooperativeKernel) \
   X(cudaLaunchCooperativeKernel_ptsz) X(cudaLaunchKernel)                     \
@@ -50,7 +49,7 @@ cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *, const
   X(cudaMallocManaged) X(cudaMallocPitch) X(cudaMemcpy) X(cudaMemcpy2D)        \
   X(cudaMemcpyAsync)                                                          \
   X(cudaMemcpy_ptds) X(cudaMemset) X(cudaMemsetAsync) X(cudaRuntimeGetVersion) \
-  X(cudaStreamCreateWithFlags) X(cudaStreamIsCapturing) X(cudaStreamSynchronize) \
+  X(cudaStreamIsCapturing) X(cudaStreamSynchronize)                           \
   X(cudaStreamSynchronize_ptsz)
 
 namespace kosan::rt {

@@ -34,16 +34,19 @@ void SnapshotCollector::deviceReset() {
 bool SnapshotCollector::ensureStaging(uint64_t bytes, size_t count) {
   if (stagingFailed)
     return false;
-  if (!copyStream &&
-      cudart().cudaStreamCreateWithFlags(&copyStream, cudaStreamNonBlocking) != cudaSuccess) {
-    cudart().cudaGetLastError();
+  if (!drv.streamCreate || !drv.streamSynchronize || !drv.memcpyDtoHAsync ||
+      !drv.memFreeHost) {
+    stagingFailed = true;
+    return false;
+  }
+  if (!copyStream && drv.streamCreate(&copyStream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
     copyStream = nullptr;
     stagingFailed = true;
     return false;
   }
   if (bytes > slotBytes) {
     for (char *slot : slots)
-      cudart().cudaFreeHost(slot);
+      drv.memFreeHost(slot);
     slots.clear();
     slotBytes = bytes;
   }
@@ -102,10 +105,8 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
     }
     const uint64_t at = index * chunkBytes;
     const uint64_t n = std::min(chunkBytes, bytes - at);
-    if (cudart().cudaMemcpyAsync(slot, reinterpret_cast<void *>(src + at), n,
-                                 cudaMemcpyDeviceToHost, copyStream) != cudaSuccess ||
-        cudart().cudaStreamSynchronize(copyStream) != cudaSuccess) {
-      cudart().cudaGetLastError();
+    if (drv.memcpyDtoHAsync(slot, CUdeviceptr(src + at), n, copyStream) != CUDA_SUCCESS ||
+        drv.streamSynchronize(copyStream) != CUDA_SUCCESS) {
       ok = false;
       break;
     }

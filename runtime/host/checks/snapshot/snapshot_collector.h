@@ -31,7 +31,7 @@ public:
 private:
   // Copies `bytes` from device address `src` chunk by chunk (chunkBytes
   // each, the last may be shorter) into pinned staging buffers on kosan's
-  // own stream, and hands each chunk, as its copy lands, to use(index, data)
+  // own stream (the driver's cuMemcpyDtoHAsync), and hands each chunk, as its copy lands, to use(index, data)
   // on the trace's worker threads, so that the next copy overlaps it.
   // Returns when every chunk was used; false if a copy failed (chunks
   // after it are not used).
@@ -43,7 +43,7 @@ private:
   uint64_t deviceHash(uint64_t src, uint64_t bytes, uint64_t chunkBytes);
 
   // The staging ring, reused across launches.
-  cudaStream_t copyStream = nullptr;
+  CUstream copyStream = nullptr;
   std::vector<char *> slots;
   uint64_t slotBytes = 0;
   bool stagingFailed = false; // pinned memory or the stream cannot be had

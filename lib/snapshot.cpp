@@ -339,7 +339,6 @@ constexpr double kProbeMinSaving = 0.25;
 
 SnapshotBuilder::SnapshotBuilder(TraceWriter &writer, SnapshotRecord record)
     : writer_(writer), record_(std::move(record)) {
-  const uint32_t size = dtypeSize(record_.dtype);
   if (record_.chunk_elements == 0)
     record_.chunk_elements = snapshotChunkElements(record_.dtype);
   // chunks is 32-bit: a chunk size so small that it would overflow is raised.
@@ -349,7 +348,6 @@ SnapshotBuilder::SnapshotBuilder(TraceWriter &writer, SnapshotRecord record)
     record_.chunk_elements = (record_.count - 1) / UINT32_MAX + 1;
     chunks = (record_.count - 1) / record_.chunk_elements + 1;
   }
-  (void)size;
   record_.chunks = static_cast<uint32_t>(chunks);
   lines_.resize(chunks);
   hashes_.resize(chunks);

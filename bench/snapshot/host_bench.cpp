@@ -63,7 +63,6 @@ double run(const std::string &dir, const std::vector<float> &data, bool payload,
     s.name = "out";
     s.dtype = DType::F32;
     s.hash = kSnapshotHashChunks;
-    const uint64_t bytes = data.size() * 4;
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpuSeconds();
     // The runtime's sequence: chunks on the workers, the hash, the lines.
@@ -86,7 +85,6 @@ double run(const std::string &dir, const std::vector<float> &data, bool payload,
       best = wall;
       *cpu = cpuSeconds() - c0;
     }
-    (void)bytes;
   }
   *traceBytes = 0;
   for (const std::string &p : {path, path + ".bin"}) {

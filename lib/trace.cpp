@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "kosan/worker_pool.h"
 #include "kosan/trace_fields.h"
 #include "base64.h"
 #include "line_reader.h"
@@ -226,7 +227,17 @@ std::unique_ptr<TraceWriter> TraceWriter::create(const std::string &path,
   return std::unique_ptr<TraceWriter>(new TraceWriter(fd, path));
 }
 
-TraceWriter::~TraceWriter() { ::close(fd_); }
+TraceWriter::TraceWriter(int fd, std::string path)
+    : fd_(fd), path_(std::move(path)), parent_pid_(::getpid()) {}
+
+TraceWriter::~TraceWriter() {
+  if (pool_ && pool_pid_ != ::getpid())
+    (void)pool_.release(); // a forked child: its parent's threads are not here
+  pool_.reset();           // its threads finish their chunks first
+  if (payload_fd_ >= 0)
+    ::close(payload_fd_);
+  ::close(fd_);
+}
 
 void TraceWriter::write(const TraceHeader &h) {
   writeLine(recordLine("header", detail::toJson(h)));
@@ -908,6 +919,14 @@ std::string parseRecord(const Json &j, SnapshotRecord &s) {
     return "field 'chunks' is " + std::to_string(s.chunks) + ", but " +
            std::to_string(s.count) + " elements in chunks of " +
            std::to_string(s.chunk_elements) + " make " + std::to_string(chunks);
+  if (!s.hash.empty() && s.hash != kSnapshotHashChunks)
+    return "field 'hash' is '" + s.hash + "' (this reader knows '" +
+           std::string(kSnapshotHashChunks) + "')";
+  // A file name next to the trace, nothing that reaches elsewhere.
+  if (!s.payload.empty() && (s.payload.find('/') != std::string::npos ||
+                             s.payload == "." || s.payload == ".." ||
+                             s.payload.find('\0') != std::string::npos))
+    return "field 'payload' must name a file in the trace's folder, not '" + s.payload + "'";
   return "";
 }
 
@@ -1240,7 +1259,8 @@ ReadResult readTraceLines(const std::string &path, size_t &lineNo) {
       uint64_t first = uint64_t(chunksSeen) * pending->chunk_elements;
       uint64_t elements = std::min(pending->chunk_elements, pending->count - first);
       uint64_t claimed = elements * dtypeSize(pending->dtype);
-      if (claimed > detail::maxZstdContentSize(current.length))
+      // Chunks in the payload file are checked against it when they are read.
+      if (pending->payload.empty() && claimed > detail::maxZstdContentSize(current.length))
         return fail(TraceError::Corrupt,
                     where + "corrupt snapshot_chunk record: chunk " +
                         std::to_string(chunksSeen + 1) + " of the snapshot record on line " +
@@ -1283,10 +1303,11 @@ ReadResult readTraceLines(const std::string &path, size_t &lineNo) {
       if (!version.ok())
         return fail(TraceError::Corrupt, where + "corrupt header: " +
                                              version.error());
-      if (v != kTraceVersion)
+      if (v < kMinTraceVersion || v > kTraceVersion)
         return fail(TraceError::Version,
                     path + " is a version " + std::to_string(v) +
-                        " kosan trace; this reader knows only version " +
+                        " kosan trace; this reader knows versions " +
+                        std::to_string(kMinTraceVersion) + " to " +
                         std::to_string(kTraceVersion));
       std::string error = parseHeader(j, trace.header);
       if (!error.empty())

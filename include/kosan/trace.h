@@ -13,6 +13,7 @@
 #include "kosan/abi.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -24,7 +25,9 @@
 
 namespace kosan {
 
-inline constexpr int kTraceVersion = 1;
+inline constexpr int kTraceVersion = 2;
+// The oldest version readers still read (docs/trace-format.md, Compatibility).
+inline constexpr int kMinTraceVersion = 1;
 inline constexpr const char *kTraceFormatName = "kosan-trace";
 
 struct Dim3 {
@@ -121,13 +124,19 @@ struct SnapshotRecord {
   // the launch; elements still holding it were not written by the kernel.
   bool poisoned = false;
   uint64_t poison = 0;
-  // Content hashes (FNV-1a 64 over 8-byte little-endian words, then the
-  // remaining bytes) before and after the launch; 0:
-  // not taken (pre_hash only for buffers the kernel reads and writes).
+  // Content hashes before and after the launch, of the kind `hash` names;
+  // 0: not taken (pre_hash only for buffers the kernel reads and writes).
   uint64_t pre_hash = 0, post_hash = 0;
   std::vector<std::string> store_sites;  // "file:line:col" of the kernel's stores to it
   uint32_t chunks = 0;
   uint64_t chunk_elements = 0;
+  // What pre_hash and post_hash are: "" for fnv1aWords of the whole buffer
+  // (version 1 traces), kSnapshotHashChunks for snapshotHash over the
+  // snapshot's chunks.
+  std::string hash;
+  // The file, in the trace's folder, that holds the payloads of chunks
+  // encoded "zstd" or "raw" ("<trace>.bin"); "": all chunks are inline.
+  std::string payload;
   // Reader only: byte offset in the trace file of the first snapshot_chunk
   // line, and its line number (for messages).
   uint64_t file_offset = 0;
@@ -138,6 +147,23 @@ struct SnapshotRecord {
 // say: 4 MiB of raw elements (1 Mi f32), compressed with zstd at this level.
 inline constexpr uint64_t kSnapshotChunkBytes = uint64_t(4) << 20;
 inline constexpr int kSnapshotZstdLevel = 1;
+
+// Elements per chunk by default: kSnapshotChunkBytes of them, at least 1.
+uint64_t snapshotChunkElements(DType t);
+
+// FNV-1a 64 over 8-byte little-endian words, then the remaining bytes.
+uint64_t fnv1aWords(const void *data, size_t bytes);
+// The chunk hashes, combined in order: FNV-1a 64 over them as words.
+uint64_t combineChunkHashes(const uint64_t *hashes, size_t n);
+// SnapshotRecord::hash "fnv1a-chunks": fnv1aWords of each chunk of
+// chunkBytes bytes (the last may be shorter), combined in order. Chunks
+// hash independently, so threads can share the work.
+inline constexpr const char *kSnapshotHashChunks = "fnv1a-chunks";
+uint64_t snapshotHash(const void *data, size_t bytes, uint64_t chunkBytes);
+
+// The first 16 bytes of a snapshot payload file (SnapshotRecord::payload).
+inline constexpr char kSnapshotPayloadMagic[] = "kosan-payload-1\n";
+inline constexpr size_t kSnapshotPayloadMagicBytes = 16;
 
 struct TraceEnd {
   uint64_t launches = 0;
@@ -356,6 +382,39 @@ struct Trace {
   std::vector<std::string> warnings;  // non-fatal reading notes (unknown record types)
 };
 
+class TraceWriter;
+class WorkerPool;
+
+// One snapshot being written chunk by chunk (TraceWriter::beginSnapshot):
+// chunks arrive in any order and from any thread, each is hashed,
+// compressed and its payload written at once; finish() then writes the
+// snapshot record and its chunk lines. Nothing reaches the trace's JSON
+// lines before finish(), so the record can still change (post_hash = hash()).
+class SnapshotBuilder {
+public:
+  ~SnapshotBuilder();
+  SnapshotRecord &record() { return record_; }
+  uint32_t chunks() const { return record_.chunks; }
+  // Raw bytes of chunk `index`, and where it starts in the buffer.
+  uint64_t chunkBytes(uint64_t index) const;
+  uint64_t chunkStart(uint64_t index) const { return index * chunkBytes(0); }
+  // Hashes, compresses and stores chunk `index` (chunkBytes(index) bytes at
+  // data). Thread-safe for distinct indexes; each index once.
+  void addChunk(uint64_t index, const void *data);
+  // After every chunk was added: snapshotHash of the contents.
+  uint64_t hash() const;
+  // Writes the record, then its chunk lines. Every chunk must have been added.
+  void finish();
+
+private:
+  friend class TraceWriter;
+  SnapshotBuilder(TraceWriter &writer, SnapshotRecord record);
+  TraceWriter &writer_;
+  SnapshotRecord record_;
+  std::vector<std::string> lines_;    // per chunk
+  std::vector<uint64_t> hashes_;      // per chunk
+};
+
 // Writes records; thread-safe; every record is one write(2).
 class TraceWriter {
 public:
@@ -380,19 +439,45 @@ public:
   // kSnapshotChunkBytes); small values make multi-part records in tests.
   void setOrderPartBytes(uint64_t bytes) { order_part_bytes_ = bytes; }
   // A snapshot: the record, then its contents (count * dtypeSize bytes) as
-  // zstd-compressed, base64-encoded snapshot_chunk lines. Sets
-  // record.chunks and record.chunk_elements if they are 0.
+  // snapshot_chunk lines, one zstd frame per chunk (stored raw where zstd
+  // does not shrink it), compressed on the worker threads. Sets
+  // record.chunks and record.chunk_elements if they are 0; leaves the hashes
+  // as given.
   void writeSnapshot(SnapshotRecord record, const void *data, size_t bytes);
+  // The same in parts: record.count must be set; chunk_elements is set if 0.
+  std::unique_ptr<SnapshotBuilder> beginSnapshot(SnapshotRecord record);
+  // Payloads go to the binary file "<trace>.bin" (on), or base64-encoded
+  // into the chunk lines, all in one file (off, the default).
+  void setSnapshotPayloadFile(bool on) { payload_file_ = on; }
+  // Threads that hash and compress snapshot chunks (0: one per hardware
+  // thread); takes effect before the first snapshot.
+  void setSnapshotThreads(unsigned threads) { snapshot_threads_ = threads; }
+  WorkerPool &snapshotPool();
   const std::string &path() const { return path_; }
 
 private:
-  TraceWriter(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  friend class SnapshotBuilder;
+  TraceWriter(int fd, std::string path);
   void writeLine(const std::string &line);
   void writeLineLocked(const std::string &line); // mutex_ held
+  // Appends a payload to the payload file; its offset, or -1 if it cannot
+  // (the chunk then goes inline).
+  int64_t writePayload(const void *data, size_t bytes);
   int fd_;
   std::string path_;
   std::mutex mutex_; // one record at a time, so lines never interleave
   uint64_t order_part_bytes_ = 0;
+  bool payload_file_ = false;
+  unsigned snapshot_threads_ = 0;
+  std::mutex payload_mutex_;     // opens the payload file
+  int payload_fd_ = -1;
+  int payload_pid_ = 0;          // the process that opened it (fork)
+  int parent_pid_ = 0;           // the process that created the trace
+  std::string payload_name_;     // its name, without the folder
+  std::atomic<uint64_t> payload_end_{0};
+  bool payload_failed_ = false;
+  std::unique_ptr<WorkerPool> pool_;
+  int pool_pid_ = 0;             // the process whose threads it holds
 };
 
 enum class TraceError {

@@ -67,7 +67,7 @@
   F(launch, Plain) F(arg, Plain) F(name, Plain) F(dtype, DType) F(count, Plain)            \
   F(shape, Plain) F(address, Address) F(read, Plain) F(poisoned, Plain)                    \
   F(poison, Address) F(pre_hash, Address) F(post_hash, Address) F(store_sites, Plain)      \
-  F(chunks, Plain) F(chunk_elements, Plain)
+  F(chunks, Plain) F(chunk_elements, Plain) F(hash, OmitEmpty) F(payload, OmitEmpty)
 
 // TraceEnd: "end".
 #define KOSAN_TRACE_END_FIELDS(F)                                                          \

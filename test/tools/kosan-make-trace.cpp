@@ -45,6 +45,7 @@
 //                      "shuffle_reduction": false, "shared_reduction": false,
 //                      "launch_dependent_loop": false, "fingerprints": true,
 //                      "findings": "float atomics at k.cu:12"}],
+//    "snapshot_payload": true,                snapshot contents in OUT.trace.bin
 //    "order_part_bytes": 64,                  payload bytes per part line (small:
 //                                             multi-part records)
 //    "launches": [{...,
@@ -602,6 +603,9 @@ int main(int argc, char **argv) {
     h.gpu_arch = "sm_90";
     h.options = desc.value("options", std::map<std::string, std::string>());
     writer->write(h);
+    // Snapshot contents in the payload file <OUT.trace>.bin, as the runtime
+    // writes them (snapshot_payload=1), instead of base64 in the trace.
+    writer->setSnapshotPayloadFile(desc.value("snapshot_payload", false));
     if (desc.contains("order_part_bytes"))
       writer->setOrderPartBytes(desc.at("order_part_bytes").get<uint64_t>());
     for (const Json &k : desc.value("kernel_order", Json::array()))

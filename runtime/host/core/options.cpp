@@ -186,6 +186,11 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   if (options.log_path == "stdout" || options.log_path == "stderr")
     options.log_path.clear();
 
+  if (options.snapshot_threads < 0 || options.snapshot_threads > 1024) {
+    warn("snapshot_threads=" + formatValue(options.snapshot_threads) +
+         " is not 0 to 1024; using " + formatValue(defaults.snapshot_threads));
+    options.snapshot_threads = defaults.snapshot_threads;
+  }
   if (options.snapshot_max_mb < 0) {
     warn("snapshot_max_mb=" + formatValue(options.snapshot_max_mb) +
          " is negative; using " + formatValue(defaults.snapshot_max_mb));

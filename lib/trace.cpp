@@ -170,6 +170,22 @@ OrderedJson detail::toJson(const PrecisionRecord &p) {
   worst["thread"] = dimJson(p.worst.thread);
   worst["launch"] = p.worst.launch;
   j["worst"] = std::move(worst);
+  j["max_abs_err"] = doubleJson(p.max_abs_err);
+  j["scale"] = doubleJson(p.scale);
+  j["scaled_bits"] = doubleJson(p.scaled_bits);
+  if (p.kind == "narrow")
+    j["to_shared"] = p.to_shared;
+  if (!p.cause.kind.empty()) {
+    OrderedJson cause = OrderedJson::object();
+    cause["kind"] = p.cause.kind;
+    cause["op"] = p.cause.op;
+    cause["dtype"] = dtypeName(p.cause.dtype);
+    cause["from_dtype"] =
+        p.cause.from_dtype == DType::Unknown ? "" : dtypeName(p.cause.from_dtype);
+    cause["site"] = siteJson(p.cause.site);
+    cause["local_log2"] = p.cause.local_log2;
+    j["cause"] = std::move(cause);
+  }
   return j;
 }
 
@@ -620,6 +636,14 @@ public:
     if (ok() && object_.contains(key))
       read(key, out);
   }
+  template <typename T> void readIfPresent(const char *key, T &out) {
+    if (ok() && object_.contains(key))
+      read(key, out);
+  }
+  template <typename Body> void readObjectIfPresent(const char *key, Body body) {
+    if (ok() && object_.contains(key))
+      readObject(key, body);
+  }
 
   void read(const char *key, bool &out) {
     if (const Json *v = find(key)) {
@@ -998,6 +1022,22 @@ std::string parseRecord(const Json &j, PrecisionRecord &p) {
     w.read("thread", p.worst.thread);
     w.read("launch", p.worst.launch);
   });
+  // Scale-aware error and root cause: absent from traces of runtimes
+  // before them.
+  r.readIfPresent("max_abs_err", p.max_abs_err);
+  r.readIfPresent("scale", p.scale);
+  r.readIfPresent("scaled_bits", p.scaled_bits);
+  r.readIfPresent("to_shared", p.to_shared);
+  r.readObjectIfPresent("cause", [&](FieldReader &c) {
+    c.read("kind", p.cause.kind);
+    if (c.ok() && p.cause.kind != "narrow" && p.cause.kind != "op")
+      c.invalid("kind", "must be \"narrow\" or \"op\", not \"" + p.cause.kind + "\"");
+    c.read("op", p.cause.op);
+    c.readDType("dtype", p.cause.dtype);
+    c.readDType("from_dtype", p.cause.from_dtype, /*emptyAllowed=*/true);
+    c.read("site", p.cause.site);
+    c.read("local_log2", p.cause.local_log2);
+  });
   if (!r.ok())
     return r.error();
   if (p.launch_first > p.launch_last)
@@ -1007,7 +1047,10 @@ std::string parseRecord(const Json &j, PrecisionRecord &p) {
   for (auto [key, value] : {std::pair{"mean_rel_err", p.mean_rel_err},
                             std::pair{"max_rel_err", p.max_rel_err},
                             std::pair{"max_ulp_err", p.max_ulp_err},
-                            std::pair{"bits_lost", p.bits_lost}})
+                            std::pair{"bits_lost", p.bits_lost},
+                            std::pair{"max_abs_err", p.max_abs_err},
+                            std::pair{"scale", p.scale},
+                            std::pair{"scaled_bits", p.scaled_bits}})
     if (value < 0)
       return std::string("field '") + key + "' must not be negative";
   return "";

@@ -68,6 +68,14 @@ static int run(int argc, char **argv) {
                        : "expected a number of bits, 0 or more, not '" + value + "'";
           },
           "BITS"));
+  app.add_option("--precision-threshold", reportOptions.precision_threshold,
+                 "Bits of fp32 at a site's scale a stored value may lose before the "
+                 "site is a precision finding (docs/precision.md)")
+      ->option_text("BITS")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 60.0));
+  app.add_flag("--all-sites", reportOptions.all_precision_sites,
+               "List every precision site, not only the findings");
   app.add_option("TRACE", tracePath, "Trace written by an instrumented program")
       ->required();
 

@@ -920,8 +920,12 @@ void Instrumenter::tagOp(Instruction *I) {
   else
     ops.append(I->op_begin(), I->op_end());
   Value *inherited = ConstantInt::get(I32, 0);
-  SmallVector<Value *, 3> rounded; // the operands' shadows, rounded to k's type
-  bool scalar = k.lanes == 1 && k.dtype != KOSAN_DTYPE_F64;
+  SmallVector<Value *, 3> raw, rounded; // the operands' shadows, and rounded to k's type
+  // Only operations with a local error of their own (and a site) round.
+  bool scalar = k.lanes == 1 && k.dtype != KOSAN_DTYPE_F64 && opSites.count(I);
+  if (auto *BO = dyn_cast<BinaryOperator>(I))
+    scalar = scalar && (BO->getOpcode() == Instruction::FAdd ||
+                        BO->getOpcode() == Instruction::FSub);
   for (Value *O : ops) {
     if (!kindOf(O))
       continue;
@@ -931,8 +935,10 @@ void Instrumenter::tagOp(Instruction *I) {
                       ? T
                       : B.CreateBinaryIntrinsic(Intrinsic::umax, inherited, T);
     if (scalar)
-      if (Value *OS = shadows.lookup(O); OS && !OS->getType()->isVectorTy())
+      if (Value *OS = shadows.lookup(O); OS && !OS->getType()->isVectorTy()) {
+        raw.push_back(OS);
         rounded.push_back(roundTo(B, OS, k.dtype));
+      }
   }
   Value *onRounded = nullptr;
   if (scalar && rounded.size() == ops.size()) {
@@ -955,7 +961,7 @@ void Instrumenter::tagOp(Instruction *I) {
                k.dtype == KOSAN_DTYPE_F32) {
       // A fast approximation: itself, on its rounded operands.
       SmallVector<Value *, 2> args;
-      for (Value *R : rounded)
+      for (Value *R : raw)
         args.push_back(B.CreateFPTrunc(R, I->getType()));
       onRounded = B.CreateFPExt(B.CreateCall(callee, args), F64);
     } else if (CI && CI->isInlineAsm()) {

@@ -871,6 +871,7 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
       result.notes.push_back(warning);
   }
   result.ref_header = ref.trace.header;
+  result.precision_threshold = options.precision_threshold;
   result.cand_header = cand.trace.header;
   for (Side *side : {&ref, &cand}) {
     if (side->trace.snapshots.empty())

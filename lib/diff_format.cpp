@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
+#include "kosan/precision_verdict.h"
 #include "trace_json.h"
 #include "text.h"
 
@@ -176,10 +177,13 @@ std::string precisionLine(const PrecisionRecord &p) {
 std::string precisionBeyondLine(const PrecisionBeyondRef &b) {
   char bits[32];
   std::snprintf(bits, sizeof bits, "%.1f", b.ref_bits);
-  return "CAND loses more precision than REF (" +
-         (b.output.empty() ? std::string("REF's worst site: ")
-                           : "REF at " + b.output + ": ") +
-         bits + " bits of fp32): " + formatPrecisionLine(b.cand);
+  std::string ref = b.cand.kind == "nonfinite" ? std::string("REF: no NaN/Inf born")
+                    : b.cand.kind == "narrow" && !b.cand.to_shared
+                        ? std::string("REF: no narrowing overflowed")
+                        : (b.output.empty() ? std::string("REF's worst site: ")
+                                            : "REF at " + b.output + ": ") +
+                              bits + " bits of fp32";
+  return "CAND loses more precision than REF (" + ref + "): " + formatPrecisionLine(b.cand);
 }
 
 std::string oobLine(const OobEvent &e, const char *role) {
@@ -391,8 +395,6 @@ constexpr Rule kRules[] = {
      "launch whose outputs differ from the reference's."},
 };
 
-// Bits lost from which a precision site is a warning rather than a note.
-constexpr double kPrecisionWarningBits = 8;
 
 OrderedJson physicalLocation(const std::string &file, uint64_t line,
                              uint64_t column) {
@@ -520,7 +522,7 @@ std::string formatDiffSarif(const DiffResult &r) {
     for (const PrecisionRecord *p : precisionToExplain(d)) {
       OrderedJson res = sarifResult(
           "KOSAN-PRECISION",
-          precisionSeverity(*p) >= kPrecisionWarningBits ? "warning" : "note",
+          isPrecisionFinding(*p, r.precision_threshold) ? "warning" : "note",
           where + formatPrecisionLine(*p), {});
       if (!p->site.file.empty() && p->site.line > 0)
         res["locations"] = OrderedJson::array(

@@ -474,7 +474,7 @@ std::string precisionSection(const Trace &trace, const ReportOptions &options) {
   out += formatPrecisionSummary(sites, options.precision_threshold) + "\n";
   if (within > 0)
     out += "note: " + plural(within, "precision site stays", "precision sites stay") +
-           " within its allowance and " + (within == 1 ? "is" : "are") +
+           (within == 1 ? " within its allowance and is" : " within their allowance and are") +
            " not listed (--all-sites lists them)\n";
   if (hidden > 0) {
     char bits[32];

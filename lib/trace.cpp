@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "kosan/precision_verdict.h"
 #include "base64.h"
 #include "line_reader.h"
 #include "trace_json.h"
@@ -1023,7 +1024,12 @@ std::string parseRecord(const Json &j, PrecisionRecord &p) {
     w.read("launch", p.worst.launch);
   });
   // Scale-aware error and root cause: absent from traces of runtimes
-  // before them.
+  // before them, which get the worst value's error at its own magnitude.
+  if (r.ok() && !j.contains("scaled_bits") && p.kind != "nonfinite" && p.count > 0) {
+    p.max_abs_err = prec::absError(p.worst.real, p.worst.shadow);
+    p.scale = prec::scaleOf(p.worst.shadow);
+    p.scaled_bits = scaledBits(p.max_abs_err, p.scale);
+  }
   r.readIfPresent("max_abs_err", p.max_abs_err);
   r.readIfPresent("scale", p.scale);
   r.readIfPresent("scaled_bits", p.scaled_bits);

@@ -159,6 +159,7 @@ struct DiffResult {
   // different too: a candidate that writes outside its buffers is wrong
   // wherever it does so.
   std::vector<OobEvent> other_ref_oob, other_cand_oob;
+  double precision_threshold = prec::kDefaultThreshold; // DiffOptions'
 };
 
 DiffResult diffTraces(const std::string &refPath, const std::string &candPath,

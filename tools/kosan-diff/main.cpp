@@ -24,6 +24,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <unistd.h>
@@ -214,7 +215,15 @@ static int run(int argc, char **argv) {
                  "than REF at the same output make the pair different")
       ->option_text("BITS")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 60.0));
+      ->check(CLI::Validator(
+          [](std::string &value) {
+            char *end = nullptr;
+            double bits = std::strtod(value.c_str(), &end);
+            return end != value.c_str() && *end == '\0' && bits >= 0 && bits <= 60
+                       ? std::string()
+                       : "expected a number of bits from 0 to 60, not '" + value + "'";
+          },
+          "BITS"));
   app.add_flag("-q,--quiet", quiet, "Print only the verdict line (text format)");
   app.add_option("REF", refPath, "Trace of the reference run (A with --order, "
                                  "--batch-invariance)")->required();

@@ -11,6 +11,7 @@
 #define KOSAN_TRACE_H
 
 #include "kosan/abi.h"
+#include "kosan/precision.h"
 
 #include <array>
 #include <atomic>
@@ -183,6 +184,18 @@ struct PrecisionWorst {
   uint32_t launch = 0;            // LaunchRecord::id
 };
 
+// The operation a site's worst value owes its error to (precision.h, "local
+// error"): the one with the largest local error along the value's history
+// that introduced at least half of the error where it ran.
+struct PrecisionCause {
+  std::string kind;               // "" (none), "narrow" (a conversion), "op" (an operation)
+  std::string op;                 // "fsub", "fma.rn.f16", "ex2.approx.ftz.f", "cvt.rn.f16.f32", ...
+  DType dtype = DType::Unknown;   // of its result
+  DType from_dtype = DType::Unknown; // narrow: converted from
+  SourceLoc site;
+  int local_log2 = 0;             // its local error: 2^local_log2 of its exact result
+};
+
 // What the precision check (checks=precision) recorded at one site over the
 // launches [launch_first, launch_last]: the runtime collects the device's
 // per-site totals at the program's synchronisation points and writes one
@@ -207,7 +220,16 @@ struct PrecisionRecord {
   uint64_t overflows = 0;         // narrow: finite in, infinite out
   uint64_t underflows = 0;        // narrow: nonzero in, zero or subnormal out
   uint64_t nans = 0;              // narrow: NaN out of a non-NaN; nonfinite: NaN/Inf born here
-  PrecisionWorst worst;           // the value with the largest error in ULPs
+  // Scale-aware error (store, atomic, narrow): the largest |real - shadow|,
+  // the site's scale (the largest finite |shadow|), and the first over the
+  // second in bits of fp32 (log2 of max_abs_err / the fp32 ULP at scale; 0
+  // below one ULP): what verdicts use (include/kosan/precision_verdict.h).
+  double max_abs_err = 0;
+  double scale = 0;
+  double scaled_bits = 0;
+  bool to_shared = false;         // narrow: the narrowed value goes to shared memory
+  PrecisionWorst worst;           // the value with the largest absolute error
+  PrecisionCause cause;           // store, atomic: the worst value's root cause
 };
 
 // Adds `from` (the same site, another collection) into `into`: counts and
@@ -227,16 +249,21 @@ precisionBySite(const std::vector<PrecisionRecord> &records);
 // The order precisionBySite sorts in: true when a is to be listed before b.
 bool precisionWorseThan(const PrecisionRecord &a, const PrecisionRecord &b);
 // Bits lost as reports rank and filter by (--min-bits): infinite for NaN/Inf
-// births and for narrowings that overflowed or made a NaN.
+// births and for narrowings that overflowed or made a NaN, else the
+// scale-aware error in bits of fp32 (scaled_bits).
 double precisionSeverity(const PrecisionRecord &r);
 
 // One line, without newline, as kosan-report and the exit report print a
 // site, e.g. "dot.cu:14:23: f16 store loses 9.8 bits (max rel err 1.1e-3
 // over 524288 values; worst at block 3 thread 17: 1843 vs 1841.2)".
-std::string formatPrecisionLine(const PrecisionRecord &site);
+// threshold: the precision threshold (precision_verdict.h) the line's
+// allowance and root cause follow.
+std::string formatPrecisionLine(const PrecisionRecord &site,
+                                double threshold = prec::kDefaultThreshold);
 // The closing line, without newline: "kosan: precision: 3 sites, 1572864
 // values; worst dot.cu:14 loses 9.8 bits". sites: as precisionBySite made them.
-std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites);
+std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites,
+                                   double threshold = prec::kDefaultThreshold);
 
 // checks=order, static half: what the compiler found in one kernel that can
 // make its results depend on the order of arrival, the launch or the batch
@@ -530,6 +557,10 @@ struct ReportOptions {
   // List only precision sites that lose at least this many bits (NaN/Inf
   // births always qualify); 0 lists every site.
   double min_bits = 0;
+  // The precision threshold (include/kosan/precision_verdict.h): findings
+  // are the sites above it; "all sites" lists the others too.
+  double precision_threshold = prec::kDefaultThreshold;
+  bool all_precision_sites = false;
 };
 
 // Whole trace as text (what kosan-report prints) and as JSON.

@@ -23,7 +23,7 @@ __global__ void copy_rows_vec4(const float *in, float *out, int rows, int cols, 
   const float4 *src = reinterpret_cast<const float4 *>(in + size_t(r) * pitch);
   float4 *dst = reinterpret_cast<float4 *>(out + size_t(r) * pitch);
   for (int c = threadIdx.x; c < cols / 4; c += blockDim.x)
-    dst[c] = src[c]; // CHECK-DAG: ERROR: kosan: misaligned-access: READ of size 16 in kernel 'copy_rows_vec4(float const*, float*, int, int, bool)' at {{.*}}oob_misaligned.cu:[[@LINE]]
+    dst[c] = src[c]; // CHECK-DAG: ERROR: kosan: misaligned-access: {{READ|WRITE}} of size 16 in kernel 'copy_rows_vec4(float const*, float*, int, int, bool)' at {{.*}}oob_misaligned.cu:[[@LINE]]
 }
 
 // Writes one float per thread at a byte offset of a byte buffer.

@@ -620,6 +620,12 @@ std::string formatOobReport(const OobEvent &e, const LaunchRecord *launch,
   out += "\n";
 
   out += "    " + describeAddress(e) + "\n";
+  if (e.kind == "misaligned-access") {
+    uint64_t alignment = e.size >= 16 ? 16 : e.size >= 8 ? 8 : e.size >= 4 ? 4 : 2;
+    out += "    the address is not " + std::to_string(alignment) + "-byte aligned (" +
+           std::to_string(e.address % alignment) + " bytes past a boundary): the GPU "
+           "faults on a " + std::to_string(e.size) + "-byte access there; kosan dropped it\n";
+  }
   if (e.kind == "use-of-uninitialized-value")
     out += "    the bytes read still hold the fill of a fresh allocation "
            "(uninit=1): nothing wrote them\n";

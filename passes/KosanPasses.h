@@ -29,6 +29,9 @@ struct PassOptions {
   // Global loads also check whether they read the fill of a fresh
   // allocation (KOSAN_OPTIONS=uninit=1 turns the check on at run time).
   bool uninit = true;
+  // Checked accesses also test their address's alignment (what the GPU
+  // needs for the instruction: misaligned-access).
+  bool misaligned = true;
 
   // Parses "oob,precision,order", "all" or "none"; returns false and names
   // the offending word in *bad on an unknown check.

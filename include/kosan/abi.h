@@ -510,12 +510,15 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 // return at once.
 
 // Host-side replacements: instrumented host code calls these instead of the
-// CUDA runtime functions of the same signature (the pass rewrites the call).
+// CUDA and HIP runtime functions of the same signature (the pass rewrites
+// the call).
 //   X(cuda-function, kosan-replacement)
 // Derived from the list of intercepted functions (kosan/intercepts.h).
 #define KOSAN_HOST_INTERCEPT_NAMES_(X, function, hook, params, args, perThread) \
   X(#function, KOSAN_INTERCEPT_PREFIX #function)
-#define KOSAN_HOST_INTERCEPTS(X) KOSAN_CUDA_INTERCEPTS_WITH(KOSAN_HOST_INTERCEPT_NAMES_, X)
+#define KOSAN_HOST_INTERCEPTS(X)                                                \
+  KOSAN_CUDA_INTERCEPTS_WITH(KOSAN_HOST_INTERCEPT_NAMES_, X)                     \
+  KOSAN_HIP_INTERCEPTS_WITH(KOSAN_HOST_INTERCEPT_NAMES_, X)
 
 // Called (by the pass) just before an intercepted allocation, so that the
 // buffer gets a name and an allocation site without changing the signature

@@ -1,11 +1,12 @@
-//===- kosan/intercepts.h - The CUDA functions kosan intercepts ------------===//
+//===- kosan/intercepts.h - The CUDA and HIP functions kosan intercepts ----===//
 //
-// The one list of the CUDA runtime functions whose calls the pass redirects
+// The one list of the CUDA (and, below, HIP) runtime functions whose calls the pass redirects
 // in instrumented host code (to "__kosan_" + the function's name), with
 // their parameters and what the host runtime does around them. From it
 // derive the pass's redirections (KOSAN_HOST_INTERCEPTS in abi.h) and the
 // runtime's replacements (runtime/host/core/shims.cpp), so adding an entry
-// point is one line here plus, for a new hook, one function in the shims.
+// point is one line here plus, for a new hook, one function in the shims
+// (runtime/host/core/hip_shims.cpp for the HIP list).
 //
 //   KOSAN_CUDA_INTERCEPTS(X): X(function, hook, (parameters), (arguments), per-thread)
 //   KOSAN_CUDA_INTERCEPTS_WITH(M, X): M(X, function, ...), for lists that
@@ -87,9 +88,61 @@
   M(X, cudaFuncSetCacheConfig, SetCacheConfig,                                              \
     (const void *f, cudaFuncCache config), (f, config), 0)
 
-// The list as X(function, hook, (parameters), (arguments), per-thread).
+// The HIP runtime functions kosan intercepts: the same hooks around the HIP
+// counterparts of the CUDA functions above, where HIP has them (HIP has no
+// per-thread variants, cudaLaunchKernelExC or cudaFuncSetAttribute's
+// mirroring on clones), plus what only HIP programs call:
+//   ModuleLaunch       hipModuleLaunchKernel: a launch of a module's kernel
+//   RegisterFunction   __hipRegisterFunction: names the kernel of a host stub
+//                      (the CUDA side asks cudaGetFuncBySymbol instead)
+// Triple-chevron launches need no entry of their own: clang's HIP host stubs
+// call hipLaunchKernel (after __hipPopCallConfiguration).
+// The parameters are spelled with HIP's types (runtime/host/core/hip.h).
+#define KOSAN_HIP_INTERCEPTS_WITH(M, X)                                                     \
+  M(X, hipMalloc, Alloc,                                                                    \
+    (void **p, size_t bytes), (p, bytes), 0)                                                \
+  M(X, hipMallocAsync, AllocAsync,                                                          \
+    (void **p, size_t bytes, hipStream_t s), (p, bytes, s), 0)                              \
+  M(X, hipMallocFromPoolAsync, AllocAsync,                                                  \
+    (void **p, size_t bytes, hipMemPool_t pool, hipStream_t s), (p, bytes, pool, s), 0)     \
+  M(X, hipMallocManaged, AllocManaged,                                                      \
+    (void **p, size_t bytes, unsigned flags), (p, bytes, flags), 0)                         \
+  M(X, hipMallocPitch, AllocPitch,                                                          \
+    (void **p, size_t *pitch, size_t width, size_t height), (p, pitch, width, height), 0)   \
+  M(X, hipFree, Free,                                                                       \
+    (void *p), (p), 0)                                                                      \
+  M(X, hipFreeAsync, Free,                                                                  \
+    (void *p, hipStream_t s), (p, s), 0)                                                    \
+  M(X, hipLaunchKernel, Launch,                                                             \
+    (const void *f, dim3 g, dim3 b, void **args, size_t shmem, hipStream_t s),              \
+    (f, g, b, args, shmem, s), 0)                                                           \
+  M(X, hipLaunchCooperativeKernel, LaunchCooperative,                                       \
+    (const void *f, dim3 g, dim3 b, void **args, unsigned shmem, hipStream_t s),            \
+    (f, g, b, args, shmem, s), 0)                                                           \
+  M(X, hipModuleLaunchKernel, ModuleLaunch,                                                 \
+    (hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,      \
+     unsigned bz, unsigned shmem, hipStream_t s, void **params, void **extra),              \
+    (f, gx, gy, gz, bx, by, bz, shmem, s, params, extra), 0)                                \
+  M(X, hipDeviceSynchronize, DeviceSync,                                                    \
+    (), (), 0)                                                                              \
+  M(X, hipStreamSynchronize, Sync,                                                          \
+    (hipStream_t s), (s), 0)                                                                \
+  M(X, hipEventSynchronize, Sync,                                                           \
+    (hipEvent_t ev), (ev), 0)                                                               \
+  M(X, hipMemcpy, Sync,                                                                     \
+    (void *dst, const void *src, size_t n, hipMemcpyKind k), (dst, src, n, k), 0)           \
+  M(X, hipDeviceReset, DeviceReset,                                                         \
+    (), (), 0)                                                                              \
+  M(X, __hipRegisterFunction, RegisterFunction,                                             \
+    (void **modules, const void *stub, char *deviceFunction, const char *deviceName,        \
+     unsigned threadLimit, void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize),\
+    (modules, stub, deviceFunction, deviceName, threadLimit, tid, bid, blockDim, gridDim,   \
+     wSize), 0)
+
+// The lists as X(function, hook, (parameters), (arguments), per-thread).
 #define KOSAN_INTERCEPT_APPLY_(X, ...) X(__VA_ARGS__)
 #define KOSAN_CUDA_INTERCEPTS(X) KOSAN_CUDA_INTERCEPTS_WITH(KOSAN_INTERCEPT_APPLY_, X)
+#define KOSAN_HIP_INTERCEPTS(X) KOSAN_HIP_INTERCEPTS_WITH(KOSAN_INTERCEPT_APPLY_, X)
 
 // What the replacement of a function of the list is called: the prefix and
 // the function's name.

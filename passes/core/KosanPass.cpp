@@ -34,6 +34,11 @@ static cl::opt<bool> ClUninit(
     cl::desc("kosan: make global loads check for the fill of fresh allocations, "
              "reported at run time with KOSAN_OPTIONS=uninit=1"),
     cl::Hidden, cl::init(true));
+static cl::opt<bool> ClMisaligned(
+    "kosan-misaligned",
+    cl::desc("kosan: check that accesses are aligned as the GPU needs (reported as "
+             "misaligned-access)"),
+    cl::Hidden, cl::init(true));
 static cl::opt<std::string>
     ClDebugFunction("kosan-debug-func",
                     cl::desc("kosan: instrument only this function (for bisection)"),
@@ -84,6 +89,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.debugFunction = ClDebugFunction;
   o.rdc = ClRdc;
   o.uninit = ClUninit;
+  o.misaligned = ClMisaligned;
   return o;
 }
 

@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "kosan-gpu"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".cu", ".test"]
+config.suffixes = [".cu", ".hip", ".test"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kosan_obj_root, "test", "gpu")

@@ -21,6 +21,9 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 # KOSAN_LONG_TESTS=1, as CI runs them (./run test says how).
 if os.environ.get("KOSAN_LONG_TESTS") == "1":
     config.available_features.add("long-tests")
+# Debian's HIP headers (libamdhip64-dev): HIP sources compile for AMD GPUs.
+if os.path.exists("/usr/include/hip/hip_runtime.h"):
+    config.available_features.add("hip-headers")
 for var in ("KOSAN_OPTIONS", "KOSAN_CHECKS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CLANG", "KOSAN_CUDA_ARCH",
             "KOSAN_RUNTIME"):
     config.environment.pop(var, None)

@@ -180,6 +180,25 @@ TEST(FormatOobReport, AccessStraddlingTheEnd) {
       << report;
 }
 
+// A float4 load 8 bytes past a 16-byte boundary, inside its buffer.
+TEST(FormatOobReport, MisalignedAccess) {
+  OobEvent e = scaleOverflow();
+  e.kind = "misaligned-access";
+  e.access = "READ";
+  e.size = 16;
+  e.address = 0x7f0000000ff8 - 0x100;
+  std::string report = formatOobReport(e, nullptr, 1);
+  EXPECT_NE(report.find("ERROR: kosan: misaligned-access: READ of size 16 in "), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("    address 0x7f0000000ef8 is inside the 4000-byte buffer 'y' "
+                        "[0x7f0000000000,0x7f0000000fa0)\n"
+                        "    the address is not 16-byte aligned (8 bytes past a boundary): "
+                        "the GPU faults on a 16-byte access there; kosan dropped it\n"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(formatOobSummary(e).rfind("SUMMARY: kosan: misaligned-access ", 0), 0u);
+}
+
 TEST(FormatOobReport, PidZeroPrintsNoPid) {
   std::string report = formatOobReport(scaleOverflow(), nullptr, 0);
   EXPECT_EQ(report.substr(kRule.size() + 1, 22), "==ERROR: kosan: global");

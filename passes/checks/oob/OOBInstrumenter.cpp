@@ -26,9 +26,11 @@
 #include <cstddef>
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -39,6 +41,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -84,6 +87,11 @@ struct Group {
   // base moves to the start of the object itself (the values are discarded),
   // so the loads keep immediate offsets from one register.
   Value *safeBase = nullptr;
+  // The alignment every member needs, when all need the same and their
+  // offsets keep it (so one test of the common address serves them all);
+  // 0: none needed, or members that differ (not checked for alignment).
+  uint64_t alignment = 0;
+  bool alignmentMixed = false;
 };
 
 // What a load promised about the memory it read does not hold for a sink
@@ -126,7 +134,10 @@ private:
   void initializeCallbacks();
   Value *emitReport(Instruction *before, const LaunchContext &ctx, Value *site,
                     Value *addr, Value *size32, Value *begin, Value *end,
-                    Value *pitch, Value *shape, Value *badOverride = nullptr);
+                    Value *pitch, Value *shape, Value *badOverride = nullptr,
+                    Value *misaligned = nullptr);
+  uint64_t requiredAlignment(const Access &A) const;
+  Value *misalignment(Check &c, Value *addr, uint64_t alignment, const LaunchContext &ctx);
   void checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site, bool kernel);
   void instrumentFunction(Function &clone, const Function &original, const LaunchContext &ctx);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
@@ -152,6 +163,8 @@ private:
   PointerType *Ptr;
   FunctionCallee tableFn, recordFn;
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
+  // Misalignment tests of kernel arguments, made once at entry.
+  DenseMap<std::pair<Value *, uint64_t>, Value *> argMisalignedCache;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
 };
 
@@ -188,7 +201,8 @@ void OOBInstrumenter::initializeCallbacks() {
 Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx,
                                 Value *site, Value *addr, Value *size32,
                                 Value *begin, Value *end, Value *pitch,
-                                Value *shape, Value *badOverride) {
+                                Value *shape, Value *badOverride,
+                                Value *misaligned) {
   IRBuilder<> B(before);
   Value *size64 = B.CreateZExt(size32, I64);
   Value *bad = badOverride ? badOverride
@@ -211,6 +225,8 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
     Value *rowBad = B.CreateAnd(small, outside);
     bad = B.CreateOr(bad, rowBad);
   }
+  if (misaligned)
+    bad = B.CreateOr(bad, misaligned);
   Value *ok = B.CreateNot(bad, "kosan.ok");
 
   MDBuilder MDB(Ctx);
@@ -363,6 +379,41 @@ Value *OOBInstrumenter::argBound(const LaunchContext &ctx, unsigned arg, unsigne
   }
   Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ctx.info, offset);
   return markNoSanitize(B.CreateAlignedLoad(I64, p, Align(8)));
+}
+
+// The alignment the GPU needs for A's address: its instruction faults
+// ("misaligned address") below it. The backend emits the widest access the
+// IR's alignment allows, up to 16 bytes (ld.v4.f32, ld.v2.f64), so that is
+// the access size capped at 16, lowered to what the IR promises; memcpy
+// and memset are copied in pieces of at most their operands' alignment.
+// 0: nothing to check (one byte, or a size that is not constant).
+uint64_t OOBInstrumenter::requiredAlignment(const Access &A) const {
+  if (!A.constSize || !S.opts.misaligned)
+    return 0;
+  uint64_t need = std::min<uint64_t>(llvm::bit_floor(uint64_t(A.constSize)), 16);
+  MaybeAlign promised;
+  if (auto *L = dyn_cast<LoadInst>(A.inst))
+    promised = L->getAlign();
+  else if (auto *St = dyn_cast<StoreInst>(A.inst))
+    promised = St->getAlign();
+  else if (auto *RMW = dyn_cast<AtomicRMWInst>(A.inst))
+    promised = RMW->getAlign();
+  else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(A.inst))
+    promised = CX->getAlign();
+  else if (auto *MT = dyn_cast<MemTransferInst>(A.inst))
+    promised = A.kind == KOSAN_ACCESS_MEMCPY_SRC ? MT->getSourceAlign() : MT->getDestAlign();
+  else if (auto *MI = dyn_cast<MemIntrinsic>(A.inst))
+    promised = MI->getDestAlign();
+  else
+    return 0; // ldg/ldu intrinsics: the load they replace was checked
+  need = std::min<uint64_t>(need, promised ? promised->value() : 1);
+  if (need < 2)
+    return 0;
+  // Proven aligned (a static object's base and a constant offset, a
+  // scaled index from an aligned base): nothing to check.
+  if (getKnownAlignment(A.ptr, DL).value() >= need)
+    return 0;
+  return need;
 }
 
 void OOBInstrumenter::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
@@ -520,6 +571,14 @@ OOBInstrumenter::groupAccesses(ArrayRef<Access> accesses,
     groupOf[i] = it->second;
     offsets[i] = off;
     ++G.members;
+    if (uint64_t need = requiredAlignment(A); !G.alignmentMixed && need) {
+      if ((G.alignment && G.alignment != need) || off % int64_t(need) != 0) {
+        G.alignmentMixed = true;
+        G.alignment = 0;
+      } else {
+        G.alignment = need;
+      }
+    }
     if (!isa<LoadInst>(A.inst))
       G.allLoads = false;
     if (off < G.minOffset) {
@@ -683,6 +742,54 @@ struct OOBInstrumenter::Check {
   bool inShared;
 };
 
+// addr (as an integer, the address of c's access or of its group) not a
+// multiple of `alignment`, or null for none. When what the access adds to a
+// kernel argument keeps the alignment (x + 4*i for a float load), the
+// argument itself decides: tested once at entry, so a loop pays an `or`.
+Value *OOBInstrumenter::misalignment(Check &c, Value *addr, uint64_t alignment,
+                                     const LaunchContext &ctx) {
+  if (alignment < 2)
+    return nullptr;
+  unsigned bits = DL.getIndexTypeSizeInBits(c.A.ptr->getType());
+  unsigned need = Log2_64(alignment);
+  Value *base = c.A.ptr;
+  while (true) {
+    if (auto *GEP = dyn_cast<GEPOperator>(base)) {
+      MapVector<Value *, APInt> variable;
+      APInt constant(bits, 0);
+      if (!GEP->collectOffset(DL, bits, variable, constant) ||
+          (constant.getZExtValue() & (alignment - 1)))
+        break;
+      bool keeps = all_of(variable, [&](auto &entry) {
+        unsigned zeros = entry.second.countr_zero() +
+                         computeKnownBits(entry.first, DL).countMinTrailingZeros();
+        return zeros >= need;
+      });
+      if (!keeps)
+        break;
+      base = GEP->getPointerOperand();
+    } else if (auto *Cast = dyn_cast<BitCastOperator>(base)) {
+      base = Cast->getOperand(0);
+    } else if (auto *ASC = dyn_cast<AddrSpaceCastOperator>(base)) {
+      base = ASC->getOperand(0);
+    } else {
+      break;
+    }
+  }
+  if (isa<Argument>(base) && ctx.kernel) {
+    Value *&cached = argMisalignedCache[{base, alignment}];
+    if (!cached) {
+      IRBuilder<> EB(cast<Instruction>(ctx.dynSmem)->getNextNode());
+      cached = EB.CreateICmpNE(
+          EB.CreateAnd(EB.CreatePtrToInt(base, I64), EB.getInt64(alignment - 1)),
+          EB.getInt64(0), "kosan.arg.misaligned");
+    }
+    return cached;
+  }
+  return c.B.CreateICmpNE(c.B.CreateAnd(addr, c.B.getInt64(alignment - 1)), c.B.getInt64(0),
+                          "kosan.misaligned");
+}
+
 void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
                                          const LaunchContext &ctx) {
   bool kernel = ctx.kernel;
@@ -690,6 +797,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   collectAccesses(clone, accesses);
   ProvenanceAnalysis PA(DL, kernel ? &clone : nullptr);
   argBoundCache.clear();
+  argMisalignedCache.clear();
   Counts counts;
 
   // Resolve every access before any block is split.
@@ -809,6 +917,13 @@ void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> acce
   Value *hi = B.CreateAdd(v, B.getInt64(G.maxEnd));
   Value *below = B.CreateICmpULT(lo, begin);
   G.bad = B.CreateOr(below, B.CreateICmpUGT(hi, end), "kosan.bad");
+  // Members that need the same alignment at offsets that keep it fault
+  // together, when the common address is off it: one test for the group.
+  Value *misaligned = nullptr;
+  if (G.alignment >= 2) {
+    misaligned = misalignment(c, v, G.alignment, ctx);
+    G.bad = B.CreateOr(G.bad, misaligned, "kosan.bad.or.misaligned");
+  }
   if (G.allLoads && p.kind == Provenance::StaticObject &&
       uint64_t(G.maxEnd - G.minOffset) <= p.size) {
     // base + offset_i stays inside the object for every member.
@@ -831,7 +946,8 @@ void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> acce
     Value *addrV = SB.CreateSelect(below, lo, SB.CreateAdd(v, SB.getInt64(G.maxOffset)));
     Value *sizeV = SB.CreateSelect(below, SB.getInt32(minA.constSize),
                                    SB.getInt32(maxA.constSize));
-    emitReport(before, ctx, siteV, addrV, sizeV, begin, end, nullptr, nullptr);
+    emitReport(before, ctx, siteV, addrV, sizeV, begin, end, nullptr, nullptr, nullptr,
+               misaligned);
   });
 }
 
@@ -872,6 +988,9 @@ void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext 
   Value *last = B.CreateAdd(addr, A.size);
   Value *bad = B.CreateOr(B.CreateICmpULT(addr, begin),
                           B.CreateICmpUGT(last, end), "kosan.bad");
+  Value *misaligned = misalignment(c, addr, requiredAlignment(A), ctx);
+  if (misaligned)
+    bad = B.CreateOr(bad, misaligned, "kosan.bad.or.misaligned");
   // Pitched buffers need the runtime's row check even inside the
   // allocation; pitch is a kernel parameter, so the branch is uniform.
   Value *pitched =
@@ -881,7 +1000,8 @@ void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext 
     IRBuilder<> SB(before);
     Value *pitch = fromArg ? argBound(ctx, p.argIndex, 2, SB) : nullptr;
     Value *shape = fromArg ? argBound(ctx, p.argIndex, 3, SB) : nullptr;
-    return emitReport(before, ctx, SB.getInt32(c.site), addr, size32, begin, end, pitch, shape);
+    return emitReport(before, ctx, SB.getInt32(c.site), addr, size32, begin, end, pitch, shape,
+                      nullptr, misaligned);
   };
   if (canRedirect(A)) {
     // A pitched access inside the allocation goes ahead; the runtime only

@@ -39,6 +39,8 @@ REASONS = {
     "out-of-bounds": "a kernel accessed memory outside the buffer its pointer came from",
     "use-after-free": "a kernel accessed memory that had been freed",
     "uninitialized-read": "a kernel read memory nobody had written",
+    "misaligned-access": "a kernel accessed memory at an address not aligned as the access needs "
+                         "(the GPU faults there)",
     "unwritten-output": "output elements that the candidate never wrote",
     "inputs-modified": "the candidate changed an input the reference leaves alone",
     "bits-lost": "the candidate loses precision against an fp64 run of the reference",

@@ -82,12 +82,12 @@ cudaError_t Runtime::freeAllocation(void *p, bool async,
     std::erase_if(release, [&](const FreedBuffer &r) { return r.buffer.begin == begin; });
   } else if (!async) {
     // cudaFree waits for the device; programs may count on it.
-    result = cudart().cudaDeviceSynchronize();
+    result = deviceSynchronize();
   }
   // What leaves the quarantine: the device may still be using it through a
   // bad pointer; cudaFree waits for it.
   for (const FreedBuffer &r : release)
-    cudart().cudaFree(reinterpret_cast<void *>(r.buffer.begin));
+    deviceFree(reinterpret_cast<void *>(r.buffer.begin));
   return result;
 }
 
@@ -98,7 +98,7 @@ bool Runtime::releaseQuarantine() {
     release = quarantine.releaseAll();
   }
   for (const FreedBuffer &r : release)
-    cudart().cudaFree(reinterpret_cast<void *>(r.buffer.begin));
+    deviceFree(reinterpret_cast<void *>(r.buffer.begin));
   return !release.empty();
 }
 

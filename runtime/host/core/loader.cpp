@@ -17,6 +17,10 @@
 // it the program runs uninstrumented (each forwarder falls back to the CUDA
 // function it replaces) and says so once on stderr.
 //
+// Built twice: for CUDA programs, and with KOSAN_LOADER_HIP for HIP programs
+// on AMD GPUs, which link no CUDA runtime: that loader hands the runtime no
+// CUDA table (the runtime loads the program's HIP runtime itself, hip.h).
+//
 // Plain C-style code: it is linked into user modules, so it must not pull in
 // C++ runtime machinery (exceptions, static-init guards, iostreams).
 //
@@ -34,6 +38,7 @@ using kosan::rt::CudartApi;
 
 extern "C" {
 
+#ifndef KOSAN_LOADER_HIP
 // The program's CUDA runtime, handed to libkosan_rt.so (cudart.h).
 extern const CudartApi __kosan_loader_cudart = {
     sizeof(CudartApi), CUDART_VERSION,
@@ -41,6 +46,7 @@ extern const CudartApi __kosan_loader_cudart = {
     KOSAN_CUDART_FUNCTIONS(KOSAN_CUDART_ENTRY)
 #undef KOSAN_CUDART_ENTRY
 };
+#endif
 
 // Where the plugin that compiled this object found the runtime; defined by
 // the pass in each module it instruments.
@@ -64,11 +70,13 @@ static void *__kosan_loader_try(const char *path, char *why, size_t whySize) {
              path, KOSAN_VERSION_CHECK_SYMBOL);
     return nullptr;
   }
+#ifndef KOSAN_LOADER_HIP
   auto attach = reinterpret_cast<int (*)(const CudartApi *)>(dlsym(h, KOSAN_RT_ATTACH_SYMBOL));
   if (!attach || attach(&__kosan_loader_cudart) != 0) {
     snprintf(why, whySize, "%s does not accept this program's CUDA runtime table", path);
     return nullptr;
   }
+#endif
   return h;
 }
 

@@ -12,6 +12,7 @@
 #include "checks/precision/precision_collector.h"
 #include "checks/snapshot/snapshot_collector.h"
 #include "core/collector.h"
+#include "core/hip.h"
 
 #include <unistd.h>
 
@@ -200,6 +201,12 @@ void Runtime::writeHeaderOnce() {
   h.start_time = nowIso8601();
   for (auto &[k, v] : optionsAsList(opts))
     h.options[k] = v;
+  if (isHip()) {
+    hip().hipDriverGetVersion(&h.driver_version);
+    hip().hipRuntimeGetVersion(&h.runtime_version);
+    trace->write(h);
+    return;
+  }
   int dev = 0;
   cudaDeviceProp prop{};
   if (cudart().cudaGetDevice(&dev) == cudaSuccess &&

@@ -29,6 +29,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -113,6 +114,24 @@ public:
   void onFatalSignal(int sig);
   unsigned long errorsReported() const { return errors; }
 
+  // HIP programs (core/hip_shims.cpp, core/hip_launch.cpp): the runtime then
+  // calls the program's HIP runtime (core/hip.h) where it would call CUDA.
+  void useHip() { hipProgram.store(true, std::memory_order_relaxed); }
+  bool isHip() const { return hipProgram.load(std::memory_order_relaxed); }
+  // __hipRegisterFunction registered kernel `mangled` for host stub `stub`;
+  // registerClone registers its instrumented clone (same arguments, with
+  // the clone's name and handle) with the HIP runtime.
+  void registerHipKernel(const void *stub, const char *mangled,
+                         const std::function<void(const void *handle, char *name)> &registerClone);
+  // A HIP launch of the kernel of `func` (a host stub, or a module's
+  // function); launchWith(f, args) makes the launch the program asked for
+  // with another kernel and arguments. Returns the hipError_t of the launch.
+  int launchHip(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+                const void *stream, const std::function<int(const void *, void **)> &launchWith);
+  // The extent of the device allocation that holds addr, as the driver
+  // knows it (mu held); false when it knows none.
+  bool addressRange(uint64_t addr, uint64_t &base, uint64_t &size);
+
   // Set by __kosan_alloc_site just before an intercepted allocation.
   static thread_local const char *pendingSite, *pendingName;
 
@@ -134,6 +153,9 @@ public:
 
 private:
   friend class Collector;
+  // The program's device API (CUDA or HIP) for what the runtime does itself.
+  cudaError_t deviceSynchronize();
+  cudaError_t deviceFree(void *p);
   std::vector<std::string> rdcUnits(CUmodule mod);
   KernelInfo *kernelFor(const void *func);
   // The kernel a launch runs the clone of (mu held): null when it runs
@@ -179,6 +201,17 @@ private:
   // One per check (and snapshots), called in this order at every hook.
   std::vector<std::unique_ptr<Collector>> collectors;
   OobCollector *oobCollector = nullptr; // also in collectors
+
+  std::atomic<bool> hipProgram{false};
+  // HIP kernels by host stub (registerHipKernel).
+  struct HipKernel {
+    std::string mangled, cloneName;
+    char cloneHandle = 0;            // its address names the clone to HIP
+    bool paramsKnown = false;        // the mangled name gives the parameters
+    std::vector<bool> pointerParams; // per parameter: a pointer
+    bool cloneFailed = false;        // the clone would not launch: run plain
+  };
+  std::unordered_map<const void *, std::unique_ptr<HipKernel>> hipKernels;
 };
 
 // The process's runtime; never destroyed (kernels may still be reported

@@ -13,7 +13,7 @@
 ; redirected, however short and constant their length (a copy whose source
 ; were redirected would write the sink's garbage into valid memory).
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

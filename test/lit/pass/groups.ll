@@ -11,7 +11,7 @@
 ; violated end. Kernel-argument pointers (maybe pitched) and accesses in
 ; different blocks are never grouped.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -S < %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s | FileCheck %s
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

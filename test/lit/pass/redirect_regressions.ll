@@ -21,10 +21,10 @@
 ; (-kosan-uninit=0: the uninit compare after each global load has its own
 ; test, uninit.ll, and would only interleave with the checks here.)
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 ; The original kernels (which come first) are left as they were.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ORIG
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

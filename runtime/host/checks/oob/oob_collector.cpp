@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <map>
@@ -74,9 +75,8 @@ kosan_arg_bounds OobCollector::boundsFor(uint64_t value, LaunchState &ls) {
   }
   // Memory from an allocator kosan does not see (an uninstrumented library):
   // the driver still knows the allocation's extent.
-  CUdeviceptr base = 0;
-  size_t size = 0;
-  if (drv.memGetAddressRange(&base, &size, value) == CUDA_SUCCESS)
+  uint64_t base = 0, size = 0;
+  if (rt.addressRange(value, base, size))
     return bufferArg(base, base + size, 0, 0);
   ++unresolvedArgs;
   return b;
@@ -117,6 +117,19 @@ static std::string allocationSite(const Buffer &buf, const std::string &shownNam
     site += (site.empty() ? "" : " ") + std::string("as '") + buf.name + "'";
   return site;
 }
+
+namespace {
+// An event inside its bounds is the pass's alignment test: the address is
+// not a multiple of what the access needs (its size, at most 16 bytes; the
+// pass tests that or a divisor of it), and the GPU would have faulted.
+bool misalignedInBounds(const kosan_oob_event &slot) {
+  if (slot.size < 2 || slot.addr < slot.begin)
+    return false;
+  bool inside = slot.end > slot.begin ? slot.addr + slot.size <= slot.end : slot.pitch != 0;
+  uint64_t alignment = std::min<uint64_t>(std::bit_floor(uint64_t(slot.size)), 16);
+  return inside && (slot.addr & (alignment - 1)) != 0;
+}
+} // namespace
 
 void OobCollector::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   uint32_t launchId = uint32_t((slot.key - 1) >> 32);
@@ -208,9 +221,10 @@ void OobCollector::handleEvent(const kosan_oob_event &slot, uint64_t count) {
       e.buffer_begin = e.buffer_end = 0;
     }
   } else {
-    e.kind = space == KOSAN_SPACE_SHARED  ? "shared-buffer-overflow"
-             : space == KOSAN_SPACE_LOCAL ? "local-buffer-overflow"
-                                          : "global-buffer-overflow";
+    e.kind = misalignedInBounds(slot)     ? "misaligned-access"
+             : space == KOSAN_SPACE_SHARED ? "shared-buffer-overflow"
+             : space == KOSAN_SPACE_LOCAL  ? "local-buffer-overflow"
+                                           : "global-buffer-overflow";
     e.buffer_name = object;
     if (space == KOSAN_SPACE_GLOBAL || space == KOSAN_SPACE_PARAM) {
       if (const Buffer *buf = table.find(slot.begin); buf && buf->begin == slot.begin) {

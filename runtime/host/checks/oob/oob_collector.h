@@ -32,9 +32,11 @@ public:
   // busy for ever or gone).
   bool drainEvents(bool deviceIdle, bool noCuda = false);
   void printSummary();
+  // The bounds of a pointer argument (mu held): its buffer's, empty for a
+  // freed buffer (recorded in ls), unbounded when unknown.
+  kosan_arg_bounds boundsFor(uint64_t value, LaunchState &ls);
 
 private:
-  kosan_arg_bounds boundsFor(uint64_t value, LaunchState &ls);
   void syncTable();
   void handleEvent(const kosan_oob_event &first, uint64_t count);
 

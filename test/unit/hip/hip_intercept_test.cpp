@@ -1,0 +1,284 @@
+// The host runtime's HIP interception (runtime/host/core/hip_shims.cpp,
+// hip.cpp), through the real libkosan_rt.so: its __kosan_hip* replacements
+// are called as instrumented host code calls them, and forward to a fake
+// libamdhip64 (fake_amdhip64.cpp, loaded as KOSAN_HIP_LIBRARY) that records
+// what reaches the HIP runtime. No CUDA is attached: a HIP program's path
+// through the runtime must not call CUDA (the runtime would abort).
+#include "fake_hip.h"
+
+#include "kosan/abi.h"
+#include "kosan/intercepts.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+using HipError = int;
+using Stream = void *;
+
+// The replacements, resolved from the runtime by their table names.
+struct Shims {
+  HipError (*hipMalloc)(void **, size_t);
+  HipError (*hipMallocPitch)(void **, size_t *, size_t, size_t);
+  HipError (*hipMallocManaged)(void **, size_t, unsigned);
+  HipError (*hipFree)(void *);
+  HipError (*hipFreeAsync)(void *, Stream);
+  HipError (*hipLaunchKernel)(const void *, dim3, dim3, void **, size_t, Stream);
+  HipError (*hipModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                    unsigned, unsigned, Stream, void **, void **);
+  HipError (*hipDeviceSynchronize)();
+  HipError (*registerFunction)(void **, const void *, char *, const char *, unsigned, void *,
+                               void *, dim3 *, dim3 *, int *);
+};
+
+Shims &shims() {
+  static Shims s = [] {
+    setenv("KOSAN_HIP_LIBRARY", KOSAN_FAKE_HIP, 1);
+    unsetenv("KOSAN_OPTIONS");
+    void *rt = dlopen(KOSAN_RUNTIME_LIB, RTLD_NOW | RTLD_GLOBAL);
+    if (!rt) {
+      ADD_FAILURE() << dlerror();
+      std::abort();
+    }
+    auto get = [&](const char *name) {
+      void *f = dlsym(rt, name);
+      if (!f) {
+        ADD_FAILURE() << "libkosan_rt.so does not export " << name;
+        std::abort();
+      }
+      return f;
+    };
+    Shims s;
+#define KOSAN_GET(field, name) s.field = reinterpret_cast<decltype(s.field)>(get(name));
+    KOSAN_GET(hipMalloc, KOSAN_INTERCEPT_PREFIX "hipMalloc")
+    KOSAN_GET(hipMallocPitch, KOSAN_INTERCEPT_PREFIX "hipMallocPitch")
+    KOSAN_GET(hipMallocManaged, KOSAN_INTERCEPT_PREFIX "hipMallocManaged")
+    KOSAN_GET(hipFree, KOSAN_INTERCEPT_PREFIX "hipFree")
+    KOSAN_GET(hipFreeAsync, KOSAN_INTERCEPT_PREFIX "hipFreeAsync")
+    KOSAN_GET(hipLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipLaunchKernel")
+    KOSAN_GET(hipModuleLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipModuleLaunchKernel")
+    KOSAN_GET(hipDeviceSynchronize, KOSAN_INTERCEPT_PREFIX "hipDeviceSynchronize")
+    KOSAN_GET(registerFunction, KOSAN_INTERCEPT_PREFIX "__hipRegisterFunction")
+#undef KOSAN_GET
+    return s;
+  }();
+  return s;
+}
+
+FakeHipLog &fake() { return *fake_hip_log(); }
+
+// Registers kernel `mangled` for host stub `stub`, as a module constructor
+// of a HIP program does.
+void registerKernel(const void *stub, const char *mangled) {
+  std::string name = mangled;
+  shims().registerFunction(nullptr, stub, name.data(), name.c_str(), ~0u, nullptr, nullptr,
+                           nullptr, nullptr, nullptr);
+}
+
+bool contains(const std::vector<void *> &v, void *p) {
+  return std::find(v.begin(), v.end(), p) != v.end();
+}
+
+uint64_t addr(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+// Kernels: their host stubs (any distinct addresses) and mangled names.
+char stubFill, stubPlain, stubExternC, stubPitched;
+
+TEST(HipIntercept, RegistersTheInstrumentedCloneNextToEachKernel) {
+  fake_hip_clones(true);
+  registerKernel(&stubFill, "_Z4fillPfPKfi"); // fill(float*, float const*, int)
+  ASSERT_GE(fake().registered.size(), 2u);
+  EXPECT_EQ(fake().registered[fake().registered.size() - 2], "_Z4fillPfPKfi");
+  EXPECT_EQ(fake().registered.back(), "_Z4fillPfPKfi" KOSAN_CLONE_SUFFIX);
+  // Registered again (another module constructor): the clone is not
+  // registered twice.
+  size_t registered = fake().registered.size();
+  registerKernel(&stubFill, "_Z4fillPfPKfi");
+  EXPECT_EQ(fake().registered.size(), registered + 1);
+}
+
+TEST(HipIntercept, LaunchGivesEachPointerArgumentItsBuffersExactBounds) {
+  registerKernel(&stubFill, "_Z4fillPfPKfi");
+  void *out = nullptr, *in = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&out, 4000), 0);
+  ASSERT_EQ(shims().hipMalloc(&in, 1000), 0);
+  int n = 1000;
+  void *args[] = {&out, &in, &n};
+  fake_hip_param_count(3);
+  size_t before = fake().launches.size();
+  ASSERT_EQ(shims().hipLaunchKernel(&stubFill, dim3(4), dim3(256), args, 64, nullptr), 0);
+  ASSERT_EQ(fake().launches.size(), before + 1); // the clone only
+  const FakeLaunch &l = fake().launches.back();
+  EXPECT_EQ(l.name, "_Z4fillPfPKfi" KOSAN_CLONE_SUFFIX);
+  ASSERT_EQ(l.args.size(), 3u);
+  EXPECT_EQ(l.args[0], args[0]);
+  EXPECT_EQ(l.args[2], args[2]);
+  ASSERT_EQ(l.bounds.size(), 3u);
+  EXPECT_EQ(l.bounds[0].begin, addr(out));
+  EXPECT_EQ(l.bounds[0].end, addr(out) + 4000);
+  EXPECT_EQ(l.bounds[1].begin, addr(in));
+  EXPECT_EQ(l.bounds[1].end, addr(in) + 1000);
+  // The int is not a pointer: unbounded.
+  EXPECT_EQ(l.bounds[2].begin, 0u);
+  EXPECT_EQ(l.bounds[2].end, ~0ull);
+  EXPECT_GT(l.info.launch_id, 0u);
+  EXPECT_EQ(l.info.dyn_smem_bytes, 64u);
+  EXPECT_EQ(shims().hipFree(out), 0);
+  EXPECT_EQ(shims().hipFree(in), 0);
+}
+
+// The parameters come from the mangled name: templates, substitutions and
+// structs passed by value.
+char stubTemplate, stubStruct;
+
+TEST(HipIntercept, PointerParametersAreReadFromTheMangledName) {
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&a, 256), 0);
+  ASSERT_EQ(shims().hipMalloc(&b, 512), 0);
+  int n = 64;
+  registerKernel(&stubTemplate, "_Z3addIfLi4EEvPT_PKS0_i"); // add<float, 4>(float*, float const*, int)
+  void *args[] = {&a, &b, &n};
+  fake_hip_param_count(3);
+  ASSERT_EQ(shims().hipLaunchKernel(&stubTemplate, dim3(1), dim3(64), args, 0, nullptr), 0);
+  const FakeLaunch &t = fake().launches.back();
+  ASSERT_EQ(t.bounds.size(), 3u);
+  EXPECT_EQ(t.bounds[0].end, addr(a) + 256);
+  EXPECT_EQ(t.bounds[1].end, addr(b) + 512);
+  EXPECT_EQ(t.bounds[2].end, ~0ull);
+
+  struct Params {
+    void *p; // a pointer inside a struct passed by value: not bounded
+    int n;
+  } params{a, 1};
+  registerKernel(&stubStruct, "_Z1k6ParamsPf"); // k(Params, float*)
+  void *args2[] = {&params, &b};
+  fake_hip_param_count(2);
+  ASSERT_EQ(shims().hipLaunchKernel(&stubStruct, dim3(1), dim3(64), args2, 0, nullptr), 0);
+  const FakeLaunch &s = fake().launches.back();
+  ASSERT_EQ(s.bounds.size(), 2u);
+  EXPECT_EQ(s.bounds[0].end, ~0ull);
+  EXPECT_EQ(s.bounds[1].begin, addr(b));
+  EXPECT_EQ(s.bounds[1].end, addr(b) + 512);
+}
+
+TEST(HipIntercept, PitchedAllocationsKeepTheirPitch) {
+  registerKernel(&stubPitched, "_Z3rowPci"); // row(char*, int)
+  void *p = nullptr;
+  size_t pitch = 0;
+  ASSERT_EQ(shims().hipMallocPitch(&p, &pitch, 100, 10), 0);
+  ASSERT_EQ(pitch, 256u);
+  int w = 100;
+  void *args[] = {&p, &w};
+  fake_hip_param_count(2);
+  ASSERT_EQ(shims().hipLaunchKernel(&stubPitched, dim3(1), dim3(100), args, 0, nullptr), 0);
+  const FakeLaunch &l = fake().launches.back();
+  ASSERT_EQ(l.bounds.size(), 2u);
+  EXPECT_EQ(l.bounds[0].begin, addr(p));
+  EXPECT_EQ(l.bounds[0].end, addr(p) + 2560);
+  EXPECT_EQ(l.bounds[0].pitch, 256u);
+  EXPECT_EQ(l.bounds[0].shape, (uint64_t(10) << 32) | 100);
+}
+
+TEST(HipIntercept, FreedBuffersWaitInTheQuarantineAndBoundNothing) {
+  registerKernel(&stubFill, "_Z4fillPfPKfi");
+  void *x = nullptr, *y = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&x, 4000), 0);
+  ASSERT_EQ(shims().hipMalloc(&y, 4000), 0);
+  ASSERT_EQ(shims().hipFree(x), 0);
+  // Held, not given back: the next allocation cannot take its place.
+  EXPECT_FALSE(contains(fake().frees, x));
+  int n = 1000;
+  void *args[] = {&y, &x, &n};
+  fake_hip_param_count(3);
+  ASSERT_EQ(shims().hipLaunchKernel(&stubFill, dim3(4), dim3(256), args, 0, nullptr), 0);
+  const FakeLaunch &l = fake().launches.back();
+  ASSERT_EQ(l.bounds.size(), 3u);
+  // Empty bounds: every access through the stale pointer is reported.
+  EXPECT_EQ(l.bounds[1].begin, addr(x));
+  EXPECT_EQ(l.bounds[1].end, addr(x));
+  EXPECT_EQ(l.bounds[0].end, addr(y) + 4000);
+
+  // A second free is a double free: reported, refused, not passed on.
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(shims().hipFree(x), 1); // hipErrorInvalidValue
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("ERROR: kosan: double-free of the 4000-byte buffer"), std::string::npos)
+      << err;
+  EXPECT_FALSE(contains(fake().frees, x));
+  EXPECT_EQ(shims().hipFreeAsync(y, nullptr), 0);
+  EXPECT_FALSE(contains(fake().frees, y));
+}
+
+TEST(HipIntercept, AnAllocationOutOfMemoryEmptiesTheQuarantineAndTriesAgain) {
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&a, 1 << 20), 0);
+  ASSERT_EQ(shims().hipFree(a), 0);
+  ASSERT_FALSE(contains(fake().frees, a));
+  fake_hip_fail_mallocs(1);
+  int mallocs = fake().mallocs;
+  EXPECT_EQ(shims().hipMalloc(&b, 1 << 20), 0);
+  EXPECT_EQ(fake().mallocs, mallocs + 2);
+  EXPECT_TRUE(contains(fake().frees, a));
+  EXPECT_EQ(shims().hipFree(b), 0);
+}
+
+TEST(HipIntercept, ManagedMemoryIsGivenBackAtOnce) {
+  void *m = nullptr;
+  ASSERT_EQ(shims().hipMallocManaged(&m, 512, 1), 0);
+  ASSERT_EQ(shims().hipFree(m), 0);
+  EXPECT_TRUE(contains(fake().frees, m));
+}
+
+TEST(HipIntercept, AKernelWithoutACloneRunsAsTheProgramAsked) {
+  fake_hip_clones(false);
+  registerKernel(&stubPlain, "_Z5plainPf");
+  void *p = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&p, 64), 0);
+  void *args[] = {&p};
+  fake_hip_param_count(1);
+  int failed = fake().failedCloneLaunches;
+  size_t before = fake().launches.size();
+  ASSERT_EQ(shims().hipLaunchKernel(&stubPlain, dim3(1), dim3(16), args, 0, nullptr), 0);
+  EXPECT_EQ(fake().failedCloneLaunches, failed + 1);
+  ASSERT_EQ(fake().launches.size(), before + 1);
+  EXPECT_EQ(fake().launches.back().handle, &stubPlain);
+  EXPECT_EQ(fake().launches.back().args[0], args[0]);
+  // Tried once: the next launch goes straight to the kernel.
+  ASSERT_EQ(shims().hipLaunchKernel(&stubPlain, dim3(1), dim3(16), args, 0, nullptr), 0);
+  EXPECT_EQ(fake().failedCloneLaunches, failed + 1);
+  EXPECT_EQ(fake().launches.back().handle, &stubPlain);
+  fake_hip_clones(true);
+}
+
+TEST(HipIntercept, ExternCKernelsAndModuleKernelsRunPlain) {
+  size_t registered = fake().registered.size();
+  registerKernel(&stubExternC, "scale"); // extern "C": no parameter types
+  EXPECT_EQ(fake().registered.size(), registered + 1); // no clone
+  void *p = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&p, 64), 0);
+  void *args[] = {&p};
+  fake_hip_param_count(1);
+  ASSERT_EQ(shims().hipLaunchKernel(&stubExternC, dim3(1), dim3(1), args, 0, nullptr), 0);
+  EXPECT_EQ(fake().launches.back().handle, &stubExternC);
+  int modules = fake().moduleLaunches;
+  char function;
+  ASSERT_EQ(shims().hipModuleLaunchKernel(&function, 1, 1, 1, 1, 1, 1, 0, nullptr, args,
+                                          nullptr),
+            0);
+  EXPECT_EQ(fake().moduleLaunches, modules + 1);
+  EXPECT_EQ(fake().launches.back().handle, &function);
+}
+
+TEST(HipIntercept, SynchronisationsReachHip) {
+  int syncs = fake().syncs;
+  EXPECT_EQ(shims().hipDeviceSynchronize(), 0);
+  EXPECT_EQ(fake().syncs, syncs + 1);
+}
+
+} // namespace

@@ -6,7 +6,8 @@
 // gfx90a unless an --offload-arch is given, against the HIP headers and
 // ROCm device libraries of --rocm-path (default: /usr, Debian's
 // libamdhip64-dev and rocm-device-libs), with the kosan plugin and its
-// checks, and a link with libamdhip64 and kosan's runtime. For NVIDIA GPUs
+// checks, and a link with libamdhip64 (kosan's runtime is loaded by the
+// loader the plugin links into instrumented objects). For NVIDIA GPUs
 // (HIP_PLATFORM=nvidia or --kosan-hip-platform=nvidia) it runs the
 // kosan-clang++ beside it on the same command line with the sources
 // compiled as CUDA through kosan's HIP-on-CUDA header, kosan_hip_nvidia.h.
@@ -288,11 +289,10 @@ fs::path prefix() {
                        ToolName, Arch.c_str());
   Args = withLanguages(Args, "hip", "hip");
   Cmd.insert(Cmd.end(), Args.begin(), Args.end());
-  if (Links) {
+  // kosan's runtime is not named: the loader the plugin links into each
+  // instrumented object loads it when the program starts (docs/design.md).
+  if (Links)
     Cmd.push_back("-lamdhip64");
-    if (Instrument)
-      Cmd.insert(Cmd.end(), {Runtime.string(), "-Wl,-rpath," + Runtime.parent_path().string()});
-  }
   run(Cmd, C.Print);
 }
 

@@ -871,6 +871,7 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
       result.notes.push_back(warning);
   }
   result.ref_header = ref.trace.header;
+  result.precision_threshold = options.precision_threshold;
   result.cand_header = cand.trace.header;
   for (Side *side : {&ref, &cand}) {
     if (side->trace.snapshots.empty())
@@ -913,6 +914,7 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
         out.problem = cand.describe(c) + " has no snapshot of it";
       } else {
         out.store_sites = p.cand->store_sites;
+        out.ref_store_sites = p.ref->store_sites;
         if (p.cand->dtype != p.ref->dtype)
           out.problem = std::string("its element types differ: REF ") +
                         dtypeName(p.ref->dtype) + ", CAND " + dtypeName(p.cand->dtype);
@@ -942,6 +944,7 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
         diff.cand_oob.push_back(e);
     diff.ref_precision = precisionOf(ref.trace, diff.ref);
     diff.cand_precision = precisionOf(cand.trace, diff.cand);
+    diff.precision_beyond = precisionBeyondReference(diff, options.precision_threshold);
     result.launches.push_back(std::move(diff));
   }
   for (const OobEvent &e : ref.trace.oob)
@@ -978,7 +981,8 @@ DiffResult diffTraces(const std::string &refPath, const std::string &candPath,
     }
     bool outputsOk = std::all_of(diff.outputs.begin(), diff.outputs.end(),
                                  [](const OutputDiff &o) { return o.equivalent; });
-    diff.equivalent = outputsOk && diff.modified_inputs.empty() && diff.cand_oob.empty();
+    diff.equivalent = outputsOk && diff.modified_inputs.empty() && diff.cand_oob.empty() &&
+                      diff.precision_beyond.empty();
     if (!diff.ref_oob.empty())
       result.notes.push_back(ref.describe(diff.ref.id) + " made " +
                              plural(diff.ref_oob.size(), "out-of-bounds access site",

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
+#include "kosan/precision_verdict.h"
 #include "trace_json.h"
 #include "text.h"
 
@@ -136,7 +137,7 @@ std::string inputFindings(const ModifiedInput &m) {
 }
 
 struct Counts {
-  size_t outputs = 0, differing = 0, modified = 0, candOob = 0;
+  size_t outputs = 0, differing = 0, modified = 0, candOob = 0, precision = 0;
 };
 
 Counts countFindings(const DiffResult &r) {
@@ -147,6 +148,7 @@ Counts countFindings(const DiffResult &r) {
       c.differing += !o.equivalent;
     c.modified += d.modified_inputs.size();
     c.candOob += d.cand_oob.size();
+    c.precision += d.precision_beyond.size();
   }
   c.candOob += r.other_cand_oob.size();
   return c;
@@ -170,6 +172,18 @@ std::vector<const PrecisionRecord *> precisionToExplain(const LaunchDiff &d) {
 
 std::string precisionLine(const PrecisionRecord &p) {
   return "CAND precision: " + formatPrecisionLine(p);
+}
+
+std::string precisionBeyondLine(const PrecisionBeyondRef &b) {
+  char bits[32];
+  std::snprintf(bits, sizeof bits, "%.1f", b.ref_bits);
+  std::string ref = b.cand.kind == "nonfinite" ? std::string("REF: no NaN/Inf born")
+                    : b.cand.kind == "narrow" && !b.cand.to_shared
+                        ? std::string("REF: no narrowing overflowed")
+                        : (b.output.empty() ? std::string("REF's worst site: ")
+                                            : "REF at " + b.output + ": ") +
+                              bits + " bits of fp32";
+  return "CAND loses more precision than REF (" + ref + "): " + formatPrecisionLine(b.cand);
 }
 
 std::string oobLine(const OobEvent &e, const char *role) {
@@ -200,6 +214,9 @@ std::string formatDiffVerdict(const DiffResult &r) {
     out += "; CAND made " +
            plural(c.candOob, "out-of-bounds access site", "out-of-bounds access sites") +
            " fire";
+  if (c.precision)
+    out += "; CAND loses more precision than REF at " +
+           plural(c.precision, "site", "sites");
   return out;
 }
 
@@ -216,6 +233,8 @@ std::string formatDiffText(const DiffResult &r) {
         out += "  " + oobLine(e, "CAND") + "\n";
       for (const OobEvent &e : d.ref_oob)
         out += "  " + oobLine(e, "REF") + "\n";
+      for (const PrecisionBeyondRef &b : d.precision_beyond)
+        out += "  " + precisionBeyondLine(b) + "\n";
       for (const PrecisionRecord *p : precisionToExplain(d))
         out += "  " + precisionLine(*p) + "\n";
     }
@@ -334,6 +353,13 @@ std::string formatDiffJson(const DiffResult &r) {
     l["cand_oob"] = oobArray(d.cand_oob);
     l["precision"] = {{"ref", precisionArray(d.ref_precision)},
                       {"cand", precisionArray(d.cand_precision)}};
+    l["precision_beyond_ref"] = OrderedJson::array();
+    for (const PrecisionBeyondRef &b : d.precision_beyond) {
+      OrderedJson j = detail::toJson(b.cand);
+      j["ref_bits"] = detail::doubleJson(b.ref_bits);
+      j["output"] = b.output;
+      l["precision_beyond_ref"].push_back(std::move(j));
+    }
     doc["launches"].push_back(std::move(l));
   }
   doc["other_ref_oob"] = oobArray(r.other_ref_oob);
@@ -369,8 +395,6 @@ constexpr Rule kRules[] = {
      "launch whose outputs differ from the reference's."},
 };
 
-// Bits lost from which a precision site is a warning rather than a note.
-constexpr double kPrecisionWarningBits = 8;
 
 OrderedJson physicalLocation(const std::string &file, uint64_t line,
                              uint64_t column) {
@@ -488,10 +512,17 @@ std::string formatDiffSarif(const DiffResult &r) {
       results.push_back(oobResult(e, "CAND", "error"));
     for (const OobEvent &e : d.ref_oob)
       results.push_back(oobResult(e, "REF", "note"));
+    for (const PrecisionBeyondRef &b : d.precision_beyond) {
+      OrderedJson res = sarifResult("KOSAN-PRECISION", "error", where + precisionBeyondLine(b), {});
+      if (!b.cand.site.file.empty() && b.cand.site.line > 0)
+        res["locations"] = OrderedJson::array(
+            {physicalLocation(b.cand.site.file, b.cand.site.line, b.cand.site.column)});
+      results.push_back(std::move(res));
+    }
     for (const PrecisionRecord *p : precisionToExplain(d)) {
       OrderedJson res = sarifResult(
           "KOSAN-PRECISION",
-          precisionSeverity(*p) >= kPrecisionWarningBits ? "warning" : "note",
+          isPrecisionFinding(*p, r.precision_threshold) ? "warning" : "note",
           where + formatPrecisionLine(*p), {});
       if (!p->site.file.empty() && p->site.line > 0)
         res["locations"] = OrderedJson::array(
@@ -588,6 +619,15 @@ std::string formatDiffJunit(const DiffResult &r) {
                                       "out-of-bounds access sites") +
                                " fire",
                      oob});
+    std::string beyond;
+    for (const PrecisionBeyondRef &b : d.precision_beyond)
+      beyond += precisionBeyondLine(b) + "\n";
+    cases.push_back({classname, "no precision loss beyond REF",
+                     d.precision_beyond.empty()
+                         ? ""
+                         : "CAND loses more precision than REF at " +
+                               plural(d.precision_beyond.size(), "site", "sites"),
+                     beyond});
   }
   if (!r.other_cand_oob.empty()) {
     std::string oob;

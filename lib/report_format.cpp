@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "kosan/precision_verdict.h"
 #include "trace_json.h"
 #include "text.h"
 
@@ -228,6 +229,27 @@ std::string bitsText(double bits) {
   return buf;
 }
 
+// max_abs_err / scale as a power of two: "2^-7.2", "all" (infinite), "0".
+std::string scaleFraction(const PrecisionRecord &r) {
+  if (!std::isfinite(r.max_abs_err) || (r.scale == 0 && r.max_abs_err > 0))
+    return "all";
+  if (r.max_abs_err <= 0)
+    return "0";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "2^%.1f", std::log2(r.max_abs_err / r.scale));
+  return buf;
+}
+
+// "19.2 bits of fp32 at scale 4614, over the allowance of 15"
+std::string scaledText(const PrecisionRecord &r, double threshold) {
+  double allowance = precisionAllowance(r, threshold);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", allowance);
+  return bitsText(r.scaled_bits) + " of fp32 at scale " + shortNumber(r.scale) +
+         (isPrecisionFinding(r, threshold) ? ", over the allowance of " : ", allowance ") +
+         buf;
+}
+
 // "3" for (3,0,0), else "(3,1,0)".
 std::string compactDim(const Dim3 &d) {
   if (d.y == 0 && d.z == 0)
@@ -279,12 +301,25 @@ void mergePrecision(PrecisionRecord &into, const PrecisionRecord &from) {
     into.launch_first = from.launch_first;
   into.launch_last = std::max(into.launch_last, from.launch_last);
   into.max_rel_err = std::max(into.max_rel_err, from.max_rel_err);
-  // The first of equal maxima is kept: for NaN/Inf births, whose errors are
-  // all infinite, that is the earliest one collected.
-  if (from.max_ulp_err > into.max_ulp_err) {
-    into.max_ulp_err = from.max_ulp_err;
+  // The worst value is the one farthest from its shadow (by ULPs for
+  // records without absolute errors, of older traces). The first of equal
+  // maxima is kept: for NaN/Inf births, whose errors are all infinite or
+  // absent, that is the earliest one collected.
+  bool absolute = into.max_abs_err > 0 || from.max_abs_err > 0;
+  if (absolute ? from.max_abs_err > into.max_abs_err : from.max_ulp_err > into.max_ulp_err) {
     into.worst = from.worst;
+    into.cause = from.cause;
   }
+  into.max_ulp_err = std::max(into.max_ulp_err, from.max_ulp_err);
+  into.max_abs_err = std::max(into.max_abs_err, from.max_abs_err);
+  into.scale = std::max(into.scale, from.scale);
+  into.to_shared = into.to_shared || from.to_shared;
+  // Against the larger scale, the larger error loses no more bits than the
+  // two did alone.
+  into.scaled_bits = into.max_abs_err > 0 || into.scaled_bits > 0 || from.scaled_bits > 0
+                         ? std::min(std::max(into.scaled_bits, from.scaled_bits),
+                                    scaledBits(into.max_abs_err, into.scale))
+                         : 0;
   // bits lost grows with the error in ULPs: the larger of the two is the
   // bits lost of the larger error.
   into.bits_lost = std::max(into.bits_lost, from.bits_lost);
@@ -298,7 +333,7 @@ void mergePrecision(PrecisionRecord &into, const PrecisionRecord &from) {
 double precisionSeverity(const PrecisionRecord &r) {
   if (precisionRank(r) < 2)
     return std::numeric_limits<double>::infinity();
-  return r.bits_lost;
+  return r.scaled_bits;
 }
 
 bool precisionWorseThan(const PrecisionRecord &a, const PrecisionRecord &b) {
@@ -307,7 +342,7 @@ bool precisionWorseThan(const PrecisionRecord &a, const PrecisionRecord &b) {
     return ra < rb;
   auto key = [](const PrecisionRecord &r) {
     uint64_t failures = r.kind == "nonfinite" ? r.nans : r.overflows + r.nans;
-    return std::make_tuple(failures, r.bits_lost, r.max_rel_err, r.count);
+    return std::make_tuple(failures, r.scaled_bits, r.bits_lost, r.max_rel_err, r.count);
   };
   if (key(a) != key(b))
     return key(a) > key(b);
@@ -339,7 +374,7 @@ precisionBySite(const std::vector<PrecisionRecord> &records) {
   return sites;
 }
 
-std::string formatPrecisionLine(const PrecisionRecord &r) {
+std::string formatPrecisionLine(const PrecisionRecord &r, double threshold) {
   std::string out = precisionLocation(r.site, true) + ": ";
   if (r.kind == "nonfinite") {
     uint64_t births = r.nans ? r.nans : r.count;
@@ -364,6 +399,9 @@ std::string formatPrecisionLine(const PrecisionRecord &r) {
     out += "; " + plural(r.overflows, "overflow", "overflows") + " to inf, " +
            std::to_string(r.underflows) + " flushed to zero/subnormal, " +
            plural(r.nans, "NaN", "NaNs");
+    if (r.to_shared && r.count > 0)
+      out += "; stored to shared memory and used from there, off by " +
+             scaleFraction(r) + " of its scale (" + scaledText(r, threshold) + ")";
     return out;
   }
   std::string what;
@@ -371,16 +409,23 @@ std::string formatPrecisionLine(const PrecisionRecord &r) {
     what = std::string(dtypeName(r.dtype)) + " atomic" + (r.op.empty() ? "" : " " + r.op);
   else
     what = std::string(dtypeName(r.dtype)) + " " + r.kind;
-  out += what + " loses " + bitsText(r.bits_lost) + " (max rel err " +
-         shortNumber(r.max_rel_err) + " over " + plural(r.count, "value", "values");
+  out += what + " is off by " + scaleFraction(r) + " of its scale (" +
+         scaledText(r, threshold) + "; max rel err " + shortNumber(r.max_rel_err) + ", " +
+         bitsText(r.bits_lost) + " of its own ULPs, over " +
+         plural(r.count, "value", "values");
   if (r.count > 0) {
     auto [real, shadow] = realVsShadow(r.worst.real, r.worst.shadow, r.dtype);
     out += "; worst " + worstAt(r) + ": " + real + " vs " + shadow;
   }
-  return out + ")";
+  out += ")";
+  if (isPrecisionFinding(r, threshold))
+    if (std::string cause = formatPrecisionCause(r); !cause.empty())
+      out += "; " + cause;
+  return out;
 }
 
-std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites) {
+std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites,
+                                   double threshold) {
   if (sites.empty())
     return "kosan: precision: no values recorded";
   uint64_t values = 0;
@@ -388,8 +433,9 @@ std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites) {
     if (r.kind != "nonfinite")
       values += r.count;
   const PrecisionRecord &worst = sites.front();
-  std::string out = "kosan: precision: " + plural(sites.size(), "site", "sites") +
-                    ", " + plural(values, "value", "values") + "; worst " +
+  std::string out = "kosan: precision: " + formatPrecisionFindingSummary(sites, threshold) +
+                    " in " + plural(sites.size(), "site", "sites") + ", " +
+                    plural(values, "value", "values") + "; worst " +
                     precisionLocation(worst.site, false);
   if (worst.kind == "nonfinite")
     return out + ": NaN/Inf born " +
@@ -397,7 +443,8 @@ std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites) {
   if (narrowingFailed(worst))
     return out + ": " + plural(worst.overflows, "overflow", "overflows") +
            " to inf and " + plural(worst.nans, "NaN", "NaNs") + " in narrowing";
-  return out + " loses " + bitsText(worst.bits_lost);
+  return out + " off by " + scaleFraction(worst) + " of its scale (" +
+         bitsText(worst.scaled_bits) + " of fp32)";
 }
 
 namespace {
@@ -412,15 +459,23 @@ std::string precisionSection(const Trace &trace, const ReportOptions &options) {
     return "";
   std::vector<PrecisionRecord> sites = precisionBySite(trace.precision);
   std::string out;
-  size_t hidden = 0;
+  size_t hidden = 0, within = 0;
   for (const PrecisionRecord &r : sites) {
+    if (!options.all_precision_sites && !isPrecisionFinding(r, options.precision_threshold)) {
+      ++within;
+      continue;
+    }
     if (precisionSeverity(r) < options.min_bits) {
       ++hidden;
       continue;
     }
-    out += formatPrecisionLine(r) + "\n";
+    out += formatPrecisionLine(r, options.precision_threshold) + "\n";
   }
-  out += formatPrecisionSummary(sites) + "\n";
+  out += formatPrecisionSummary(sites, options.precision_threshold) + "\n";
+  if (within > 0)
+    out += "note: " + plural(within, "precision site stays", "precision sites stay") +
+           (within == 1 ? " within its allowance and is" : " within their allowance and are") +
+           " not listed (--all-sites lists them)\n";
   if (hidden > 0) {
     char bits[32];
     std::snprintf(bits, sizeof bits, "%g", options.min_bits);
@@ -770,8 +825,12 @@ std::string formatTraceJson(const Trace &trace, const ReportOptions &options) {
   // Merged per site, worst first, as the text lists them.
   doc["precision_sites"] = detail::OrderedJson::array();
   for (const PrecisionRecord &p : precisionBySite(trace.precision))
-    if (precisionSeverity(p) >= options.min_bits)
-      doc["precision_sites"].push_back(detail::toJson(p));
+    if (precisionSeverity(p) >= options.min_bits) {
+      detail::OrderedJson site = detail::toJson(p);
+      site["allowance"] = detail::doubleJson(precisionAllowance(p, options.precision_threshold));
+      site["finding"] = isPrecisionFinding(p, options.precision_threshold);
+      doc["precision_sites"].push_back(std::move(site));
+    }
   doc["snapshots"] = detail::OrderedJson::array();
   for (const SnapshotRecord &s : trace.snapshots)
     doc["snapshots"].push_back(detail::toJson(s));

@@ -16,13 +16,18 @@
 
 #include <nlohmann/json.hpp>
 #include "kosan/zstd_api.h"
+#include "kosan/fnv.h"
+#include "kosan/worker_pool.h"
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace kosan {
@@ -148,23 +153,29 @@ using detail::base64Encode;
 //===----------------------------------------------------------------------===//
 
 struct ChunkFields {
-  std::string_view type, encoding, data;
-  uint64_t launch = 0, arg = 0, index = 0, first = 0, count = 0, bytes = 0;
+  std::string_view type, encoding, data, hash;
+  uint64_t launch = 0, arg = 0, index = 0, first = 0, count = 0, bytes = 0,
+           offset = 0, length = 0;
   // Which members were present, in the order of kChunkKeys.
   unsigned seen = 0;
 };
 
-constexpr const char *kChunkKeys[] = {"type",  "launch", "arg",   "index",
-                                      "first", "count",  "bytes", "encoding",
-                                      "data"};
+constexpr const char *kChunkKeys[] = {"type",  "launch", "arg",    "index",
+                                      "first", "count",  "bytes",  "encoding",
+                                      "data",  "offset", "length", "hash"};
+// Members every chunk line has; then those of inline chunks ("data") and
+// those of chunks in the payload file ("offset", "length"; "hash" may be
+// absent).
+constexpr unsigned kChunkCommon = 0xff, kChunkInline = 1u << 8,
+                   kChunkPayload = 1u << 9 | 1u << 10;
 
 // Stores one member; false for a member of the wrong JSON kind.
 bool setChunkField(ChunkFields &f, std::string_view key,
                    std::string_view string, const uint64_t *number) {
-  std::string_view *strings[] = {&f.type, nullptr, nullptr, nullptr, nullptr,
-                                 nullptr, nullptr, &f.encoding, &f.data};
-  uint64_t *numbers[] = {nullptr,  &f.launch, &f.arg,   &f.index, &f.first,
-                         &f.count, &f.bytes,  nullptr,  nullptr};
+  std::string_view *strings[] = {&f.type, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                 nullptr, &f.encoding, &f.data, nullptr, nullptr, &f.hash};
+  uint64_t *numbers[] = {nullptr,  &f.launch, &f.arg,    &f.index,  &f.first,  &f.count,
+                         &f.bytes, nullptr,   nullptr,   &f.offset, &f.length, nullptr};
   for (size_t i = 0; i < std::size(kChunkKeys); ++i) {
     if (key != kChunkKeys[i])
       continue;
@@ -254,60 +265,236 @@ std::string chunkLine(const SnapshotRecord &record, uint64_t index,
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// TraceWriter::writeSnapshot
+// Hashes
 //===----------------------------------------------------------------------===//
+
+uint64_t snapshotChunkElements(DType t) {
+  return std::max<uint64_t>(1, kSnapshotChunkBytes / dtypeSize(t));
+}
+
+uint64_t fnv1aWords(const void *data, size_t n) {
+  const char *p = static_cast<const char *>(data);
+  uint64_t h = KOSAN_FNV_OFFSET_BASIS;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = kosan_fnv1a_step(h, w);
+  }
+  for (; i < n; ++i)
+    h = kosan_fnv1a_step(h, static_cast<unsigned char>(p[i]));
+  return h;
+}
+
+uint64_t combineChunkHashes(const uint64_t *hashes, size_t n) {
+  return fnv1aWords(hashes, n * sizeof(uint64_t));
+}
+
+uint64_t snapshotHash(const void *data, size_t bytes, uint64_t chunkBytes) {
+  std::vector<uint64_t> hashes;
+  const char *p = static_cast<const char *>(data);
+  for (uint64_t at = 0; at < bytes; at += chunkBytes)
+    hashes.push_back(fnv1aWords(p + at, std::min<uint64_t>(chunkBytes, bytes - at)));
+  return combineChunkHashes(hashes.data(), hashes.size());
+}
+
+//===----------------------------------------------------------------------===//
+// Writing: SnapshotBuilder, TraceWriter::writeSnapshot
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string hex(uint64_t v) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, v);
+  return buffer;
+}
+
+// A chunk whose payload is in the payload file.
+std::string payloadChunkLine(const SnapshotRecord &record, uint64_t index, uint64_t first,
+                             uint64_t count, uint64_t bytes, bool compressed,
+                             uint64_t offset, uint64_t length, uint64_t hash) {
+  std::string line = detail::kSnapshotChunkStart;
+  line += ",\"launch\":" + std::to_string(record.launch);
+  line += ",\"arg\":" + std::to_string(record.arg);
+  line += ",\"index\":" + std::to_string(index);
+  line += ",\"first\":" + std::to_string(first);
+  line += ",\"count\":" + std::to_string(count);
+  line += ",\"bytes\":" + std::to_string(bytes);
+  line += compressed ? ",\"encoding\":\"zstd\"" : ",\"encoding\":\"raw\"";
+  line += ",\"offset\":" + std::to_string(offset);
+  line += ",\"length\":" + std::to_string(length);
+  line += ",\"hash\":\"" + hex(hash) + "\"}\n";
+  return line;
+}
+
+// zstd at level 1 runs at a few hundred MB/s per thread on data it barely
+// shrinks (random f32 in [0, 1) by a tenth), and the payload file is
+// written at disk speed: a chunk whose first kProbeBytes do not shrink by
+// kProbeMinSaving is stored as it is.
+constexpr size_t kProbeBytes = 64 * 1024;
+constexpr double kProbeMinSaving = 0.25;
+
+} // namespace
+
+SnapshotBuilder::SnapshotBuilder(TraceWriter &writer, SnapshotRecord record)
+    : writer_(writer), record_(std::move(record)) {
+  if (record_.chunk_elements == 0)
+    record_.chunk_elements = snapshotChunkElements(record_.dtype);
+  // chunks is 32-bit: a chunk size so small that it would overflow is raised.
+  uint64_t chunks =
+      record_.count == 0 ? 0 : (record_.count - 1) / record_.chunk_elements + 1;
+  if (chunks > UINT32_MAX) {
+    record_.chunk_elements = (record_.count - 1) / UINT32_MAX + 1;
+    chunks = (record_.count - 1) / record_.chunk_elements + 1;
+  }
+  record_.chunks = static_cast<uint32_t>(chunks);
+  lines_.resize(chunks);
+  hashes_.resize(chunks);
+}
+
+SnapshotBuilder::~SnapshotBuilder() = default;
+
+uint64_t SnapshotBuilder::chunkBytes(uint64_t index) const {
+  uint64_t first = index * record_.chunk_elements;
+  uint64_t count = first >= record_.count
+                       ? 0
+                       : std::min(record_.chunk_elements, record_.count - first);
+  return count * dtypeSize(record_.dtype);
+}
+
+void SnapshotBuilder::addChunk(uint64_t index, const void *data) {
+  const uint32_t size = dtypeSize(record_.dtype);
+  const uint64_t first = index * record_.chunk_elements;
+  const uint64_t count = std::min(record_.chunk_elements, record_.count - first);
+  const size_t srcBytes = count * size;
+  const uint8_t *src = static_cast<const uint8_t *>(data);
+  const uint64_t hash = fnv1aWords(src, srcBytes);
+  hashes_[index] = hash;
+
+  const detail::ZstdApi *zstd = detail::zstdApi();
+  std::vector<uint8_t> compressed;
+  const uint8_t *payload = src;
+  size_t payloadBytes = srcBytes;
+  bool isCompressed = false;
+  if (zstd) {
+    bool worth = true;
+    if (writer_.payload_file_ && srcBytes > 2 * kProbeBytes) {
+      compressed.resize(zstd->compressBound(kProbeBytes));
+      size_t n = zstd->compress(compressed.data(), compressed.size(), src, kProbeBytes,
+                                kSnapshotZstdLevel);
+      worth = !zstd->isError(n) && double(n) < (1 - kProbeMinSaving) * kProbeBytes;
+    }
+    if (worth) {
+      compressed.resize(zstd->compressBound(srcBytes));
+      size_t n = zstd->compress(compressed.data(), compressed.size(), src, srcBytes,
+                                kSnapshotZstdLevel);
+      // Cannot fail with a bound-sized buffer; should it, the chunk is
+      // stored as it is.
+      if (!zstd->isError(n) && (n < srcBytes || !writer_.payload_file_)) {
+        payload = compressed.data();
+        payloadBytes = n;
+        isCompressed = true;
+      }
+    }
+  }
+  if (writer_.payload_file_) {
+    int64_t offset = writer_.writePayload(payload, payloadBytes);
+    if (offset >= 0) {
+      lines_[index] = payloadChunkLine(record_, index, first, count, srcBytes, isCompressed,
+                                       uint64_t(offset), payloadBytes, hash);
+      return;
+    }
+    // No payload file (a full disk, no permission): the chunk goes inline.
+  }
+  lines_[index] = chunkLine(record_, index, first, count, srcBytes, payload, payloadBytes,
+                            isCompressed);
+}
+
+uint64_t SnapshotBuilder::hash() const {
+  return combineChunkHashes(hashes_.data(), hashes_.size());
+}
+
+void SnapshotBuilder::finish() {
+  detail::OrderedJson line = detail::OrderedJson::object();
+  line["type"] = "snapshot";
+  const detail::OrderedJson body = detail::toJson(record_);
+  for (const auto &[key, value] : body.items())
+    line[key] = value;
+  // The chunks follow their record with nothing in between: the lock is
+  // held for all of them (other threads' records wait).
+  std::lock_guard<std::mutex> lock(writer_.mutex_);
+  writer_.writeLineLocked(detail::dumpJson(line) + '\n');
+  for (const std::string &chunk : lines_)
+    writer_.writeLineLocked(chunk);
+}
+
+std::unique_ptr<SnapshotBuilder> TraceWriter::beginSnapshot(SnapshotRecord record) {
+  if (payload_file_) {
+    std::lock_guard<std::mutex> lock(payload_mutex_);
+    if (payload_fd_ < 0 || payload_pid_ != ::getpid()) {
+      // A forked child writes a payload file of its own.
+      if (payload_fd_ >= 0)
+        ::close(payload_fd_);
+      payload_fd_ = -1;
+      payload_pid_ = ::getpid();
+      payload_end_ = kSnapshotPayloadMagicBytes;
+      std::string name = path_.substr(path_.rfind('/') + 1);
+      payload_name_ = payload_pid_ == parent_pid_ ? name + ".bin"
+                                                  : name + "." + std::to_string(payload_pid_) + ".bin";
+      std::string dir = path_.rfind('/') == std::string::npos ? "" : path_.substr(0, path_.rfind('/') + 1);
+      int fd = ::open((dir + payload_name_).c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (fd >= 0 && ::pwrite(fd, kSnapshotPayloadMagic, kSnapshotPayloadMagicBytes, 0) ==
+                         ssize_t(kSnapshotPayloadMagicBytes))
+        payload_fd_ = fd;
+      else if (fd >= 0)
+        ::close(fd);
+    }
+    record.payload = payload_fd_ >= 0 ? payload_name_ : "";
+  }
+  return std::unique_ptr<SnapshotBuilder>(new SnapshotBuilder(*this, std::move(record)));
+}
+
+int64_t TraceWriter::writePayload(const void *data, size_t bytes) {
+  if (payload_fd_ < 0)
+    return -1;
+  uint64_t offset = payload_end_.fetch_add(bytes);
+  const char *p = static_cast<const char *>(data);
+  size_t done = 0;
+  while (done < bytes) {
+    ssize_t n = ::pwrite(payload_fd_, p + done, bytes - done, off_t(offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1;
+    done += size_t(n);
+  }
+  return int64_t(offset);
+}
+
+WorkerPool &TraceWriter::snapshotPool() {
+  std::lock_guard<std::mutex> lock(payload_mutex_);
+  if (pool_ && pool_pid_ != ::getpid()) {
+    // A forked child has none of its parent's threads: the pool is left
+    // alone (joining them would wait forever) and the child gets its own.
+    (void)pool_.release();
+  }
+  if (!pool_) {
+    pool_ = std::make_unique<WorkerPool>(snapshot_threads_);
+    pool_pid_ = ::getpid();
+  }
+  return *pool_;
+}
 
 void TraceWriter::writeSnapshot(SnapshotRecord record, const void *data,
                                 size_t bytes) {
-  const uint32_t size = dtypeSize(record.dtype);
-  record.count = bytes / size;
-  if (record.chunk_elements == 0)
-    record.chunk_elements = std::max<uint64_t>(1, kSnapshotChunkBytes / size);
-  // chunks is 32-bit: a chunk size so small that it would overflow is raised.
-  uint64_t chunks = record.count == 0
-                        ? 0
-                        : (record.count - 1) / record.chunk_elements + 1;
-  if (chunks > UINT32_MAX) {
-    record.chunk_elements = (record.count - 1) / UINT32_MAX + 1;
-    chunks = (record.count - 1) / record.chunk_elements + 1;
-  }
-  record.chunks = static_cast<uint32_t>(chunks);
-
-  const uint8_t *in = static_cast<const uint8_t *>(data);
-  const detail::ZstdApi *zstd = detail::zstdApi();
-  std::vector<uint8_t> compressed;
-
-  // The chunks follow their record with nothing in between: the lock is
-  // held for all of them (other threads' records wait).
-  std::lock_guard<std::mutex> lock(mutex_);
-  detail::OrderedJson line = detail::OrderedJson::object();
-  line["type"] = "snapshot";
-  const detail::OrderedJson body = detail::toJson(record);
-  for (const auto &[key, value] : body.items())
-    line[key] = value;
-  writeLineLocked(detail::dumpJson(line) + '\n');
-
-  for (uint64_t index = 0; index < chunks; ++index) {
-    uint64_t first = index * record.chunk_elements;
-    uint64_t count = std::min(record.chunk_elements, record.count - first);
-    const uint8_t *src = in + first * size;
-    size_t srcBytes = count * size;
-    if (!zstd) {
-      // No zstd where this runs (the runtime loads it): stored as it is.
-      writeLineLocked(chunkLine(record, index, first, count, srcBytes, src,
-                                srcBytes, /*compressed=*/false));
-      continue;
-    }
-    compressed.resize(zstd->compressBound(srcBytes));
-    size_t n = zstd->compress(compressed.data(), compressed.size(), src,
-                              srcBytes, kSnapshotZstdLevel);
-    // Cannot fail with a bound-sized buffer; should it, the chunk is
-    // left out and the reader reports the snapshot as corrupt.
-    if (zstd->isError(n))
-      return;
-    writeLineLocked(chunkLine(record, index, first, count, srcBytes,
-                              compressed.data(), n, /*compressed=*/true));
-  }
+  record.count = bytes / dtypeSize(record.dtype);
+  std::unique_ptr<SnapshotBuilder> builder = beginSnapshot(std::move(record));
+  const char *in = static_cast<const char *>(data);
+  snapshotPool().parallelFor(builder->chunks(), [&](size_t index) {
+    builder->addChunk(index, in + builder->chunkStart(index));
+  });
+  builder->finish();
 }
 
 //===----------------------------------------------------------------------===//
@@ -324,7 +511,11 @@ public:
         lineNo_(record.file_line ? record.file_line - 1 : 0),
         elementSize_(dtypeSize(record.dtype)) {}
 
-  ~ChunkStream() override { ::close(fd_); }
+  ~ChunkStream() override {
+    ::close(fd_);
+    if (payloadFd_ >= 0)
+      ::close(payloadFd_);
+  }
 
   bool next(std::vector<char> *bytes, uint64_t *first,
             std::string *error) override;
@@ -346,6 +537,11 @@ private:
            ", argument " + std::to_string(record_.arg) + ")";
   }
   bool parse(std::string_view line, ChunkFields &fields, std::string *error);
+  // The payload of a chunk in the payload file, into compressed_.
+  bool readPayload(const ChunkFields &f, std::string *error);
+  int payloadFd_ = -1;
+  uint64_t payloadSize_ = 0;
+  std::string payloadPath_;
 
   std::string path_;
   SnapshotRecord record_;
@@ -356,7 +552,7 @@ private:
   uint32_t elementSize_;
   std::vector<uint8_t> compressed_;
   // String members of a line read by the JSON library.
-  std::string fallbackType_, fallbackEncoding_, fallbackData_;
+  std::string fallbackType_, fallbackEncoding_, fallbackData_, fallbackHash_;
   uint64_t index_ = 0;
   bool failed_ = false;
 };
@@ -379,6 +575,7 @@ bool ChunkStream::parse(std::string_view line, ChunkFields &f,
         std::string *kept = key == "type"       ? &fallbackType_
                             : key == "encoding" ? &fallbackEncoding_
                             : key == "data"     ? &fallbackData_
+                            : key == "hash"     ? &fallbackHash_
                                                 : nullptr;
         if (kept) {
           *kept = value.get<std::string>();
@@ -399,9 +596,59 @@ bool ChunkStream::parse(std::string_view line, ChunkFields &f,
   if (f.seen & 1 && f.type != "snapshot_chunk")
     return fail(error, where() + "expected " + which() +
                            ", found a record of another type");
+  unsigned required = kChunkCommon;
+  if (f.seen & (1u << 7))
+    required |= f.encoding == "zstd" || f.encoding == "raw" ? kChunkPayload : kChunkInline;
   for (size_t i = 0; i < std::size(kChunkKeys); ++i)
-    if (!(f.seen & (1u << i)))
+    if ((required & (1u << i)) && !(f.seen & (1u << i)))
       return fail(error, corrupt + "missing field '" + kChunkKeys[i] + "'");
+  return true;
+}
+
+bool ChunkStream::readPayload(const ChunkFields &f, std::string *error) {
+  std::string corrupt = where() + "corrupt snapshot_chunk record: ";
+  if (record_.payload.empty())
+    return fail(error, corrupt + "its payload is in a payload file, and its snapshot "
+                                 "record names none (field 'payload')");
+  if (payloadFd_ < 0) {
+    size_t slash = path_.rfind('/');
+    payloadPath_ = (slash == std::string::npos ? "" : path_.substr(0, slash + 1)) +
+                   record_.payload;
+    payloadFd_ = ::open(payloadPath_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (payloadFd_ < 0)
+      return fail(error, "cannot open " + payloadPath_ + ", the snapshot payloads of " +
+                             path_ + ": " + std::strerror(errno));
+    struct stat st;
+    char magic[kSnapshotPayloadMagicBytes] = {};
+    if (::fstat(payloadFd_, &st) != 0 ||
+        ::pread(payloadFd_, magic, sizeof magic, 0) != ssize_t(sizeof magic) ||
+        std::memcmp(magic, kSnapshotPayloadMagic, sizeof magic) != 0)
+      return fail(error, payloadPath_ + " is not a kosan snapshot payload file");
+    payloadSize_ = uint64_t(st.st_size);
+  }
+  // Sizes come from the file: checked against the payload file before
+  // anything is allocated for them.
+  if (f.offset < kSnapshotPayloadMagicBytes || f.offset > payloadSize_ ||
+      f.length > payloadSize_ - f.offset)
+    return fail(error, where() + which() + " lies at bytes " + std::to_string(f.offset) +
+                           " to " + std::to_string(f.offset + f.length) + " of " +
+                           payloadPath_ + ", which holds " + std::to_string(payloadSize_) +
+                           "; the payload file is truncated or not this trace's");
+  if (f.encoding == "raw" && f.length != f.bytes)
+    return fail(error, corrupt + "its payload holds " + std::to_string(f.length) +
+                           " bytes, field 'bytes' says " + std::to_string(f.bytes));
+  compressed_.resize(f.length);
+  size_t done = 0;
+  while (done < f.length) {
+    ssize_t n = ::pread(payloadFd_, compressed_.data() + done, f.length - done,
+                        off_t(f.offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return fail(error, "cannot read " + payloadPath_ + ": " +
+                             (n < 0 ? std::strerror(errno) : "it ends early"));
+    done += size_t(n);
+  }
   return true;
 }
 
@@ -471,17 +718,35 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
                            std::to_string(expectCount) + " " +
                            dtypeName(record_.dtype) + " elements are " +
                            std::to_string(expectBytes) + " bytes");
-  bool compressed = f.encoding == "zstd+base64";
-  if (!compressed && f.encoding != "base64")
+  const bool inPayload = f.encoding == "zstd" || f.encoding == "raw";
+  const bool compressed = f.encoding == "zstd+base64" || f.encoding == "zstd";
+  if (!inPayload && !compressed && f.encoding != "base64")
     return fail(error, corrupt + "unknown encoding '" +
                            std::string(f.encoding) +
-                           "' (this reader knows zstd+base64 and base64)");
-  if (!base64Decode(f.data, compressed_))
+                           "' (this reader knows zstd, raw, zstd+base64 and base64)");
+  uint64_t expectHash = 0;
+  const bool hashed = f.seen & (1u << 11);
+  if (hashed) {
+    std::string_view h = f.hash;
+    auto [end, ec] = h.size() > 2 && h.substr(0, 2) == "0x"
+                         ? std::from_chars(h.data() + 2, h.data() + h.size(), expectHash, 16)
+                         : std::from_chars_result{h.data(), std::errc::invalid_argument};
+    if (ec != std::errc() || end != h.data() + h.size())
+      return fail(error, corrupt + "field 'hash' is not a \"0x...\" hash");
+  }
+  if (inPayload) {
+    if (!readPayload(f, error))
+      return false;
+  } else if (!base64Decode(f.data, compressed_)) {
     return fail(error, corrupt + "field 'data' is not valid base64");
+  }
+  // Where the bytes come from, for messages.
+  const std::string field =
+      inPayload ? "its payload in " + payloadPath_ : std::string("field 'data'");
 
   if (!compressed) {
     if (compressed_.size() != f.bytes)
-      return fail(error, corrupt + "field 'data' holds " +
+      return fail(error, corrupt + field + " holds " +
                              std::to_string(compressed_.size()) +
                              " bytes, field 'bytes' says " +
                              std::to_string(f.bytes));
@@ -494,7 +759,7 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
     unsigned long long frameSize =
         zstd->getFrameContentSize(compressed_.data(), compressed_.size());
     if (frameSize == detail::kZstdContentSizeError)
-      return fail(error, corrupt + "field 'data' is not a zstd frame");
+      return fail(error, corrupt + field + " is not a zstd frame");
     // Claimed sizes come from the file: no more is allocated than the frame
     // can decompress to.
     if (f.bytes > detail::maxZstdContentSize(compressed_.size()))
@@ -505,13 +770,13 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
     // without it is taken at its word only up to a sane size.
     constexpr uint64_t kUnsizedFrameLimit = uint64_t(64) << 20;
     if (frameSize == detail::kZstdContentSizeUnknown && f.bytes > kUnsizedFrameLimit)
-      return fail(error, corrupt + "field 'data' is a zstd frame that does not say its "
+      return fail(error, corrupt + field + " is a zstd frame that does not say its "
                                    "size, and field 'bytes' says " +
                              std::to_string(f.bytes) + ", more than the " +
                              std::to_string(kUnsizedFrameLimit) +
                              " bytes such a frame may hold");
     if (frameSize != detail::kZstdContentSizeUnknown && frameSize != f.bytes)
-      return fail(error, corrupt + "field 'data' decompresses to " +
+      return fail(error, corrupt + field + " decompresses to " +
                              std::to_string(frameSize) +
                              " bytes, field 'bytes' says " +
                              std::to_string(f.bytes));
@@ -521,18 +786,21 @@ bool ChunkStream::next(std::vector<char> *bytes, uint64_t *first,
     if (zstd->isError(n)) {
       if (std::string_view(zstd->getErrorName(n)).find("too small") !=
           std::string_view::npos)
-        return fail(error, corrupt + "field 'data' decompresses to more "
+        return fail(error, corrupt + field + " decompresses to more "
                                      "than the " +
                                std::to_string(f.bytes) +
                                " bytes field 'bytes' says");
-      return fail(error, corrupt + "field 'data' does not decompress: " +
+      return fail(error, corrupt + field + " does not decompress: " +
                              zstd->getErrorName(n));
     }
     if (n != f.bytes)
-      return fail(error, corrupt + "field 'data' decompresses to " +
+      return fail(error, corrupt + field + " decompresses to " +
                              std::to_string(n) + " bytes, field 'bytes' says " +
                              std::to_string(f.bytes));
   }
+  if (hashed && fnv1aWords(bytes->data(), bytes->size()) != expectHash)
+    return fail(error, corrupt + field + " does not match its hash" +
+                           (inPayload ? "; the payload file is damaged" : ""));
   *first = f.first;
   ++index_;
   return true;

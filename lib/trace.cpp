@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
+#include "kosan/worker_pool.h"
 #include "kosan/trace_fields.h"
+#include "kosan/precision_verdict.h"
 #include "base64.h"
 #include "line_reader.h"
 #include "trace_json.h"
@@ -65,6 +67,7 @@ namespace {
 OrderedJson plainJson(const Dim3 &d) { return OrderedJson::array({d.x, d.y, d.z}); }
 OrderedJson plainJson(const SourceLoc &s);
 OrderedJson plainJson(const PrecisionWorst &w);
+OrderedJson plainJson(const PrecisionCause &c);
 OrderedJson plainJson(const OrderParam &p);
 OrderedJson plainJson(const OrderOpSite &s);
 template <typename T> OrderedJson plainJson(const T &v);
@@ -92,6 +95,15 @@ void putOmitEmpty(OrderedJson &j, const char *key, const std::string &v) {
 template <typename T> void putOptional(OrderedJson &j, const char *key, const T &v) {
   putPlain(j, key, v);
 }
+void putOptionalDouble(OrderedJson &j, const char *key, double v) { putDouble(j, key, v); }
+void putOmitFalse(OrderedJson &j, const char *key, bool v) {
+  if (v)
+    j[key] = true;
+}
+template <typename T> void putOmitEmptyRecord(OrderedJson &j, const char *key, const T &v) {
+  if (!v.kind.empty())
+    putPlain(j, key, v);
+}
 
 #define KOSAN_PUT_FIELD(member, form) put##form(j, #member, r.member);
 #define KOSAN_TO_JSON(Type, TABLE)                                                         \
@@ -106,6 +118,7 @@ KOSAN_TO_JSON(LaunchRecord, KOSAN_TRACE_LAUNCH_FIELDS)
 KOSAN_TO_JSON(SourceLoc, KOSAN_TRACE_SOURCE_LOC_FIELDS)
 KOSAN_TO_JSON(OobEvent, KOSAN_TRACE_OOB_FIELDS)
 KOSAN_TO_JSON(PrecisionWorst, KOSAN_TRACE_PRECISION_WORST_FIELDS)
+KOSAN_TO_JSON(PrecisionCause, KOSAN_TRACE_PRECISION_CAUSE_FIELDS)
 KOSAN_TO_JSON(PrecisionRecord, KOSAN_TRACE_PRECISION_FIELDS)
 KOSAN_TO_JSON(SnapshotRecord, KOSAN_TRACE_SNAPSHOT_FIELDS)
 KOSAN_TO_JSON(TraceEnd, KOSAN_TRACE_END_FIELDS)
@@ -121,6 +134,7 @@ KOSAN_TO_JSON(OrderOpSite, KOSAN_TRACE_ORDER_OP_SITE_FIELDS)
 
 OrderedJson plainJson(const SourceLoc &s) { return fieldsJson(s); }
 OrderedJson plainJson(const PrecisionWorst &w) { return fieldsJson(w); }
+OrderedJson plainJson(const PrecisionCause &c) { return fieldsJson(c); }
 OrderedJson plainJson(const OrderParam &p) { return fieldsJson(p); }
 OrderedJson plainJson(const OrderOpSite &s) { return fieldsJson(s); }
 
@@ -226,7 +240,17 @@ std::unique_ptr<TraceWriter> TraceWriter::create(const std::string &path,
   return std::unique_ptr<TraceWriter>(new TraceWriter(fd, path));
 }
 
-TraceWriter::~TraceWriter() { ::close(fd_); }
+TraceWriter::TraceWriter(int fd, std::string path)
+    : fd_(fd), path_(std::move(path)), parent_pid_(::getpid()) {}
+
+TraceWriter::~TraceWriter() {
+  if (pool_ && pool_pid_ != ::getpid())
+    (void)pool_.release(); // a forked child: its parent's threads are not here
+  pool_.reset();           // its threads finish their chunks first
+  if (payload_fd_ >= 0)
+    ::close(payload_fd_);
+  ::close(fd_);
+}
 
 void TraceWriter::write(const TraceHeader &h) {
   writeLine(recordLine("header", detail::toJson(h)));
@@ -472,6 +496,11 @@ public:
     if (ok())
       error_ = std::string("field '") + key + "' " + why;
   }
+  // A member of a nested record, worded as reading it would have.
+  void invalidNested(const char *key, const char *member, const std::string &why) {
+    if (ok())
+      error_ = std::string("in '") + key + "': field '" + member + "' " + why;
+  }
 
   // An element type by name (docs/trace-format.md); "" is allowed, and
   // leaves out unchanged, only where emptyAllowed.
@@ -683,6 +712,7 @@ public:
   // "in 'key' item N: ...".
   void read(const char *key, SourceLoc &out) { readNested(key, out); }
   void read(const char *key, PrecisionWorst &out) { readNested(key, out); }
+  void read(const char *key, PrecisionCause &out) { readNested(key, out); }
   void read(const char *key, std::vector<OrderParam> &out) { readItems(key, out); }
   void read(const char *key, std::vector<OrderOpSite> &out) { readItems(key, out); }
 
@@ -814,6 +844,11 @@ void getOmitEmpty(FieldReader &r, const char *key, std::string &out) {
 template <typename T> void getOptional(FieldReader &r, const char *key, T &out) {
   r.readOptional(key, out);
 }
+void getOptionalDouble(FieldReader &r, const char *key, double &out) { r.readOptional(key, out); }
+void getOmitFalse(FieldReader &r, const char *key, bool &out) { r.readOptional(key, out); }
+template <typename T> void getOmitEmptyRecord(FieldReader &r, const char *key, T &out) {
+  r.readOptional(key, out);
+}
 
 #define KOSAN_GET_FIELD(member, form) get##form(r, #member, out.member);
 #define KOSAN_READ_FIELDS(Type, TABLE)                                                     \
@@ -824,6 +859,7 @@ KOSAN_READ_FIELDS(LaunchRecord, KOSAN_TRACE_LAUNCH_FIELDS)
 KOSAN_READ_FIELDS(SourceLoc, KOSAN_TRACE_SOURCE_LOC_FIELDS)
 KOSAN_READ_FIELDS(OobEvent, KOSAN_TRACE_OOB_FIELDS)
 KOSAN_READ_FIELDS(PrecisionWorst, KOSAN_TRACE_PRECISION_WORST_FIELDS)
+KOSAN_READ_FIELDS(PrecisionCause, KOSAN_TRACE_PRECISION_CAUSE_FIELDS)
 KOSAN_READ_FIELDS(PrecisionRecord, KOSAN_TRACE_PRECISION_FIELDS)
 KOSAN_READ_FIELDS(SnapshotRecord, KOSAN_TRACE_SNAPSHOT_FIELDS)
 KOSAN_READ_FIELDS(TraceEnd, KOSAN_TRACE_END_FIELDS)
@@ -861,6 +897,15 @@ std::string parseRecord(const Json &j, PrecisionRecord &p) {
       p.kind != "nonfinite")
     r.invalid("kind", "must be \"store\", \"atomic\", \"narrow\" or "
                       "\"nonfinite\", not \"" + p.kind + "\"");
+  if (r.ok() && !p.cause.kind.empty() && p.cause.kind != "narrow" && p.cause.kind != "op")
+    r.invalidNested("cause", "kind", "must be \"narrow\" or \"op\", not \"" + p.cause.kind + "\"");
+  // Scale-aware error: traces of runtimes before it get the worst value's
+  // error at its own magnitude.
+  if (r.ok() && !j.contains("scaled_bits") && p.kind != "nonfinite" && p.count > 0) {
+    p.max_abs_err = prec::absError(p.worst.real, p.worst.shadow);
+    p.scale = prec::scaleOf(p.worst.shadow);
+    p.scaled_bits = scaledBits(p.max_abs_err, p.scale);
+  }
   if (!r.ok())
     return r.error();
   if (p.launch_first > p.launch_last)
@@ -870,7 +915,10 @@ std::string parseRecord(const Json &j, PrecisionRecord &p) {
   for (auto [key, value] : {std::pair{"mean_rel_err", p.mean_rel_err},
                             std::pair{"max_rel_err", p.max_rel_err},
                             std::pair{"max_ulp_err", p.max_ulp_err},
-                            std::pair{"bits_lost", p.bits_lost}})
+                            std::pair{"bits_lost", p.bits_lost},
+                            std::pair{"max_abs_err", p.max_abs_err},
+                            std::pair{"scale", p.scale},
+                            std::pair{"scaled_bits", p.scaled_bits}})
     if (value < 0)
       return std::string("field '") + key + "' must not be negative";
   return "";
@@ -908,6 +956,14 @@ std::string parseRecord(const Json &j, SnapshotRecord &s) {
     return "field 'chunks' is " + std::to_string(s.chunks) + ", but " +
            std::to_string(s.count) + " elements in chunks of " +
            std::to_string(s.chunk_elements) + " make " + std::to_string(chunks);
+  if (!s.hash.empty() && s.hash != kSnapshotHashChunks)
+    return "field 'hash' is '" + s.hash + "' (this reader knows '" +
+           std::string(kSnapshotHashChunks) + "')";
+  // A file name next to the trace, nothing that reaches elsewhere.
+  if (!s.payload.empty() && (s.payload.find('/') != std::string::npos ||
+                             s.payload == "." || s.payload == ".." ||
+                             s.payload.find('\0') != std::string::npos))
+    return "field 'payload' must name a file in the trace's folder, not '" + s.payload + "'";
   return "";
 }
 
@@ -1240,7 +1296,8 @@ ReadResult readTraceLines(const std::string &path, size_t &lineNo) {
       uint64_t first = uint64_t(chunksSeen) * pending->chunk_elements;
       uint64_t elements = std::min(pending->chunk_elements, pending->count - first);
       uint64_t claimed = elements * dtypeSize(pending->dtype);
-      if (claimed > detail::maxZstdContentSize(current.length))
+      // Chunks in the payload file are checked against it when they are read.
+      if (pending->payload.empty() && claimed > detail::maxZstdContentSize(current.length))
         return fail(TraceError::Corrupt,
                     where + "corrupt snapshot_chunk record: chunk " +
                         std::to_string(chunksSeen + 1) + " of the snapshot record on line " +
@@ -1283,10 +1340,11 @@ ReadResult readTraceLines(const std::string &path, size_t &lineNo) {
       if (!version.ok())
         return fail(TraceError::Corrupt, where + "corrupt header: " +
                                              version.error());
-      if (v != kTraceVersion)
+      if (v < kMinTraceVersion || v > kTraceVersion)
         return fail(TraceError::Version,
                     path + " is a version " + std::to_string(v) +
-                        " kosan trace; this reader knows only version " +
+                        " kosan trace; this reader knows versions " +
+                        std::to_string(kMinTraceVersion) + " to " +
                         std::to_string(kTraceVersion));
       std::string error = parseHeader(j, trace.header);
       if (!error.empty())

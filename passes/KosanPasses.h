@@ -9,6 +9,8 @@
 #ifndef KOSAN_PASSES_KOSANPASSES_H
 #define KOSAN_PASSES_KOSANPASSES_H
 
+#include "mutate/Mutator.h"
+
 #include "llvm/IR/PassManager.h"
 #include <cstdint>
 #include <string>
@@ -32,6 +34,9 @@ struct PassOptions {
   // Checked accesses also test their address's alignment (what the GPU
   // needs for the instruction: misaligned-access).
   bool misaligned = true;
+  // Mutation analysis (passes/mutate): list the device code's mutants or
+  // apply one, at the pipeline start.
+  MutateOptions mutate;
 
   // Parses "oob,precision,order", "all" or "none"; returns false and names
   // the offending word in *bad on an unknown check.

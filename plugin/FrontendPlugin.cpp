@@ -24,6 +24,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/HeaderSearchOptions.h"
 #include "llvm/Passes/PassBuilder.h"
 
 #include <dlfcn.h>
@@ -60,6 +61,19 @@ std::string compileFlags(const clang::CompilerInstance &CI) {
   if (LO.CUDAIsDevice && LO.GPUDeviceApproxTranscendentals)
     out += " -fgpu-approx-transcendentals";
   return out;
+}
+
+// Where clang finds system and toolkit headers (its own, CUDA's, kosan's
+// compatibility layer): code defined there is not the user's to mutate.
+std::vector<std::string> systemHeaderDirectories(const clang::CompilerInstance &CI) {
+  const clang::HeaderSearchOptions &HS = CI.getHeaderSearchOpts();
+  std::vector<std::string> dirs = {"/usr/include/"};
+  if (!HS.ResourceDir.empty())
+    dirs.push_back(HS.ResourceDir + "/");
+  for (const clang::HeaderSearchOptions::Entry &E : HS.UserEntries)
+    if (E.Group != clang::frontend::Quoted && E.Group != clang::frontend::Angled)
+      dirs.push_back(E.Path + "/");
+  return dirs;
 }
 
 // The line of source a diagnostic points at, or "".
@@ -159,6 +173,8 @@ protected:
     kosan::PassOptions o = opts;
     o.compileFlags = compileFlags(CI);
     o.rdc |= CI.getLangOpts().GPURelocatableDeviceCode;
+    if (o.mutate.active())
+      o.mutate.skipPrefixes = systemHeaderDirectories(CI);
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [o](PassBuilder &PB) { kosan::registerPasses(PB, o, /*fromFrontend=*/true); });
     kosan::gFrontendRegistered = true;
@@ -187,10 +203,17 @@ protected:
         }
       } else if (key == "debug-func") {
         opts.debugFunction = value.str();
+      } else if (key == "mutate") {
+        opts.mutate.apply = value.str();
+      } else if (key == "mutate-list") {
+        opts.mutate.listFile = value.str();
+      } else if (key == "mutate-report") {
+        opts.mutate.reportFile = value.str();
       } else {
         D.Report(D.getCustomDiagID(clang::DiagnosticsEngine::Error,
                                    "kosan: unknown plugin argument '%0' "
-                                   "(valid: checks=, debug-func=)"))
+                                   "(valid: checks=, debug-func=, mutate=, "
+                                   "mutate-list=, mutate-report=)"))
             << arg;
         return false;
       }

@@ -5,6 +5,7 @@
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-order  (and kosan-order-ops)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan        (what clang runs)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-compat
+//   opt -load-pass-plugin=libkosan.so -passes='kosan-mutate<list>'   (or <id=ID>)
 //   clang -fpass-plugin=libkosan.so                        (default options: clang 19
 //                                                           parses -mllvm before it loads
 //                                                           the plugin, so -kosan-* need
@@ -34,8 +35,12 @@ bool gFrontendRegistered = false;
 
 void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
+      [opts](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(kosan::CudaCompatPass());
+        // Mutants are made of the code as written, before the optimizer
+        // and the checks see it (passes/mutate/Mutator.h).
+        if (opts.mutate.active())
+          MPM.addPass(kosan::MutatorPass(opts.mutate));
       });
   PB.registerOptimizerLastEPCallback(
       [opts](ModulePassManager &MPM, OptimizationLevel) {
@@ -67,6 +72,21 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
             MPM.addPass(kosan::InstrumentPass(o));
             return true;
           }
+        if (name.consume_front("kosan-mutate")) {
+          // kosan-mutate<list> lists to stdout; kosan-mutate<id=ID> applies.
+          kosan::MutateOptions m = o.mutate;
+          if (name.consume_front("<") && name.consume_back(">")) {
+            if (name == "list")
+              m.listFile = std::string(1, '-');
+            else if (name.consume_front("id="))
+              m.apply = name.str();
+            else
+              return false;
+          } else if (!name.empty())
+            return false;
+          MPM.addPass(kosan::MutatorPass(m));
+          return true;
+        }
         if (name == "kosan-compat") {
           MPM.addPass(kosan::CudaCompatPass());
           return true;

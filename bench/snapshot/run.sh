@@ -2,6 +2,8 @@
 # Snapshot cost per launch, as a ratio to the launch's own time.
 #   bench/snapshot/run.sh build     on the build machine: builds into .bench-bin/snapshot
 #   bench/snapshot/run.sh run OUT   on the GPU machine: runs, writes OUT/snapshot-cost.md
+#   bench/snapshot/run.sh host      anywhere: the host half alone (hash,
+#                                   compress, write) of a 256 MiB buffer
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 case "${1:-}" in
@@ -16,24 +18,33 @@ run)
   bin=.bench-bin/snapshot/snapshot_cost
   tmp=$(mktemp -d)
   {
-    echo "| kernel | elements | MiB | plain launch ms | snapshot=1 ms | ratio | snapshot=1:poison=1 ms | ratio | trace bytes/element |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    # GB/s: the buffer's bytes (1e9 per GB) over what a snapshot adds to
+    # a launch; payload: snapshot contents in <trace>.bin (the default);
+    # base64: snapshot_payload=0, contents inside the trace.
+    echo "| kernel | elements | MiB | plain launch ms | snapshot=1 ms | snapshot GB/s | ratio | snapshot_payload=0 ms | GB/s | snapshot=1:poison=1 ms | GB/s | trace bytes/element |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for kind in out inout; do
       for n in 262144 4194304 67108864; do
         launches=$(( n >= 67108864 ? 5 : 20 ))
         base=$(KOSAN_OPTIONS=print_summary=0 $bin $kind $n $launches | awk '{print $3}')
         snap=$(KOSAN_OPTIONS=print_summary=0:snapshot=1:trace=$tmp/s.kosan $bin $kind $n $launches | awk '{print $3}')
-        bytes=$(stat -c %s $tmp/s.kosan)
+        bytes=$(cat $tmp/s.kosan $tmp/s.kosan.bin 2> /dev/null | wc -c)
+        inl=$(KOSAN_OPTIONS=print_summary=0:snapshot=1:snapshot_payload=0:trace=$tmp/i.kosan $bin $kind $n $launches | awk '{print $3}')
         pois=$(KOSAN_OPTIONS=print_summary=0:snapshot=1:poison=1:trace=$tmp/p.kosan $bin $kind $n $launches | awk '{print $3}')
         # launches + the warm-up launch wrote snapshots
         per=$(awk -v b=$bytes -v n=$n -v l=$launches 'BEGIN{printf "%.2f", b/(n*(l+1))}')
-        awk -v k=$kind -v n=$n -v a=$base -v s=$snap -v p=$pois -v per=$per \
-          'BEGIN{printf "| %s | %d | %.0f | %.3f | %.3f | %.1fx | %.3f | %.1fx | %s |\n", k, n, n*4/1048576, a, s, s/a, p, p/a, per}'
-        rm -f $tmp/*.kosan
+        awk -v k=$kind -v n=$n -v a=$base -v s=$snap -v i=$inl -v p=$pois -v per=$per '
+          function gbs(t) { return t > a ? n * 4 / 1e6 / (t - a) : 0 }
+          BEGIN{printf "| %s | %d | %.0f | %.3f | %.3f | %.2f | %.1fx | %.3f | %.2f | %.3f | %.2f | %s |\n",
+                k, n, n*4/1048576, a, s, gbs(s), s/a, i, gbs(i), p, gbs(p), per}'
+        rm -f $tmp/*.kosan $tmp/*.kosan.bin
       done
     done
   } | tee "$out/snapshot-cost.md"
   rm -rf "$tmp"
   ;;
-*) echo "usage: bench/snapshot/run.sh build | run OUT" >&2; exit 2 ;;
+host)
+  build/bin/kosan_snapshot_host_bench 256 "${KOSAN_SNAPSHOT_THREADS:-0}" "${TMPDIR:-/tmp}"
+  ;;
+*) echo "usage: bench/snapshot/run.sh build | run OUT | host" >&2; exit 2 ;;
 esac

@@ -18,8 +18,10 @@
 
 #include "kosan/intercepts.h"
 
-#define KOSAN_ABI_VERSION 5
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v5"
+#define KOSAN_ABI_VERSION 6
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v6"
+// The same name as an identifier, for the runtime that defines it.
+#define KOSAN_VERSION_CHECK_FN __kosan_version_mismatch_check_v6
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -169,8 +171,34 @@ struct kosan_prec_slot {
   double worst_real, worst_shadow;
   uint32_t worst_block[3], worst_thread[3];
   uint32_t worst_launch;
-  uint32_t reserved;
+  // STORE, ATOMIC: the root cause of the worst value, see below:
+  // the operation with the largest local error along its history.
+  uint32_t worst_cause_code;  // its local error code (KOSAN_PREC_CAUSE_*), 0: none
+  // STORE, ATOMIC: the scale-aware error (include/kosan/precision.h). Bit
+  // patterns of non-negative doubles, combined with integer maxima:
+  uint64_t max_abs_err_bits;  // the largest |real - shadow| (NaN as +inf)
+  uint64_t max_scale_bits;    // the site's scale: the largest finite |shadow|
+  // worst_* of STORE and ATOMIC sites follow max_abs_err_bits (the value
+  // farthest from its shadow in absolute terms), NARROW's max_ulp_err_bits.
+  uint32_t worst_cause_slot;  // slot of the root-cause operation's site, ~0u: none
+  uint32_t reserved2;
 };
+
+// Root cause of a value's error (precision.h, "Local error"): every shadowed
+// value carries a 32-bit tag, the largest local error of an operation along
+// its history in its high KOSAN_PREC_CAUSE_CODE_BITS bits (0: none; else
+// floor(log2(local error / |exact result|)) + KOSAN_PREC_CAUSE_BIAS, clamped
+// to [1, 4095]) and that operation's site id (module-relative, from the
+// unit's slot base) in the low KOSAN_PREC_CAUSE_SITE_BITS bits; an unsigned
+// maximum of two tags keeps the larger local error.
+#define KOSAN_PREC_CAUSE_SITE_BITS 20
+#define KOSAN_PREC_CAUSE_CODE_BITS 12
+#define KOSAN_PREC_CAUSE_BIAS 2048
+
+// NARROW sites: kosan_site::arg_index holds the kosan_dtype converted from,
+// with this bit set when the narrowed value is stored to shared memory
+// (where its shadow does not follow it).
+#define KOSAN_PREC_NARROW_TO_SHARED 0x100
 
 // The precision check's device state: one per process, its address in
 // kosan_device_state::precision, which every instrumented function reaches.
@@ -455,7 +483,7 @@ static_assert(sizeof(kosan_kernel_entry) == 32, "ABI");
 static_assert(sizeof(kosan_param_entry) == 16, "ABI");
 static_assert(sizeof(kosan_site) == 40, "ABI");
 static_assert(sizeof(kosan_host_flag) == 8, "ABI");
-static_assert(sizeof(kosan_prec_slot) == 168, "ABI");
+static_assert(sizeof(kosan_prec_slot) == 192, "ABI");
 static_assert(sizeof(kosan_precision_state) == 16, "ABI");
 static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
                   __builtin_offsetof(kosan_device_state, event_count) == 28 &&
@@ -489,7 +517,10 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 // Signatures of the precision entry points (slot = module base + site id;
 // real and shadow as doubles; dtype = kosan_dtype of the real value):
 //   void __kosan_prec_value(uint64_t state, uint32_t launch, uint32_t slot,
-//                           double real, double shadow, uint32_t dtype);
+//                           double real, double shadow, uint32_t dtype,
+//                           uint32_t cause_code, uint32_t cause_slot);
+//     (cause_code: the value's tag >> KOSAN_PREC_CAUSE_SITE_BITS, 0: none;
+//     cause_slot: the unit's slot base + the tag's site id)
 //   void __kosan_prec_narrow(uint64_t state, uint32_t launch, uint32_t slot,
 //                            double in, double out, uint32_t dtype);
 //   void __kosan_prec_nonfinite(uint64_t state, uint32_t launch, uint32_t slot,

@@ -86,7 +86,16 @@ struct OutputDiff {
   ElementStats stats;
   std::string problem;                // "" or why it could not be compared (sizes differ, ...)
   std::vector<std::string> store_sites; // candidate's stores to it: "file:line:col"
+  std::vector<std::string> ref_store_sites; // the reference's
   bool equivalent = true;
+};
+
+// A precision finding of the candidate (precision_verdict.h) that loses
+// more than the reference does at the same output.
+struct PrecisionBeyondRef {
+  PrecisionRecord cand;
+  double ref_bits = 0;        // the reference's scaled_bits it was held to
+  std::string output;         // the output the site stores to; "" when none matched
 };
 
 // An argument the reference only reads and the candidate wrote.
@@ -105,8 +114,21 @@ struct LaunchDiff {
   // Precision records (checks=precision) that cover each launch, of its
   // module's sites, merged per site, worst first (precisionBySite).
   std::vector<PrecisionRecord> ref_precision, cand_precision;
+  // CAND's precision findings beyond REF's (precisionBeyondReference); any
+  // makes the pair different.
+  std::vector<PrecisionBeyondRef> precision_beyond;
   bool equivalent = true;
 };
+
+// The candidate's precision findings at threshold (precision_verdict.h) that
+// lose more than the reference at the same output: a site that stores to an
+// output (OutputDiff::store_sites) is held to the largest scaled_bits of the
+// reference's sites that store to it (ref_store_sites), other sites to the
+// reference's largest over the launch; beyond means more than
+// kPrecisionReferenceMargin bits above, or, for NaN/Inf births and failed
+// narrowings, none of the kind in the reference.
+std::vector<PrecisionBeyondRef> precisionBeyondReference(const LaunchDiff &d,
+                                                         double threshold);
 
 // How many of CAND's precision sites the text, SARIF and JUnit outputs list
 // under a launch pair whose outputs differ.
@@ -119,6 +141,8 @@ struct DiffOptions {
   // Explicit launch pairs (reference id, candidate id); empty: match by
   // kernel name and order (docs/diff.md).
   std::vector<std::pair<uint32_t, uint32_t>> launches;
+  // The precision threshold (precision_verdict.h) of findings beyond REF.
+  double precision_threshold = prec::kDefaultThreshold;
   // Progress on long comparisons: (elements done, elements in all).
   std::function<void(uint64_t, uint64_t)> progress;
 };
@@ -135,6 +159,7 @@ struct DiffResult {
   // different too: a candidate that writes outside its buffers is wrong
   // wherever it does so.
   std::vector<OobEvent> other_ref_oob, other_cand_oob;
+  double precision_threshold = prec::kDefaultThreshold; // DiffOptions'
 };
 
 DiffResult diffTraces(const std::string &refPath, const std::string &candPath,

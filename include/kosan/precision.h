@@ -19,6 +19,15 @@
 //                   lost 2^23 ULPs of f32 (23 bits), not 2^149 subnormal steps
 //   bits lost       log2 of the error in ULPs, 0 below 1 ULP; the histogram
 //                   of a slot counts values by bits lost
+//   absolute error  |real - shadow|; a site's scale is the largest finite
+//                   |shadow| it recorded, and its scale-aware error
+//                   max |real - shadow| / scale: what reports and verdicts
+//                   use (include/kosan/precision_verdict.h)
+//   local error     of an operation: |op_T(round_T(shadows of its
+//                   operands)) - shadow of its result| / |shadow of its
+//                   result|, the error it adds when its inputs are exact
+//                   (Herbgrind); as a cause code, floor(log2) of it plus
+//                   KOSAN_PREC_CAUSE_BIAS (abi.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_PRECISION_H
@@ -45,6 +54,12 @@
 namespace kosan::prec {
 
 inline constexpr int kHistBins = 8;
+
+// The default precision threshold: bits of fp32, at a site's scale, that a
+// stored value may be off by before its site is a finding
+// (include/kosan/precision_verdict.h). One place for the runtime's
+// precision_threshold, kosan-report and kosan-diff.
+inline constexpr int kDefaultThreshold = 10;
 inline constexpr uint64_t kSignBit = 0x8000000000000000ull;
 inline constexpr uint64_t kInfBits = 0x7ff0000000000000ull;
 inline constexpr uint64_t kQuietNaNBits = 0x7ff8000000000000ull;
@@ -142,6 +157,41 @@ KOSAN_PREC_FN double ulpOf(double real, uint32_t dtype) {
 }
 
 //===-- Errors -------------------------------------------------------------===//
+
+// |real - shadow| as a maximum can take it: 0 when the shadow is NaN (born
+// elsewhere) or both are the same infinity; +inf when real is NaN and the
+// shadow is not, or one side only is infinite.
+KOSAN_PREC_FN double absError(double real, double shadow) {
+  if (isNaN(shadow))
+    return 0.0;
+  if (isNaN(real))
+    return infinity();
+  if (isInf(real) || isInf(shadow))
+    return bitsOf(real) == bitsOf(shadow) ? 0.0 : infinity();
+  return absOf(real - shadow);
+}
+
+// What a value adds to its site's scale: |shadow| when finite, else 0.
+KOSAN_PREC_FN double scaleOf(double shadow) {
+  return isFinite(shadow) ? absOf(shadow) : 0.0;
+}
+
+// A cause code (abi.h KOSAN_PREC_CAUSE_*) as the local error it stands for,
+// a power of two relative to the operation's result; 0 for code 0 (none).
+KOSAN_PREC_FN int causeLog2(uint32_t code) {
+  return (int)code - KOSAN_PREC_CAUSE_BIAS;
+}
+
+// The cause code of a local error `local` of an operation whose exact result
+// is `exact`: floor(log2(local / |exact|)) + bias, clamped to [1, 4095]; 0
+// when local is 0. What the pass computes inline from exponent fields.
+KOSAN_PREC_FN uint32_t causeCode(double local, double exact) {
+  uint64_t l = bitsOf(local) & ~kSignBit, e = bitsOf(exact) & ~kSignBit;
+  if (l == 0)
+    return 0;
+  int code = (int)(l >> 52) - (int)(e >> 52) + KOSAN_PREC_CAUSE_BIAS;
+  return code < 1 ? 1u : code > 4095 ? 4095u : (uint32_t)code;
+}
 
 // |real - shadow| / |shadow|. Special cases, in this order:
 //   shadow is NaN                          0
@@ -254,9 +304,9 @@ inline double bitsLost(double ulpErr) {
 //    maxima are never NaN;
 //  - each VALUE or NARROW sample lands in one histogram bin (histBin of its
 //    error in ULPs; a NaN error in bin 7); NONFINITE samples in none;
-//  - the worst sample of a group is the one with the largest error in ULPs,
+//  - the worst sample of a group is the one with the largest absolute error,
 //    the lowest lane on ties; it is written to the slot's worst_* when the
-//    group raised max_ulp_err_bits (strictly). For NONFINITE, the worst is
+//    group raised max_abs_err_bits (strictly). For NONFINITE, the worst is
 //    the group's lowest lane, written when the slot's nans was 0 before the
 //    group added to it: the first birth only.
 
@@ -279,6 +329,9 @@ struct LaneSample {
   double sumRelErr = 0;        // the relative error when finite, else 0
   uint64_t relErrBits = 0;     // the relative error for the maximum (NaN as +inf)
   uint64_t ulpErrBits = 0;     // the error in ULPs for the maximum (NaN as +inf)
+  uint64_t absErrBits = 0;     // the absolute error (NaN as +inf): picks the worst sample
+  uint64_t scaleBits = 0;      // scaleOf(shadow)
+  uint32_t causeCode = 0, causeSlot = ~0u; // root cause of the value (VALUE only)
   uint32_t bin = kNoBin;       // histogram bin, kNoBin for none
   uint32_t flags = 0;          // LaneFlags
   double real = 0, shadow = 0; // what worst_real/worst_shadow get
@@ -295,15 +348,24 @@ KOSAN_PREC_FN LaneSample errorSample(double real, double shadow, uint32_t dtype)
   s.sumRelErr = isFinite(rel) ? rel : 0.0;
   s.relErrBits = maxBitsOf(rel);
   s.ulpErrBits = maxBitsOf(ulp);
+  s.absErrBits = maxBitsOf(absError(real, shadow));
+  s.scaleBits = bitsOf(scaleOf(shadow));
   s.bin = (uint32_t)histBin(ulp);
   s.real = real;
   s.shadow = shadow;
   return s;
 }
 
-// A value the kernel computed (real, in dtype) and its shadow.
-KOSAN_PREC_FN LaneSample valueSample(double real, double shadow, uint32_t dtype) {
-  return errorSample(real, shadow, dtype);
+// A value the kernel computed (real, in dtype) and its shadow, with the root
+// cause its tag named (cause code 0: none).
+KOSAN_PREC_FN LaneSample valueSample(double real, double shadow, uint32_t dtype,
+                                     uint32_t causeCode = 0, uint32_t causeSlot = ~0u) {
+  LaneSample s = errorSample(real, shadow, dtype);
+  if (causeCode) {
+    s.causeCode = causeCode;
+    s.causeSlot = causeSlot;
+  }
+  return s;
 }
 
 // A conversion of `in` to dtype that produced `out`: the input is the exact
@@ -333,7 +395,7 @@ KOSAN_PREC_FN LaneSample nonfiniteSample(double real, double shadow) {
 #ifdef KOSAN_PREC_HOST_ONLY
 // One site's totals from its KOSAN_PREC_SHARDS slots: counts add up, maxima
 // take the maximum, and the worst value is the one of the shard holding the
-// largest error in ULPs (for NaN/Inf births, which have none, the first
+// largest absolute error (for NaN/Inf births, which have none, the first
 // shard that recorded one).
 inline kosan_prec_slot mergeShards(const kosan_prec_slot *shard, unsigned n) {
   kosan_prec_slot out{};
@@ -346,19 +408,25 @@ inline kosan_prec_slot mergeShards(const kosan_prec_slot *shard, unsigned n) {
     out.sum_rel_err += s.sum_rel_err;
     if (s.max_rel_err_bits > out.max_rel_err_bits)
       out.max_rel_err_bits = s.max_rel_err_bits;
+    if (s.max_ulp_err_bits > out.max_ulp_err_bits)
+      out.max_ulp_err_bits = s.max_ulp_err_bits;
+    if (s.max_scale_bits > out.max_scale_bits)
+      out.max_scale_bits = s.max_scale_bits;
     for (unsigned b = 0; b < kHistBins; ++b)
       out.hist[b] += s.hist[b];
     out.overflows += s.overflows;
     out.underflows += s.underflows;
     out.nans += s.nans;
-    if (!worst || s.max_ulp_err_bits > worst->max_ulp_err_bits ||
+    if (!worst || s.max_abs_err_bits > worst->max_abs_err_bits ||
         (!worst->worst_launch && s.worst_launch))
       worst = &s;
   }
   if (worst) {
-    out.max_ulp_err_bits = worst->max_ulp_err_bits;
+    out.max_abs_err_bits = worst->max_abs_err_bits;
     out.worst_real = worst->worst_real;
     out.worst_shadow = worst->worst_shadow;
+    out.worst_cause_code = worst->worst_cause_code;
+    out.worst_cause_slot = worst->worst_cause_slot;
     for (int i = 0; i < 3; ++i) {
       out.worst_block[i] = worst->worst_block[i];
       out.worst_thread[i] = worst->worst_thread[i];

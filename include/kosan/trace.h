@@ -11,8 +11,10 @@
 #define KOSAN_TRACE_H
 
 #include "kosan/abi.h"
+#include "kosan/precision.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -24,7 +26,9 @@
 
 namespace kosan {
 
-inline constexpr int kTraceVersion = 1;
+inline constexpr int kTraceVersion = 2;
+// The oldest version readers still read (docs/trace-format.md, Compatibility).
+inline constexpr int kMinTraceVersion = 1;
 inline constexpr const char *kTraceFormatName = "kosan-trace";
 
 struct Dim3 {
@@ -121,13 +125,19 @@ struct SnapshotRecord {
   // the launch; elements still holding it were not written by the kernel.
   bool poisoned = false;
   uint64_t poison = 0;
-  // Content hashes (FNV-1a 64 over 8-byte little-endian words, then the
-  // remaining bytes) before and after the launch; 0:
-  // not taken (pre_hash only for buffers the kernel reads and writes).
+  // Content hashes before and after the launch, of the kind `hash` names;
+  // 0: not taken (pre_hash only for buffers the kernel reads and writes).
   uint64_t pre_hash = 0, post_hash = 0;
   std::vector<std::string> store_sites;  // "file:line:col" of the kernel's stores to it
   uint32_t chunks = 0;
   uint64_t chunk_elements = 0;
+  // What pre_hash and post_hash are: "" for fnv1aWords of the whole buffer
+  // (version 1 traces), kSnapshotHashChunks for snapshotHash over the
+  // snapshot's chunks.
+  std::string hash;
+  // The file, in the trace's folder, that holds the payloads of chunks
+  // encoded "zstd" or "raw" ("<trace>.bin"); "": all chunks are inline.
+  std::string payload;
   // Reader only: byte offset in the trace file of the first snapshot_chunk
   // line, and its line number (for messages).
   uint64_t file_offset = 0;
@@ -138,6 +148,23 @@ struct SnapshotRecord {
 // say: 4 MiB of raw elements (1 Mi f32), compressed with zstd at this level.
 inline constexpr uint64_t kSnapshotChunkBytes = uint64_t(4) << 20;
 inline constexpr int kSnapshotZstdLevel = 1;
+
+// Elements per chunk by default: kSnapshotChunkBytes of them, at least 1.
+uint64_t snapshotChunkElements(DType t);
+
+// FNV-1a 64 over 8-byte little-endian words, then the remaining bytes.
+uint64_t fnv1aWords(const void *data, size_t bytes);
+// The chunk hashes, combined in order: FNV-1a 64 over them as words.
+uint64_t combineChunkHashes(const uint64_t *hashes, size_t n);
+// SnapshotRecord::hash "fnv1a-chunks": fnv1aWords of each chunk of
+// chunkBytes bytes (the last may be shorter), combined in order. Chunks
+// hash independently, so threads can share the work.
+inline constexpr const char *kSnapshotHashChunks = "fnv1a-chunks";
+uint64_t snapshotHash(const void *data, size_t bytes, uint64_t chunkBytes);
+
+// The first 16 bytes of a snapshot payload file (SnapshotRecord::payload).
+inline constexpr char kSnapshotPayloadMagic[] = "kosan-payload-1\n";
+inline constexpr size_t kSnapshotPayloadMagicBytes = 16;
 
 struct TraceEnd {
   uint64_t launches = 0;
@@ -155,6 +182,18 @@ struct PrecisionWorst {
   double shadow = 0;              // the same computation in fp64
   Dim3 block{0, 0, 0}, thread{0, 0, 0};
   uint32_t launch = 0;            // LaunchRecord::id
+};
+
+// The operation a site's worst value owes its error to (precision.h, "local
+// error"): the one with the largest local error along the value's history
+// that introduced at least half of the error where it ran.
+struct PrecisionCause {
+  std::string kind;               // "" (none), "narrow" (a conversion), "op" (an operation)
+  std::string op;                 // "fsub", "fma.rn.f16", "ex2.approx.ftz.f", "cvt.rn.f16.f32", ...
+  DType dtype = DType::Unknown;   // of its result
+  DType from_dtype = DType::Unknown; // narrow: converted from
+  SourceLoc site;
+  int local_log2 = 0;             // its local error: 2^local_log2 of its exact result
 };
 
 // What the precision check (checks=precision) recorded at one site over the
@@ -181,7 +220,16 @@ struct PrecisionRecord {
   uint64_t overflows = 0;         // narrow: finite in, infinite out
   uint64_t underflows = 0;        // narrow: nonzero in, zero or subnormal out
   uint64_t nans = 0;              // narrow: NaN out of a non-NaN; nonfinite: NaN/Inf born here
-  PrecisionWorst worst;           // the value with the largest error in ULPs
+  // Scale-aware error (store, atomic, narrow): the largest |real - shadow|,
+  // the site's scale (the largest finite |shadow|), and the first over the
+  // second in bits of fp32 (log2 of max_abs_err / the fp32 ULP at scale; 0
+  // below one ULP): what verdicts use (include/kosan/precision_verdict.h).
+  double max_abs_err = 0;
+  double scale = 0;
+  double scaled_bits = 0;
+  bool to_shared = false;         // narrow: the narrowed value goes to shared memory
+  PrecisionWorst worst;           // the value with the largest absolute error
+  PrecisionCause cause;           // store, atomic: the worst value's root cause
 };
 
 // Adds `from` (the same site, another collection) into `into`: counts and
@@ -201,16 +249,21 @@ precisionBySite(const std::vector<PrecisionRecord> &records);
 // The order precisionBySite sorts in: true when a is to be listed before b.
 bool precisionWorseThan(const PrecisionRecord &a, const PrecisionRecord &b);
 // Bits lost as reports rank and filter by (--min-bits): infinite for NaN/Inf
-// births and for narrowings that overflowed or made a NaN.
+// births and for narrowings that overflowed or made a NaN, else the
+// scale-aware error in bits of fp32 (scaled_bits).
 double precisionSeverity(const PrecisionRecord &r);
 
 // One line, without newline, as kosan-report and the exit report print a
 // site, e.g. "dot.cu:14:23: f16 store loses 9.8 bits (max rel err 1.1e-3
 // over 524288 values; worst at block 3 thread 17: 1843 vs 1841.2)".
-std::string formatPrecisionLine(const PrecisionRecord &site);
+// threshold: the precision threshold (precision_verdict.h) the line's
+// allowance and root cause follow.
+std::string formatPrecisionLine(const PrecisionRecord &site,
+                                double threshold = prec::kDefaultThreshold);
 // The closing line, without newline: "kosan: precision: 3 sites, 1572864
 // values; worst dot.cu:14 loses 9.8 bits". sites: as precisionBySite made them.
-std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites);
+std::string formatPrecisionSummary(const std::vector<PrecisionRecord> &sites,
+                                   double threshold = prec::kDefaultThreshold);
 
 // checks=order, static half: what the compiler found in one kernel that can
 // make its results depend on the order of arrival, the launch or the batch
@@ -356,6 +409,39 @@ struct Trace {
   std::vector<std::string> warnings;  // non-fatal reading notes (unknown record types)
 };
 
+class TraceWriter;
+class WorkerPool;
+
+// One snapshot being written chunk by chunk (TraceWriter::beginSnapshot):
+// chunks arrive in any order and from any thread, each is hashed,
+// compressed and its payload written at once; finish() then writes the
+// snapshot record and its chunk lines. Nothing reaches the trace's JSON
+// lines before finish(), so the record can still change (post_hash = hash()).
+class SnapshotBuilder {
+public:
+  ~SnapshotBuilder();
+  SnapshotRecord &record() { return record_; }
+  uint32_t chunks() const { return record_.chunks; }
+  // Raw bytes of chunk `index`, and where it starts in the buffer.
+  uint64_t chunkBytes(uint64_t index) const;
+  uint64_t chunkStart(uint64_t index) const { return index * chunkBytes(0); }
+  // Hashes, compresses and stores chunk `index` (chunkBytes(index) bytes at
+  // data). Thread-safe for distinct indexes; each index once.
+  void addChunk(uint64_t index, const void *data);
+  // After every chunk was added: snapshotHash of the contents.
+  uint64_t hash() const;
+  // Writes the record, then its chunk lines. Every chunk must have been added.
+  void finish();
+
+private:
+  friend class TraceWriter;
+  SnapshotBuilder(TraceWriter &writer, SnapshotRecord record);
+  TraceWriter &writer_;
+  SnapshotRecord record_;
+  std::vector<std::string> lines_;    // per chunk
+  std::vector<uint64_t> hashes_;      // per chunk
+};
+
 // Writes records; thread-safe; every record is one write(2).
 class TraceWriter {
 public:
@@ -380,19 +466,45 @@ public:
   // kSnapshotChunkBytes); small values make multi-part records in tests.
   void setOrderPartBytes(uint64_t bytes) { order_part_bytes_ = bytes; }
   // A snapshot: the record, then its contents (count * dtypeSize bytes) as
-  // zstd-compressed, base64-encoded snapshot_chunk lines. Sets
-  // record.chunks and record.chunk_elements if they are 0.
+  // snapshot_chunk lines, one zstd frame per chunk (stored raw where zstd
+  // does not shrink it), compressed on the worker threads. Sets
+  // record.chunks and record.chunk_elements if they are 0; leaves the hashes
+  // as given.
   void writeSnapshot(SnapshotRecord record, const void *data, size_t bytes);
+  // The same in parts: record.count must be set; chunk_elements is set if 0.
+  std::unique_ptr<SnapshotBuilder> beginSnapshot(SnapshotRecord record);
+  // Payloads go to the binary file "<trace>.bin" (on), or base64-encoded
+  // into the chunk lines, all in one file (off, the default).
+  void setSnapshotPayloadFile(bool on) { payload_file_ = on; }
+  // Threads that hash and compress snapshot chunks (0: one per hardware
+  // thread); takes effect before the first snapshot.
+  void setSnapshotThreads(unsigned threads) { snapshot_threads_ = threads; }
+  WorkerPool &snapshotPool();
   const std::string &path() const { return path_; }
 
 private:
-  TraceWriter(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  friend class SnapshotBuilder;
+  TraceWriter(int fd, std::string path);
   void writeLine(const std::string &line);
   void writeLineLocked(const std::string &line); // mutex_ held
+  // Appends a payload to the payload file; its offset, or -1 if it cannot
+  // (the chunk then goes inline).
+  int64_t writePayload(const void *data, size_t bytes);
   int fd_;
   std::string path_;
   std::mutex mutex_; // one record at a time, so lines never interleave
   uint64_t order_part_bytes_ = 0;
+  bool payload_file_ = false;
+  unsigned snapshot_threads_ = 0;
+  std::mutex payload_mutex_;     // opens the payload file
+  int payload_fd_ = -1;
+  int payload_pid_ = 0;          // the process that opened it (fork)
+  int parent_pid_ = 0;           // the process that created the trace
+  std::string payload_name_;     // its name, without the folder
+  std::atomic<uint64_t> payload_end_{0};
+  bool payload_failed_ = false;
+  std::unique_ptr<WorkerPool> pool_;
+  int pool_pid_ = 0;             // the process whose threads it holds
 };
 
 enum class TraceError {
@@ -445,6 +557,10 @@ struct ReportOptions {
   // List only precision sites that lose at least this many bits (NaN/Inf
   // births always qualify); 0 lists every site.
   double min_bits = 0;
+  // The precision threshold (include/kosan/precision_verdict.h): findings
+  // are the sites above it; "all sites" lists the others too.
+  double precision_threshold = prec::kDefaultThreshold;
+  bool all_precision_sites = false;
 };
 
 // Whole trace as text (what kosan-report prints) and as JSON.

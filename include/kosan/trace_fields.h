@@ -19,6 +19,10 @@
 //   DTypeOrEmpty an element type's name, or "" for Unknown
 //   OmitEmpty    a string written only when not empty; may be absent
 //   Optional     always written; may be absent (traces of older runtimes)
+//   OptionalDouble  a Double, always written; may be absent
+//   OmitFalse    a boolean written only when true; absent reads as false
+//   OmitEmptyRecord a nested record written only when its `kind` is not
+//                empty; may be absent
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_TRACE_FIELDS_H
@@ -54,20 +58,29 @@
 #define KOSAN_TRACE_PRECISION_WORST_FIELDS(F)                                              \
   F(real, Double) F(shadow, Double) F(block, Plain) F(thread, Plain) F(launch, Plain)
 
-// PrecisionRecord: "precision".
+// PrecisionCause: the "cause" of a precision record (its root cause).
+#define KOSAN_TRACE_PRECISION_CAUSE_FIELDS(F)                                              \
+  F(kind, Plain) F(op, Plain) F(dtype, DType) F(from_dtype, DTypeOrEmpty) F(site, Plain)   \
+  F(local_log2, Plain)
+
+// PrecisionRecord: "precision". The scale-aware error (max_abs_err, scale,
+// scaled_bits), to_shared and cause are absent from traces of runtimes
+// before them.
 #define KOSAN_TRACE_PRECISION_FIELDS(F)                                                    \
   F(launch_first, Plain) F(launch_last, Plain) F(kind, Plain) F(op, Plain)                 \
   F(dtype, DType) F(from_dtype, DTypeOrEmpty) F(site, Plain) F(site_id, Plain)             \
   F(module, Plain) F(count, Plain) F(mean_rel_err, Double) F(max_rel_err, Double)          \
   F(max_ulp_err, Double) F(bits_lost, Double) F(hist, Plain) F(overflows, Plain)           \
-  F(underflows, Plain) F(nans, Plain) F(worst, Plain)
+  F(underflows, Plain) F(nans, Plain) F(worst, Plain) F(max_abs_err, OptionalDouble)       \
+  F(scale, OptionalDouble) F(scaled_bits, OptionalDouble) F(to_shared, OmitFalse)           \
+  F(cause, OmitEmptyRecord)
 
 // SnapshotRecord: "snapshot" (not the reader's file offsets).
 #define KOSAN_TRACE_SNAPSHOT_FIELDS(F)                                                     \
   F(launch, Plain) F(arg, Plain) F(name, Plain) F(dtype, DType) F(count, Plain)            \
   F(shape, Plain) F(address, Address) F(read, Plain) F(poisoned, Plain)                    \
   F(poison, Address) F(pre_hash, Address) F(post_hash, Address) F(store_sites, Plain)      \
-  F(chunks, Plain) F(chunk_elements, Plain)
+  F(chunks, Plain) F(chunk_elements, Plain) F(hash, OmitEmpty) F(payload, OmitEmpty)
 
 // TraceEnd: "end".
 #define KOSAN_TRACE_END_FIELDS(F)                                                          \

@@ -90,6 +90,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.rdc = ClRdc;
   o.uninit = ClUninit;
   o.misaligned = ClMisaligned;
+  o.mutate = MutateOptions::fromCommandLine();
   return o;
 }
 

@@ -3,6 +3,9 @@
 import array
 import ctypes
 import json
+import os
+import pathlib
+import subprocess
 import struct
 
 import pytest
@@ -245,3 +248,32 @@ def test_write_reference_from_torch(reference):
     trace = kosan.open_trace(reference({"t": t}))
     assert trace.snapshots[0]["dtype"] == "bf16"
     assert trace.snapshot_bytes(0) == t.contiguous().view(torch.int16).numpy().tobytes()
+
+
+def _make_trace():
+    """kosan-make-trace of this checkout's build (test/tools), or skip."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    tool = root / os.environ.get("KOSAN_BUILD_DIR", "build") / "test" / "bin" / "kosan-make-trace"
+    if not tool.exists():
+        pytest.skip(f"{tool} is not built")
+    return tool
+
+
+@pytest.mark.parametrize("payload", [True, False])
+def test_snapshots_read_from_the_payload_file_and_inline(tmp_path, payload):
+    desc = {"snapshot_payload": payload, "launches": [{"kernel": "k(float*)", "snapshots": [
+        {"arg": 0, "name": "y", "dtype": "f32", "count": 3000, "formula": "index*0.5",
+         "chunk_elements": 1000}]}]}
+    (tmp_path / "d.json").write_text(json.dumps(desc))
+    path = tmp_path / "t.trace"
+    subprocess.run([str(_make_trace()), str(tmp_path / "d.json"), str(path)], check=True)
+    assert (tmp_path / "t.trace.bin").exists() == payload
+    trace = kosan.open_trace(path)
+    assert trace.snapshots[0].get("payload", "") == ("t.trace.bin" if payload else "")
+    values = struct.unpack("3000f", trace.snapshot_bytes("y"))
+    assert values[:3] == (0.0, 0.5, 1.0) and values[-1] == 1499.5
+    if payload:
+        trace.close()
+        (tmp_path / "t.trace.bin").unlink()
+        with pytest.raises(kosan.TraceError, match=r"cannot open .*t\.trace\.bin"):
+            kosan.open_trace(path).snapshot_bytes("y")

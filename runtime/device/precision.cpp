@@ -22,15 +22,18 @@
 //   - hist: one bin per VALUE or NARROW call, by bits lost; NaN errors in
 //     bin 7; NONFINITE calls in no bin;
 //   - overflows, underflows, nans: NARROW's conditions, NONFINITE's births;
-//   - worst_*: the sample with the largest error in ULPs (the lowest lane on
-//     ties), written by its own lane when the group raised max_ulp_err_bits
-//     (the atomic maximum's old value was smaller). For NONFINITE, the first
+//   - max_abs_err_bits / max_scale_bits: the largest absolute error and the
+//     largest finite |shadow| (the site's scale), integer maxima likewise;
+//   - worst_*: the sample with the largest absolute error (the lowest lane
+//     on ties), written by its own lane when the group raised
+//     max_abs_err_bits (the atomic maximum's old value was smaller), with
+//     the root cause its value carried (VALUE). For NONFINITE, the first
 //     birth only: written by the group's lowest lane when nans was 0 before.
 //
 // The worst_* fields are plain stores after the atomic maximum: two warps
 // that raise the same slot's maximum at the same time may interleave their
-// fields. A record is consistent when ulpError(worst_real, worst_shadow,
-// dtype) reproduces max_ulp_err_bits, which the host can check.
+// fields. A record is consistent when absError(worst_real, worst_shadow)
+// reproduces max_abs_err_bits, which the host can check.
 //
 // Warp-level matching (match.any.sync) needs sm_70 or newer.
 //
@@ -125,6 +128,8 @@ void markDirty(kosan_precision_state *ps) {
 void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
   slot->worst_real = s.real;
   slot->worst_shadow = s.shadow;
+  slot->worst_cause_code = s.causeCode;
+  slot->worst_cause_slot = s.causeSlot;
   slot->worst_block[0] = kosan::gpu::blockId(0);
   slot->worst_block[1] = kosan::gpu::blockId(1);
   slot->worst_block[2] = kosan::gpu::blockId(2);
@@ -156,6 +161,7 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   // rank r + d: the (d+1)-th set bit of the group from this lane up.
   double sum = s.sumRelErr;
   uint64_t maxRel = s.relErrBits, maxUlp = s.ulpErrBits;
+  uint64_t maxAbs = s.absErrBits, maxScale = s.scaleBits;
   if (group == 0xffffffffu) {
     // A whole warp at one site (the common case): a butterfly, five
     // shuffles per value and no lane search. The sum then adds in another
@@ -163,8 +169,11 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
     for (uint32_t o = 16; o; o >>= 1) {
       sum = sum + fromBits(shflXor64(bitsOf(sum), o));
       uint64_t otherRel = shflXor64(maxRel, o), otherUlp = shflXor64(maxUlp, o);
+      uint64_t otherAbs = shflXor64(maxAbs, o), otherScale = shflXor64(maxScale, o);
       maxRel = otherRel > maxRel ? otherRel : maxRel;
       maxUlp = otherUlp > maxUlp ? otherUlp : maxUlp;
+      maxAbs = otherAbs > maxAbs ? otherAbs : maxAbs;
+      maxScale = otherScale > maxScale ? otherScale : maxScale;
     }
   }
   for (uint32_t d = 1; d < n && group != 0xffffffffu; d <<= 1) {
@@ -174,10 +183,14 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
     double otherSum = fromBits(shfl64(group, bitsOf(sum), from));
     uint64_t otherRel = shfl64(group, maxRel, from);
     uint64_t otherUlp = shfl64(group, maxUlp, from);
+    uint64_t otherAbs = shfl64(group, maxAbs, from);
+    uint64_t otherScale = shfl64(group, maxScale, from);
     if (has) {
       sum = sum + otherSum;
       maxRel = otherRel > maxRel ? otherRel : maxRel;
       maxUlp = otherUlp > maxUlp ? otherUlp : maxUlp;
+      maxAbs = otherAbs > maxAbs ? otherAbs : maxAbs;
+      maxScale = otherScale > maxScale ? otherScale : maxScale;
     }
   }
   // Bins by their three bits, flags by ballot.
@@ -202,8 +215,12 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
     if (maxRel > readU64(&slot->max_rel_err_bits))
       __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
     if (maxUlp > readU64(&slot->max_ulp_err_bits))
-      raised = __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp,
-                                  __ATOMIC_RELAXED) < maxUlp;
+      __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp, __ATOMIC_RELAXED);
+    if (maxScale > readU64(&slot->max_scale_bits))
+      __atomic_fetch_max(&slot->max_scale_bits, maxScale, __ATOMIC_RELAXED);
+    if (maxAbs > readU64(&slot->max_abs_err_bits))
+      raised = __atomic_fetch_max(&slot->max_abs_err_bits, maxAbs,
+                                  __ATOMIC_RELAXED) < maxAbs;
     for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b) {
       uint32_t inBin = group & ((b & 1) ? bin0 : ~bin0) &
                        ((b & 2) ? bin1 : ~bin1) & ((b & 4) ? bin2 : ~bin2);
@@ -218,8 +235,8 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
     raised = shfl32(group, raised, leader);
   if (raised) {
     if (n > 1)
-      maxUlp = shfl64(group, maxUlp, leader);
-    uint32_t worstLane = (uint32_t)__builtin_ctz(ballot(group, s.ulpErrBits == maxUlp));
+      maxAbs = shfl64(group, maxAbs, leader);
+    uint32_t worstLane = (uint32_t)__builtin_ctz(ballot(group, s.absErrBits == maxAbs));
     if (lane == worstLane)
       writeWorst(t.slot, s, launch);
   }
@@ -235,10 +252,14 @@ void recordError(Target t, uint32_t launch, uint32_t, const LaneSample &s) {
     __atomic_fetch_add(&slot->sum_rel_err, s.sumRelErr, __ATOMIC_RELAXED);
   if (s.relErrBits > readU64(&slot->max_rel_err_bits))
     __atomic_fetch_max(&slot->max_rel_err_bits, s.relErrBits, __ATOMIC_RELAXED);
-  bool raised = false;
   if (s.ulpErrBits > readU64(&slot->max_ulp_err_bits))
-    raised = __atomic_fetch_max(&slot->max_ulp_err_bits, s.ulpErrBits, __ATOMIC_RELAXED) <
-             s.ulpErrBits;
+    __atomic_fetch_max(&slot->max_ulp_err_bits, s.ulpErrBits, __ATOMIC_RELAXED);
+  if (s.scaleBits > readU64(&slot->max_scale_bits))
+    __atomic_fetch_max(&slot->max_scale_bits, s.scaleBits, __ATOMIC_RELAXED);
+  bool raised = false;
+  if (s.absErrBits > readU64(&slot->max_abs_err_bits))
+    raised = __atomic_fetch_max(&slot->max_abs_err_bits, s.absErrBits, __ATOMIC_RELAXED) <
+             s.absErrBits;
   addU64(&slot->hist[s.bin & 7], 1);
   if constexpr (sink == Sink::Narrow) {
     addU64(&slot->overflows, (s.flags & kLaneOverflow) ? 1 : 0);
@@ -253,15 +274,17 @@ void recordError(Target t, uint32_t launch, uint32_t, const LaneSample &s) {
 
 } // namespace
 
-// A value stored to global memory or combined atomically (real, in dtype) and
-// its fp64 shadow.
+// A value stored to global memory or combined atomically (real, in dtype),
+// its fp64 shadow, and the root cause its tag names (abi.h).
 KOSAN_DEVICE void __kosan_prec_value(uint64_t state, uint32_t launch,
                                      uint32_t slot, double real, double shadow,
-                                     uint32_t dtype) {
+                                     uint32_t dtype, uint32_t causeCode,
+                                     uint32_t causeSlot) {
   Target t = targetOf(state, slot);
   if (!t.slot)
     return;
-  recordError<Sink::Value>(t, launch, slot, valueSample(real, shadow, dtype));
+  recordError<Sink::Value>(t, launch, slot,
+                           valueSample(real, shadow, dtype, causeCode, causeSlot));
 }
 
 // A conversion of `in` to dtype that produced `out`: its rounding error, and

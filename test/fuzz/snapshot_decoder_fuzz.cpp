@@ -6,9 +6,14 @@
 // turn every claim it cannot back into an error, never into an allocation
 // of what the record or a chunk line claims.
 //
+// Chunks in a payload file: where the byte after the record is 'P', the
+// next 4 bytes (little-endian) are the length of the chunk lines that
+// follow, and the rest of the input is the payload file the record names.
+//
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -56,10 +61,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   record.file_line = 1;
 
   const std::string &path = inputPath();
+  const uint8_t *lines = data + 17;
+  size_t linesBytes = size - 17;
+  std::string payloadPath = path + ".bin";
+  if (linesBytes >= 5 && lines[0] == 'P') {
+    uint32_t n;
+    std::memcpy(&n, lines + 1, 4);
+    lines += 5;
+    linesBytes -= 5;
+    n = uint32_t(std::min<size_t>(n, linesBytes));
+    FILE *bin = std::fopen(payloadPath.c_str(), "wb");
+    if (!bin)
+      return 0;
+    std::fwrite(lines + n, 1, linesBytes - n, bin);
+    std::fclose(bin);
+    linesBytes = n;
+    record.payload = payloadPath.substr(payloadPath.rfind('/') + 1);
+  } else {
+    ::unlink(payloadPath.c_str());
+  }
   FILE *f = std::fopen(path.c_str(), "wb");
   if (!f)
     return 0;
-  std::fwrite(data + 17, 1, size - 17, f);
+  std::fwrite(lines, 1, linesBytes, f);
   std::fclose(f);
 
   std::string error;

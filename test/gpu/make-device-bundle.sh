@@ -38,7 +38,7 @@ fi
 # build tree's layout.
 stage=.gpu-carry/stage
 rm -rf "$stage" && mkdir -p "$stage/$build/bin" "$stage/$build/lib" "$stage/$build/share"
-for f in kosan-diff kosan-report kosan-clang++ kosan-nvcc; do
+for f in kosan-diff kosan-report kosan-clang++ kosan-nvcc kosan-mutate; do
   [ -f "$build/bin/$f" ] && strip -o "$stage/$build/bin/$f" "$build/bin/$f"
 done
 # The Python commands (bin/kosan: kosan judge) and the host library the

@@ -33,7 +33,13 @@
 //                      "overflows": 0, "underflows": 0, "nans": 0,
 //                      "real": 1843, "shadow": 1841.2, "block": [3, 0, 0],
 //                      "thread": [17, 0, 0],         the worst value
-//                      "launch_last": 2}]}]}       default: this launch
+//                      "launch_last": 2,           default: this launch
+//                      "max_abs_err": 1.8, "scale": 2048,  default: the worst
+//                      "scaled_bits": 13.8,          value's; scaled_bits follows
+//                      "to_shared": false,           narrow only
+//                      "cause": {"kind": "op", "op": "fma.rn.f16", "dtype": "f16",
+//                                "file": "k.cu", "line": 12, "column": 9,
+//                                "local_log2": -11}}]}]}
 //
 // Header fields: "argv", "pid", "options" (an object of strings, e.g.
 // {"checks": "order", "order_leaves": "value"}).
@@ -45,6 +51,7 @@
 //                      "shuffle_reduction": false, "shared_reduction": false,
 //                      "launch_dependent_loop": false, "fingerprints": true,
 //                      "findings": "float atomics at k.cu:12"}],
+//    "snapshot_payload": true,                snapshot contents in OUT.trace.bin
 //    "order_part_bytes": 64,                  payload bytes per part line (small:
 //                                             multi-part records)
 //    "launches": [{...,
@@ -103,6 +110,7 @@
 #include "kosan/order.h"
 #include "kosan/precision.h"
 #include "kosan/trace.h"
+#include "kosan/precision_verdict.h"
 
 #include <nlohmann/json.hpp>
 
@@ -318,6 +326,24 @@ void writePrecision(TraceWriter &writer, uint32_t launch, const Json &p) {
   r.worst.block = dimOf(p, "block");
   r.worst.thread = dimOf(p, "thread");
   r.worst.launch = p.value("worst_launch", launch);
+  // Scale-aware error: given, or the worst value's at its own magnitude.
+  r.max_abs_err = numberOr(p, "max_abs_err", r.kind == "nonfinite"
+                                                 ? 0
+                                                 : prec::absError(r.worst.real, r.worst.shadow));
+  r.scale = numberOr(p, "scale", r.kind == "nonfinite" ? 0 : prec::scaleOf(r.worst.shadow));
+  r.scaled_bits = numberOr(p, "scaled_bits", scaledBits(r.max_abs_err, r.scale));
+  r.to_shared = p.value("to_shared", false);
+  if (p.contains("cause")) {
+    const Json &c = p.at("cause");
+    r.cause.kind = c.value("kind", "op");
+    r.cause.op = c.value("op", "");
+    r.cause.dtype = dtypeOf(c, "dtype", "f32");
+    r.cause.from_dtype = dtypeOf(c, "from_dtype", "");
+    r.cause.site.file = c.value("file", "");
+    r.cause.site.line = c.value("line", 0u);
+    r.cause.site.column = c.value("column", 0u);
+    r.cause.local_log2 = c.value("local_log2", 0);
+  }
   writer.write(r);
 }
 
@@ -602,6 +628,9 @@ int main(int argc, char **argv) {
     h.gpu_arch = "sm_90";
     h.options = desc.value("options", std::map<std::string, std::string>());
     writer->write(h);
+    // Snapshot contents in the payload file <OUT.trace>.bin, as the runtime
+    // writes them (snapshot_payload=1), instead of base64 in the trace.
+    writer->setSnapshotPayloadFile(desc.value("snapshot_payload", false));
     if (desc.contains("order_part_bytes"))
       writer->setOrderPartBytes(desc.at("order_part_bytes").get<uint64_t>());
     for (const Json &k : desc.value("kernel_order", Json::array()))

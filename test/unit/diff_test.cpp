@@ -802,6 +802,10 @@ PrecisionRecord storeLosing(double bits, uint32_t launch, uint32_t line,
   p.bits_lost = bits;
   p.max_rel_err = std::exp2(bits - 11);
   p.worst = {3, 2.9990234375, {1, 0, 0}, {2, 0, 0}, launch};
+  // bits of f16 at scale 4 are 13 more bits of fp32 there.
+  p.scale = 4;
+  p.scaled_bits = bits + 13;
+  p.max_abs_err = std::exp2(bits + 13 - 21);
   return p;
 }
 
@@ -846,12 +850,32 @@ TEST_F(DiffTest, PrecisionRecordsOfEachLaunchPerSiteWorstFirst) {
   ASSERT_EQ(d.launches[0].cand_precision.size(), 1u);
   EXPECT_EQ(d.launches[0].cand_precision[0].site.line, 20u);
 
-  // Precision records do not change the verdict.
+  // Precision within the allowance does not change the verdict (14.5 bits
+  // of fp32 in an f16 store, allowed 15)...
   Launch same = kernelLaunch(1, "k", 1);
-  same.precision = {storeLosing(15, 1, 12)};
+  same.precision = {storeLosing(1.5, 1, 12)};
   d = diffTraces(write("r", {r}), write("c", {same}), {});
   EXPECT_EQ(d.verdict, Verdict::Equivalent);
   EXPECT_EQ(d.launches[0].cand_precision.size(), 1u);
+  EXPECT_TRUE(d.launches[0].precision_beyond.empty());
+  // ... a finding beyond the reference's (28 bits against its 14) does,
+  // with the outputs equal.
+  same.precision = {storeLosing(15, 1, 12)};
+  d = diffTraces(write("r", {r}), write("c", {same}), {});
+  EXPECT_EQ(d.verdict, Verdict::Different);
+  ASSERT_EQ(d.launches[0].precision_beyond.size(), 1u);
+  EXPECT_EQ(d.launches[0].precision_beyond[0].ref_bits, 14);
+  EXPECT_EQ(d.launches[0].precision_beyond[0].cand.site.line, 12u);
+  // ... unless the reference loses as much (the same site, one bit less).
+  r.precision = {storeLosing(14, 1, 10)};
+  d = diffTraces(write("r", {r}), write("c", {same}), {});
+  EXPECT_EQ(d.verdict, Verdict::Equivalent);
+  // ... and at a threshold above it, it is no finding at all.
+  r.precision = {storeLosing(1, 1, 10)};
+  DiffOptions high;
+  high.precision_threshold = 30;
+  d = diffTraces(write("r", {r}), write("c", {same}), high);
+  EXPECT_EQ(d.verdict, Verdict::Equivalent);
 }
 
 TEST_F(DiffTest, PrecisionExplainsADifferenceInEveryFormat) {
@@ -862,18 +886,30 @@ TEST_F(DiffTest, PrecisionExplainsADifferenceInEveryFormat) {
   DiffResult d = diffTraces(write("r", {r}), write("c", {c}), {});
   ASSERT_EQ(d.verdict, Verdict::Different) << d.error;
 
-  // Text: CAND's three worst sites under the pair, NaN/Inf births first.
+  // Text: CAND's findings beyond REF (a birth REF has none of; 22.5 bits
+  // against REF's 13.5), then its three worst sites, NaN/Inf births first.
   EXPECT_EQ(formatDiffText(d),
             "REF #1 k(float*) vs CAND #1 k(float*):\n"
             "  out (f32, 1 element): 1 over tolerance (100.00%), max abs 0.5, max rel "
             "0.5, max 4194304 ULP; worst [i=0]: ref 1 cand 1.5\n"
+            "  CAND loses more precision than REF (REF: no NaN/Inf born): src/k.cu:13:5: "
+            "NaN/Inf born in fdiv (f32) 2 times from finite operands; first at block 0 "
+            "thread 1: inf (fp64 shadow 1e+39)\n"
+            "  CAND loses more precision than REF (REF's worst site: 13.5 bits of fp32): "
+            "src/k.cu:12:9: f16 store is off by 2^-0.5 of its scale (22.5 bits of fp32 at "
+            "scale 4, over the allowance of 15; max rel err 0.35, 9.5 bits of its own ULPs, "
+            "over 100 values; worst at block 1 thread 2: 3 vs 2.999)\n"
             "  CAND precision: src/k.cu:13:5: NaN/Inf born in fdiv (f32) 2 times from "
             "finite operands; first at block 0 thread 1: inf (fp64 shadow 1e+39)\n"
-            "  CAND precision: src/k.cu:12:9: f16 store loses 9.5 bits (max rel err 0.35 "
-            "over 100 values; worst at block 1 thread 2: 3 vs 2.999)\n"
-            "  CAND precision: src/k.cu:11:9: f16 store loses 2.0 bits (max rel err "
-            "0.002 over 100 values; worst at block 1 thread 2: 3 vs 2.999)\n"
-            "kosan-diff: DIFFERENT: 1 of 1 output differs\n");
+            "  CAND precision: src/k.cu:12:9: f16 store is off by 2^-0.5 of its scale "
+            "(22.5 bits of fp32 at scale 4, over the allowance of 15; max rel err 0.35, "
+            "9.5 bits of its own ULPs, over 100 values; worst at block 1 thread 2: 3 vs "
+            "2.999)\n"
+            "  CAND precision: src/k.cu:11:9: f16 store is off by 2^-8.0 of its scale "
+            "(15.0 bits of fp32 at scale 4, allowance 15; max rel err 0.002, 2.0 bits of "
+            "its own ULPs, over 100 values; worst at block 1 thread 2: 3 vs 2.999)\n"
+            "kosan-diff: DIFFERENT: 1 of 1 output differs; CAND loses more precision "
+            "than REF at 2 sites\n");
 
   // JSON: every site of each side.
   nlohmann::json j = nlohmann::json::parse(formatDiffJson(d));
@@ -886,7 +922,8 @@ TEST_F(DiffTest, PrecisionExplainsADifferenceInEveryFormat) {
   ASSERT_EQ(precision["ref"].size(), 1u);
   EXPECT_EQ(precision["ref"][0]["bits_lost"], 0.5);
 
-  // SARIF: one result per listed site, a warning from 8 bits lost on.
+  // SARIF: an error per finding beyond REF, one result per listed site, a
+  // warning for findings.
   j = nlohmann::json::parse(formatDiffSarif(d));
   std::vector<std::pair<std::string, int>> found;
   for (const auto &res : j["runs"][0]["results"])
@@ -896,12 +933,14 @@ TEST_F(DiffTest, PrecisionExplainsADifferenceInEveryFormat) {
                        res["locations"][0]["physicalLocation"]["region"]["startLine"]});
     }
   EXPECT_EQ(found, (std::vector<std::pair<std::string, int>>{
-                       {"warning", 13}, {"warning", 12}, {"note", 11}}));
-  std::string message = j["runs"][0]["results"][2]["message"]["text"];
+                       {"error", 13}, {"error", 12}, {"warning", 13}, {"warning", 12},
+                       {"note", 11}}));
+  std::string message = j["runs"][0]["results"][4]["message"]["text"];
   EXPECT_EQ(message.rfind("REF #1 k(float*) vs CAND #1 k(float*): src/k.cu:12:9: f16 "
-                          "store loses 9.5 bits",
+                          "store is off by 2^-0.5 of its scale",
                           0),
-            0u);
+            0u)
+      << message;
 
   // JUnit: in the failure text of the output that differs.
   std::string xml = formatDiffJunit(d);
@@ -910,14 +949,21 @@ TEST_F(DiffTest, PrecisionExplainsADifferenceInEveryFormat) {
       << xml;
   EXPECT_EQ(countOf(xml, "CAND precision: "), 3u);
 
-  // Outputs that match need no explanation: nothing listed, nothing added.
+  // Outputs that match need no explanation: no site listed to explain them,
+  // but the findings beyond REF stay, and make the pair different.
   Launch same = kernelLaunch(1, "k", 1);
   same.precision = c.precision;
+  d = diffTraces(write("r", {r}), write("c", {same}), {});
+  ASSERT_EQ(d.verdict, Verdict::Different);
+  EXPECT_EQ(countOf(formatDiffText(d), "CAND precision:"), 0u);
+  EXPECT_EQ(countOf(formatDiffText(d), "CAND loses more precision than REF ("), 2u);
+  // Without the findings, nothing at all.
+  same.precision = {storeLosing(2, 1, 11), storeLosing(1, 1, 14)};
   d = diffTraces(write("r", {r}), write("c", {same}), {});
   ASSERT_EQ(d.verdict, Verdict::Equivalent);
   EXPECT_EQ(countOf(formatDiffText(d), "precision"), 0u);
   EXPECT_EQ(countOf(formatDiffSarif(d), "\"KOSAN-PRECISION\","), 1u); // the rule alone
-  EXPECT_EQ(countOf(formatDiffJunit(d), "precision"), 0u);
+  EXPECT_EQ(countOf(formatDiffJunit(d), "CAND precision"), 0u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1055,19 +1101,20 @@ TEST_F(DiffFormatTest, SarifResultWithoutAKnownSiteHasNoLocations) {
 TEST_F(DiffFormatTest, Junit) {
   std::string xml = formatDiffJunit(different_);
   EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0), 0u);
-  // One test case per output, per modified input, and one for OOB.
-  EXPECT_EQ(countOf(xml, "<testcase "), 4u);
+  // One test case per output, per modified input, one for OOB and one for
+  // precision beyond REF.
+  EXPECT_EQ(countOf(xml, "<testcase "), 5u);
   EXPECT_EQ(countOf(xml, "<failure "), 3u);
   EXPECT_EQ(countOf(xml, "<error "), 0u);
-  EXPECT_NE(xml.find("<testsuite name=\"kosan-diff\" tests=\"4\" failures=\"3\" errors=\"0\">"),
+  EXPECT_NE(xml.find("<testsuite name=\"kosan-diff\" tests=\"5\" failures=\"3\" errors=\"0\">"),
             std::string::npos);
   EXPECT_EQ(countOf(xml, "<testsuites"), 1u);
   EXPECT_EQ(countOf(xml, "</testsuites>"), 1u);
   // Attribute values are escaped.
-  EXPECT_EQ(countOf(xml, "classname=\"REF #1 k(float*) vs CAND #1 k(float*)\""), 4u);
+  EXPECT_EQ(countOf(xml, "classname=\"REF #1 k(float*) vs CAND #1 k(float*)\""), 5u);
 
   xml = formatDiffJunit(equivalent_);
-  EXPECT_EQ(countOf(xml, "<testcase "), 3u);
+  EXPECT_EQ(countOf(xml, "<testcase "), 4u);
   EXPECT_EQ(countOf(xml, "<failure "), 0u);
 
   xml = formatDiffJunit(trouble_);

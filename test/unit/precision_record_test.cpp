@@ -1,5 +1,6 @@
 //===- precision_record_test.cpp - Precision records, their merging and text ===//
 #include "kosan/trace.h"
+#include "kosan/precision_verdict.h"
 
 #include "temp_dir_test.h"
 
@@ -47,7 +48,15 @@ PrecisionRecord f16Store() {
   p.max_ulp_err = 891.3;
   p.bits_lost = std::log2(891.3);
   p.hist = {100, 0, 0, 0, 900, 0, 0, 0};
-  p.worst = {1843, 1841.203125, {3, 0, 0}, {17, 0, 0}, 1};
+  p.worst = {1024, 1841.203125, {3, 0, 0}, {17, 0, 0}, 1};
+  // The worst value stopped growing at 1024 (f16 ULPs of 1 from there on);
+  // off by 817.2 at scale 2048: 2^-1.3 of it, 2^21.6 fp32 ULPs there.
+  p.max_abs_err = 817.203125;
+  p.scale = 2048;
+  p.scaled_bits = std::log2(817.203125 / 0x1p-12);
+  p.cause = {"op", "fma.rn.f16", DType::F16, DType::Unknown,
+             {"examples/dot.cu", 12, 9, "dot(__half const*, __half const*, float*, int)", ""},
+             -12};
   return p;
 }
 
@@ -97,6 +106,10 @@ PrecisionRecord f32Store(double bits, const char *file, uint32_t line) {
   p.bits_lost = bits;
   p.max_rel_err = std::exp2(bits - 24);
   p.worst = {0.1f, 0.1000000001, {0, 0, 0}, {0, 0, 0}, 1};
+  // At scale 1, as many fp32 ULPs as bits says.
+  p.scale = 1;
+  p.max_abs_err = std::exp2(bits - 23);
+  p.scaled_bits = bits < 0 ? 0 : bits;
   return p;
 }
 
@@ -192,12 +205,59 @@ TEST_F(PrecisionTraceTest, LineLayout) {
   std::getline(in, birth);
   std::getline(in, narrow);
   EXPECT_EQ(birth,
-            R"j({"type":"precision","launch_first":2,"launch_last":2,"kind":"nonfinite","op":"ex2.approx.f32","dtype":"f32","from_dtype":"","site":{"file":"softmax.cu","line":9,"column":5,"function":"softmax(float const*, float*, int)","inlined_at":""},"site_id":1,"module":1,"count":37,"mean_rel_err":"nan","max_rel_err":0.0,"max_ulp_err":0.0,"bits_lost":0.0,"hist":[0,0,0,0,0,0,0,0],"overflows":0,"underflows":0,"nans":37,"worst":{"real":"inf","shadow":1.2e+43,"block":[0,0,0],"thread":[5,0,0],"launch":2}})j");
+            R"j({"type":"precision","launch_first":2,"launch_last":2,"kind":"nonfinite","op":"ex2.approx.f32","dtype":"f32","from_dtype":"","site":{"file":"softmax.cu","line":9,"column":5,"function":"softmax(float const*, float*, int)","inlined_at":""},"site_id":1,"module":1,"count":37,"mean_rel_err":"nan","max_rel_err":0.0,"max_ulp_err":0.0,"bits_lost":0.0,"hist":[0,0,0,0,0,0,0,0],"overflows":0,"underflows":0,"nans":37,"worst":{"real":"inf","shadow":1.2e+43,"block":[0,0,0],"thread":[5,0,0],"launch":2},"max_abs_err":0.0,"scale":0.0,"scaled_bits":0.0})j");
   nlohmann::json j = nlohmann::json::parse(narrow);
   EXPECT_EQ(j["dtype"], "bf16");
   EXPECT_EQ(j["from_dtype"], "f32");
   EXPECT_EQ(j["overflows"], 12);
   EXPECT_EQ(j["site"]["inlined_at"], "main.cu:40");
+  EXPECT_FALSE(j.value("to_shared", false)); // written only when true
+}
+
+TEST_F(PrecisionTraceTest, ScaleAndCauseRoundTrip) {
+  {
+    auto writer = TraceWriter::create(path("t.trace"), nullptr);
+    writer->write(f16Store());
+  }
+  std::ifstream in(path("t.trace"));
+  std::string line;
+  std::getline(in, line);
+  nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["scale"], 2048.0);
+  EXPECT_EQ(j["cause"]["op"], "fma.rn.f16");
+  EXPECT_EQ(j["cause"]["local_log2"], -12);
+  EXPECT_EQ(j["cause"]["site"]["line"], 12);
+  // Read back with a header, every field as written.
+  std::string p = writeFile("r.trace", std::string(kHeaderLine) + line + "\n");
+  ReadResult r = readTrace(p);
+  ASSERT_EQ(r.error, TraceError::None) << r.message;
+  ASSERT_EQ(r.trace.precision.size(), 1u);
+  const PrecisionRecord &back = r.trace.precision[0];
+  EXPECT_EQ(back.max_abs_err, 817.203125);
+  EXPECT_EQ(back.scaled_bits, f16Store().scaled_bits);
+  EXPECT_EQ(back.cause.kind, "op");
+  EXPECT_EQ(back.cause.dtype, DType::F16);
+  EXPECT_EQ(back.cause.site.column, 9u);
+  // A record of an older runtime, without them: the worst value's error at
+  // its own magnitude (1024 vs 1841.2: 2^19.7 fp32 ULPs of 1841.2).
+  nlohmann::json old = j;
+  old.erase("max_abs_err");
+  old.erase("scale");
+  old.erase("scaled_bits");
+  old.erase("cause");
+  p = writeFile("old.trace", std::string(kHeaderLine) + old.dump() + "\n");
+  r = readTrace(p);
+  ASSERT_EQ(r.error, TraceError::None) << r.message;
+  EXPECT_EQ(r.trace.precision[0].scale, 1841.203125);
+  EXPECT_DOUBLE_EQ(r.trace.precision[0].scaled_bits, std::log2(817.203125 / 0x1p-13));
+  EXPECT_EQ(r.trace.precision[0].cause.kind, "");
+  // A cause of an unknown kind is named.
+  j["cause"]["kind"] = "magic";
+  p = writeFile("bad.trace", std::string(kHeaderLine) + j.dump() + "\n");
+  r = readTrace(p);
+  EXPECT_NE(r.message.find("in 'cause': field 'kind' must be \"narrow\" or \"op\""),
+            std::string::npos)
+      << r.message;
 }
 
 TEST_F(PrecisionTraceTest, CorruptRecordsAreNamed) {
@@ -264,8 +324,15 @@ TEST(MergePrecision, CountsAddMaximaTakeTheLargerMeanFromSums) {
   b.count = 3000;
   b.mean_rel_err = 6e-4;
   b.max_rel_err = 9e-4;       // smaller
-  b.max_ulp_err = 2000;       // larger: the worst value follows it
+  b.max_ulp_err = 2000;       // larger
   b.bits_lost = std::log2(2000.0);
+  // A larger absolute error at a larger scale: the worst value follows it,
+  // and the merged site's bits are those of the larger error at the larger
+  // scale (1000 at 4096: 2^21 - 0.03 fp32 ULPs there).
+  b.max_abs_err = 1000;
+  b.scale = 4096;
+  b.scaled_bits = scaledBits(1000, 4096);
+  b.cause = {};
   b.hist = {0, 1, 2, 3, 4, 5, 6, 7};
   b.overflows = 1;
   b.underflows = 2;
@@ -286,6 +353,10 @@ TEST(MergePrecision, CountsAddMaximaTakeTheLargerMeanFromSums) {
   EXPECT_EQ(m.worst.real, 7);
   EXPECT_EQ(m.worst.launch, 4u);
   EXPECT_EQ(m.worst.thread, (Dim3{1, 2, 3}));
+  EXPECT_EQ(m.max_abs_err, 1000);
+  EXPECT_EQ(m.scale, 4096);
+  EXPECT_DOUBLE_EQ(m.scaled_bits, std::log2(1000 / 0x1p-11));
+  EXPECT_EQ(m.cause.kind, "");  // the worst value's, which had none
   EXPECT_EQ(m.launch_first, 1u);
   EXPECT_EQ(m.launch_last, 5u);
 
@@ -335,13 +406,14 @@ TEST(PrecisionBySite, MergesPerSiteAndSortsWorstFirst) {
       precisionBySite({small, f16Store(), big, bf16Narrowing(), expBirth(), bigAgain,
                        unrolledCopy, nowhere, nowhereElse});
   ASSERT_EQ(sites.size(), 7u);
-  // NaN/Inf births first, then narrowings that overflowed, then bits lost.
+  // NaN/Inf births first, then narrowings that overflowed, then bits of fp32
+  // at the site's scale (the f16 store's 21.7 before the f32 store's 12).
   EXPECT_EQ(sites[0].kind, "nonfinite");
   EXPECT_EQ(sites[1].kind, "narrow");
-  EXPECT_EQ(sites[2].site.line, 31u);
-  EXPECT_EQ(sites[2].count, 15u);
-  EXPECT_EQ(sites[2].launch_last, 2u);
-  EXPECT_EQ(sites[3].site.file, "examples/dot.cu");
+  EXPECT_EQ(sites[2].site.file, "examples/dot.cu");
+  EXPECT_EQ(sites[3].site.line, 31u);
+  EXPECT_EQ(sites[3].count, 15u);
+  EXPECT_EQ(sites[3].launch_last, 2u);
   EXPECT_EQ(sites[4].site_id, 1u);
   EXPECT_EQ(sites[5].site_id, 2u);
   EXPECT_EQ(sites[6].site.line, 30u);
@@ -349,7 +421,7 @@ TEST(PrecisionBySite, MergesPerSiteAndSortsWorstFirst) {
   EXPECT_EQ(sites[6].bits_lost, 3);
   EXPECT_EQ(precisionSeverity(sites[0]), kInf);
   EXPECT_EQ(precisionSeverity(sites[1]), kInf);
-  EXPECT_EQ(precisionSeverity(sites[2]), 12);
+  EXPECT_EQ(precisionSeverity(sites[3]), 12);
 
   // A narrowing that only rounded ranks by its bits lost, like any site.
   PrecisionRecord rounded = bf16Narrowing();
@@ -365,9 +437,18 @@ TEST(PrecisionBySite, MergesPerSiteAndSortsWorstFirst) {
 //===----------------------------------------------------------------------===//
 
 TEST(FormatPrecision, OneLinePerKind) {
+  // A finding: how far off at its scale, its allowance, and its root cause.
   EXPECT_EQ(formatPrecisionLine(f16Store()),
-            "examples/dot.cu:14:23: f16 store loses 9.8 bits (max rel err 0.0011 over "
-            "1000 values; worst at block 3 thread 17: 1843 vs 1841.2)");
+            "examples/dot.cu:14:23: f16 store is off by 2^-1.3 of its scale (21.7 bits of "
+            "fp32 at scale 2e+3, over the allowance of 15; max rel err 0.0011, 9.8 bits of "
+            "its own ULPs, over 1000 values; worst at block 3 thread 17: 1024 vs 1841.2); "
+            "introduced by accumulation in f16 (fma.rn.f16) at examples/dot.cu:12:9 (each "
+            "rounding up to 2^-12)");
+  // A threshold above it: no finding, and no cause named.
+  EXPECT_EQ(formatPrecisionLine(f16Store(), 30),
+            "examples/dot.cu:14:23: f16 store is off by 2^-1.3 of its scale (21.7 bits of "
+            "fp32 at scale 2e+3, allowance 30; max rel err 0.0011, 9.8 bits of its own "
+            "ULPs, over 1000 values; worst at block 3 thread 17: 1024 vs 1841.2)");
   EXPECT_EQ(formatPrecisionLine(expBirth()),
             "softmax.cu:9:5: NaN/Inf born in ex2.approx.f32 (f32) 37 times from finite "
             "operands; first at block 0 thread 5: inf (fp64 shadow 1.2e+43)");
@@ -377,7 +458,8 @@ TEST(FormatPrecision, OneLinePerKind) {
             "inf, 3 flushed to zero/subnormal, 0 NaNs");
   // Both get the digits it takes to tell them apart (0.1f is 0.10000000149, 9 digits tell it from 0.1000000001).
   EXPECT_EQ(formatPrecisionLine(f32Store(0.5, "k.cu", 30)),
-            "k.cu:30:3: f32 store loses 0.5 bits (max rel err 8.4e-8 over 10 values; "
+            "k.cu:30:3: f32 store is off by 2^-22.5 of its scale (0.5 bits of fp32 at scale "
+            "1, allowance 10; max rel err 8.4e-8, 0.5 bits of its own ULPs, over 10 values; "
             "worst at block 0 thread 0: 0.100000001 vs 0.1)");
 
   PrecisionRecord atomic = f32Store(20, "k.cu", 8);
@@ -389,30 +471,40 @@ TEST(FormatPrecision, OneLinePerKind) {
   atomic.worst.shadow = 15000003.25;
   atomic.count = 1;
   EXPECT_EQ(formatPrecisionLine(atomic),
-            "k.cu:8:3: f32 atomic fadd loses 20.0 bits (max rel err 0.062 over 1 value; "
-            "worst in launch #3 at block 0 thread 0: 15000000 vs 15000003)");
+            "k.cu:8:3: f32 atomic fadd is off by 2^-3.0 of its scale (20.0 bits of fp32 at "
+            "scale 1, over the allowance of 10; max rel err 0.062, 20.0 bits of its own "
+            "ULPs, over 1 value; worst in launch #3 at block 0 thread 0: 15000000 vs "
+            "15000003)");
 
   PrecisionRecord lost = f16Store();
   lost.site = {"", 0, 0, "dot", ""};
   lost.bits_lost = kInf;
   lost.max_rel_err = kNaN;
   lost.worst.real = kNaN;
+  lost.max_abs_err = kInf;
+  lost.scaled_bits = kInf;
+  lost.cause = {};
   EXPECT_EQ(formatPrecisionLine(lost),
-            "dot (no line information): f16 store loses all its bits (max rel err nan "
-            "over 1000 values; worst at block 3 thread 17: nan vs 1841.2)");
+            "dot (no line information): f16 store is off by all of its scale (all its bits "
+            "of fp32 at scale 2e+3, over the allowance of 15; max rel err nan, all its bits "
+            "of its own ULPs, over 1000 values; worst at block 3 thread 17: nan vs 1841.2)");
 }
 
 TEST(FormatPrecision, Summary) {
   EXPECT_EQ(formatPrecisionSummary({}), "kosan: precision: no values recorded");
   EXPECT_EQ(formatPrecisionSummary(precisionBySite({f16Store(), f32Store(1, "k.cu", 2)})),
-            "kosan: precision: 2 sites, 1010 values; worst examples/dot.cu:14 loses 9.8 bits");
+            "kosan: precision: 1 finding above the threshold (10 bits of fp32) in 2 sites, "
+            "1010 values; worst examples/dot.cu:14 off by 2^-1.3 of its scale (21.7 bits of "
+            "fp32)");
   EXPECT_EQ(formatPrecisionSummary(precisionBySite({f16Store(), expBirth()})),
-            "kosan: precision: 2 sites, 1000 values; worst softmax.cu:9: NaN/Inf born 37 times");
+            "kosan: precision: 2 findings above the threshold (10 bits of fp32) in 2 sites, "
+            "1000 values; worst softmax.cu:9: NaN/Inf born 37 times");
   EXPECT_EQ(formatPrecisionSummary(precisionBySite({f16Store(), bf16Narrowing()})),
-            "kosan: precision: 2 sites, 2024 values; worst round.cu:20: 12 overflows to "
-            "inf and 0 NaNs in narrowing");
+            "kosan: precision: 2 findings above the threshold (10 bits of fp32) in 2 sites, "
+            "2024 values; worst round.cu:20: 12 overflows to inf and 0 NaNs in narrowing");
   EXPECT_EQ(formatPrecisionSummary({f32Store(0, "k.cu", 2)}),
-            "kosan: precision: 1 site, 10 values; worst k.cu:2 loses 0.0 bits");
+            "kosan: precision: 0 findings above the threshold (10 bits of fp32) in 1 site, 10 "
+            "values; worst k.cu:2 off by 2^-23.0 of its scale (0.0 bits of fp32)");
 }
 
 Trace traceWith(std::vector<PrecisionRecord> records) {
@@ -429,6 +521,14 @@ Trace traceWith(std::vector<PrecisionRecord> records) {
   return t;
 }
 
+size_t countOfLines(const std::string &text, const std::string &line) {
+  size_t n = 0;
+  for (size_t at = text.find(line + "\n"); at != std::string::npos;
+       at = text.find(line + "\n", at + 1))
+    n += at == 0 || text[at - 1] == '\n';
+  return n;
+}
+
 std::string afterLaunches(const std::string &text) {
   return text.substr(text.find("kosan: 0 errors"));
 }
@@ -438,26 +538,43 @@ TEST(FormatTraceText, PrecisionSitesWorstFirst) {
   again.launch_first = again.launch_last = 2;
   again.count = 24;
   Trace t = traceWith({f32Store(0.5, "k.cu", 30), f16Store(), again, expBirth()});
+  // The findings, worst first; the f32 store within its allowance is counted.
   EXPECT_EQ(afterLaunches(formatTraceText(t)),
             "kosan: 0 errors (0 reports) in 1 launch\n"
             "softmax.cu:9:5: NaN/Inf born in ex2.approx.f32 (f32) 37 times from finite "
             "operands; first at block 0 thread 5: inf (fp64 shadow 1.2e+43)\n"
-            "examples/dot.cu:14:23: f16 store loses 9.8 bits (max rel err 0.0011 over "
-            "1024 values; worst in launch #1 at block 3 thread 17: 1843 vs 1841.2)\n"
-            "k.cu:30:3: f32 store loses 0.5 bits (max rel err 8.4e-8 over 10 values; "
-            "worst at block 0 thread 0: 0.100000001 vs 0.1)\n"
-            "kosan: precision: 3 sites, 1034 values; worst softmax.cu:9: NaN/Inf born 37 times\n");
+            "examples/dot.cu:14:23: f16 store is off by 2^-1.3 of its scale (21.7 bits of "
+            "fp32 at scale 2e+3, over the allowance of 15; max rel err 0.0011, 9.8 bits of "
+            "its own ULPs, over 1024 values; worst in launch #1 at block 3 thread 17: 1024 vs "
+            "1841.2); introduced by accumulation in f16 (fma.rn.f16) at examples/dot.cu:12:9 "
+            "(each rounding up to 2^-12)\n"
+            "kosan: precision: 2 findings above the threshold (10 bits of fp32) in 3 sites, "
+            "1034 values; worst softmax.cu:9: NaN/Inf born 37 times\n"
+            "note: 1 precision site stays within its allowance and is not listed "
+            "(--all-sites lists them)\n");
 
-  ReportOptions onlyBad;
-  onlyBad.min_bits = 6;
-  EXPECT_EQ(afterLaunches(formatTraceText(t, onlyBad)),
+  // Every site, less those below --min-bits.
+  ReportOptions all;
+  all.all_precision_sites = true;
+  all.min_bits = 0.25;
+  EXPECT_EQ(afterLaunches(formatTraceText(t, all)),
             "kosan: 0 errors (0 reports) in 1 launch\n"
             "softmax.cu:9:5: NaN/Inf born in ex2.approx.f32 (f32) 37 times from finite "
             "operands; first at block 0 thread 5: inf (fp64 shadow 1.2e+43)\n"
-            "examples/dot.cu:14:23: f16 store loses 9.8 bits (max rel err 0.0011 over "
-            "1024 values; worst in launch #1 at block 3 thread 17: 1843 vs 1841.2)\n"
-            "kosan: precision: 3 sites, 1034 values; worst softmax.cu:9: NaN/Inf born 37 times\n"
-            "note: 1 precision site loses fewer than 6 bits and is not listed (--min-bits)\n");
+            "examples/dot.cu:14:23: f16 store is off by 2^-1.3 of its scale (21.7 bits of "
+            "fp32 at scale 2e+3, over the allowance of 15; max rel err 0.0011, 9.8 bits of "
+            "its own ULPs, over 1024 values; worst in launch #1 at block 3 thread 17: 1024 vs "
+            "1841.2); introduced by accumulation in f16 (fma.rn.f16) at examples/dot.cu:12:9 "
+            "(each rounding up to 2^-12)\n"
+            "k.cu:30:3: f32 store is off by 2^-22.5 of its scale (0.5 bits of fp32 at scale "
+            "1, allowance 10; max rel err 8.4e-8, 0.5 bits of its own ULPs, over 10 values; "
+            "worst at block 0 thread 0: 0.100000001 vs 0.1)\n"
+            "kosan: precision: 2 findings above the threshold (10 bits of fp32) in 3 sites, "
+            "1034 values; worst softmax.cu:9: NaN/Inf born 37 times\n");
+  all.min_bits = 6;
+  EXPECT_EQ(countOfLines(formatTraceText(t, all), "note: 1 precision site loses fewer than 6 "
+                                                  "bits and is not listed (--min-bits)"),
+            1u);
 }
 
 TEST(FormatTraceText, PrecisionOnWithNothingRecorded) {
@@ -484,8 +601,15 @@ TEST(FormatTraceJson, PrecisionRecordsAndSites) {
   EXPECT_EQ(j["precision_sites"][1]["launch_last"], 2);
   EXPECT_EQ(j["precision_sites"][2]["site"]["line"], 30);
 
+  // Each site says whether it is a finding, against which allowance.
+  EXPECT_EQ(j["precision_sites"][1]["finding"], true);
+  EXPECT_EQ(j["precision_sites"][1]["allowance"], 15.0);
+  EXPECT_EQ(j["precision_sites"][2]["finding"], false);
+  EXPECT_EQ(j["precision_sites"][2]["allowance"], 10.0);
+  EXPECT_EQ(j["precision_sites"][0]["allowance"], "inf");
+
   ReportOptions onlyBad;
-  onlyBad.min_bits = 10;
+  onlyBad.min_bits = 22;
   j = nlohmann::json::parse(formatTraceJson(t, onlyBad));
   EXPECT_EQ(j["precision"].size(), 4u);
   ASSERT_EQ(j["precision_sites"].size(), 1u);

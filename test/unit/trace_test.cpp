@@ -233,7 +233,7 @@ TEST_F(TraceTest, LinesAreSelfContainedJsonObjects) {
   EXPECT_EQ(text.back(), '\n');
   std::vector<std::string> lines = splitLines(text);
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0].rfind(R"j({"type":"header","format":"kosan-trace","version":1,)j", 0), 0u)
+  EXPECT_EQ(lines[0].rfind(R"j({"type":"header","format":"kosan-trace","version":2,)j", 0), 0u)
       << lines[0];
   EXPECT_EQ(lines[1].rfind(R"j({"type":"oob",)j", 0), 0u) << lines[1];
   nlohmann::json oob = nlohmann::json::parse(lines[1]);
@@ -378,13 +378,13 @@ TEST_F(TraceTest, ForeignFiles) {
 
 TEST_F(TraceTest, NewerVersion) {
   std::string p = writeFile(
-      "v2.trace",
-      R"j({"type":"header","format":"kosan-trace","version":2,"layout":"new"})j"
+      "v3.trace",
+      R"j({"type":"header","format":"kosan-trace","version":3,"layout":"new"})j"
       "\n{\"type\":\"frobnicate\"}\n");
   ReadResult r = readTrace(p);
   EXPECT_EQ(r.error, TraceError::Version);
   EXPECT_EQ(r.message,
-            p + " is a version 2 kosan trace; this reader knows only version 1");
+            p + " is a version 3 kosan trace; this reader knows versions 1 to 2");
 }
 
 TEST_F(TraceTest, CorruptMiddleLineIsNamed) {

@@ -56,6 +56,15 @@ DriverOptions parseDriverOptions(const std::vector<std::string> &Args) {
       Options.PrintCudaPath = true;
     else if (Arg == "--kosan-dlink")
       Options.DeviceLinkOnly = true;
+    else if (startsWith(Arg, "--kosan-mutate=")) {
+      std::string Id(Arg.substr(std::strlen("--kosan-mutate=")));
+      if (Id.size() != 12 ||
+          Id.find_first_not_of("0123456789abcdef") != std::string::npos)
+        fatal("--kosan-mutate=" + Id +
+              ": a mutant id is 12 lowercase hex digits, as `kosan-mutate list` prints them");
+      Options.Mutate = Id;
+    } else if (startsWith(Arg, "--kosan-mutate-list="))
+      Options.MutateList = std::string(Arg.substr(std::strlen("--kosan-mutate-list=")));
     else if (startsWith(Arg, "--kosan-"))
       fatal("unknown option '" + std::string(Arg) + "' (see --kosan-help)");
     else
@@ -488,6 +497,15 @@ void planCommands(const DriverOptions &Options, const CommandFacts &Facts,
   // pass (passes/compat/CudaCompat.cpp) makes device code compute what nvcc's does.
   Add({"-fplugin=" + Env.Plugin,
        "-fplugin-arg-kosan-checks=" + (Instrument ? Options.Checks : "none")});
+  // Mutation analysis (docs/mutate.md), in plain builds too.
+  if (Options.Mutate) {
+    P.MutateReport = Facts.DryRun ? "mutants-applied"
+                                  : (fs::path(Env.TemporaryDirectory()) / "mutants-applied").string();
+    Add({"-fplugin-arg-kosan-mutate=" + *Options.Mutate,
+         "-fplugin-arg-kosan-mutate-report=" + P.MutateReport});
+  }
+  if (Options.MutateList)
+    Add({"-fplugin-arg-kosan-mutate-list=" + *Options.MutateList});
   // Reports name source lines; a user's own -g choice wins.
   if (!Facts.HasDebugOption)
     Add({"-gline-tables-only"});

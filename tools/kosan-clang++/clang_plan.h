@@ -37,6 +37,8 @@ struct DriverOptions {
   bool PrintCudaPath = false; // --kosan-print-cuda-path
   bool Help = false;
   bool DeviceLinkOnly = false; // --kosan-dlink
+  std::optional<std::string> Mutate;     // --kosan-mutate=ID: build that mutant
+  std::optional<std::string> MutateList; // --kosan-mutate-list=FILE
 };
 
 /// What the user's command asks clang to do, as far as the driver cares.
@@ -113,6 +115,9 @@ struct Plan {
   /// When the device link is skipped, its object is left out of Final.
   bool FinalNeedsDeviceLink = false;
   bool PrintCommands = false; // --kosan-print-command
+  /// With --kosan-mutate: the file the plugin names the applied mutant in;
+  /// the driver checks after the build that some device module had it.
+  std::string MutateReport;
 };
 
 struct PlanResult {

@@ -470,6 +470,12 @@ KOSAN OPTIONS:
   --kosan-plain           build without instrumentation through the same
                           compatibility layer (a baseline; the plugin is
                           loaded with no checks, for its compatibility pass)
+  --kosan-mutate=<id>     build the mutant <id> of the device code (mutation
+                          analysis: docs/mutate.md); exit status 2 if no
+                          device module of the build has it
+  --kosan-mutate-list=<file>
+                          append the device code's mutants to <file>, one
+                          JSON line each (what kosan-mutate list runs)
   --kosan-print-command   print the clang command to stderr, then run it
   --kosan-print-cuda-path print the CUDA toolkit that clang is given (for
                           CMake's CUDAToolkit_ROOT: share/kosan/kosan.cmake)
@@ -592,6 +598,22 @@ int main(int Argc, char **Argv) {
     fatal(Planned.Error);
   kosan::clangxx::Plan &P = Planned.P;
 
+  if (Options.Mutate && !Parsed.Command.Facts.DryRun) {
+    // Run clang as a child, then check that a device module had the mutant.
+    int Status = !P.Compiles.empty() || P.DeviceLink ? runSteps(P)
+                                                    : runCommand(*P.Final, P.PrintCommands);
+    if (Status != 0)
+      return Status;
+    std::optional<std::string> Applied = readFile(P.MutateReport);
+    if (!Applied || Applied->find(*Options.Mutate + "\n") == std::string::npos) {
+      std::fprintf(stderr,
+                   "%s: error: no mutant '%s' in this build's device code; `kosan-mutate list "
+                   "-- <this command>` lists its mutants\n",
+                   ToolName, Options.Mutate->c_str());
+      std::exit(2);
+    }
+    return 0;
+  }
   if (!P.Compiles.empty() || P.DeviceLink)
     return runSteps(P);
   std::vector<std::string> &Command = *P.Final;

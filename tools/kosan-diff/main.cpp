@@ -24,6 +24,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <unistd.h>
@@ -207,6 +208,22 @@ static int run(int argc, char **argv) {
                  "(repeatable; default: by kernel name and order)")
       ->option_text("REF_ID[:CAND_ID]")
       ->allow_extra_args(false);
+  double precisionThreshold = kosan::prec::kDefaultThreshold;
+  app.add_option("--precision-threshold", precisionThreshold,
+                 "Bits of fp32 at a site's scale a stored value may lose before it is a "
+                 "precision finding (docs/precision.md); CAND's findings that lose more "
+                 "than REF at the same output make the pair different")
+      ->option_text("BITS")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string &value) {
+            char *end = nullptr;
+            double bits = std::strtod(value.c_str(), &end);
+            return end != value.c_str() && *end == '\0' && bits >= 0 && bits <= 60
+                       ? std::string()
+                       : "expected a number of bits from 0 to 60, not '" + value + "'";
+          },
+          "BITS"));
   app.add_flag("-q,--quiet", quiet, "Print only the verdict line (text format)");
   app.add_option("REF", refPath, "Trace of the reference run (A with --order, "
                                  "--batch-invariance)")->required();
@@ -294,6 +311,7 @@ static int run(int argc, char **argv) {
   }
 
   kosan::DiffOptions options;
+  options.precision_threshold = precisionThreshold;
   for (auto [flag, text, value] : {std::tuple{"--atol", &atol, &options.atol},
                                    std::tuple{"--rtol", &rtol, &options.rtol}}) {
     if (text->empty())

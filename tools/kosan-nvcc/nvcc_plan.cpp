@@ -513,7 +513,7 @@ const NvccOption NvccOptions[] = {
      NVCC_HANDLER(T.PrintHelp = true)},
     {"kosan-", "kosan-", Arity::Prefix, false,
      "kosan-clang++'s options: --kosan-checks=, --kosan-plain, "
-     "--kosan-print-command",
+     "--kosan-mutate=, --kosan-print-command",
      NVCC_HANDLER(T.KosanOptions.push_back("--kosan-" + std::string(V)))},
     {"fplugin-arg-kosan-", "fplugin-arg-kosan-", Arity::Prefix, false,
      "arguments for the kosan plugin",

@@ -68,6 +68,22 @@ static int run(int argc, char **argv) {
                        : "expected a number of bits, 0 or more, not '" + value + "'";
           },
           "BITS"));
+  app.add_option("--precision-threshold", reportOptions.precision_threshold,
+                 "Bits of fp32 at a site's scale a stored value may lose before the "
+                 "site is a precision finding (docs/precision.md)")
+      ->option_text("BITS")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string &value) {
+            char *end = nullptr;
+            double bits = std::strtod(value.c_str(), &end);
+            return end != value.c_str() && *end == '\0' && bits >= 0 && bits <= 60
+                       ? std::string()
+                       : "expected a number of bits from 0 to 60, not '" + value + "'";
+          },
+          "BITS"));
+  app.add_flag("--all-sites", reportOptions.all_precision_sites,
+               "List every precision site, not only the findings");
   app.add_option("TRACE", tracePath, "Trace written by an instrumented program")
       ->required();
 

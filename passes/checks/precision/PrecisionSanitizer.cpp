@@ -215,6 +215,15 @@ private:
   void recordNarrow(Instruction *I, Instruction *after, Value *in, Value *out,
                     Kind from, Kind to, StringRef op);
   void markHalfRegisters(ArrayRef<Instruction *> order);
+  void visit(Instruction *I);
+  // Root causes (abi.h KOSAN_PREC_CAUSE_*): every shadowed value's tag.
+  Value *tagOf(Value *V);
+  void tagOp(Instruction *I);
+  Value *roundTo(IRBuilder<> &B, Value *x, uint32_t dtype);
+  Value *localTag(IRBuilder<> &B, Instruction *I, Kind k, Value *S, Value *onRounded,
+                  Value *inherited);
+  bool isSharedPointer(Value *ptr);
+  bool feedsShared(Value *V);
   bool handleIntrinsic(CallInst *CI, IRBuilder<> &B);
   bool handleAsm(CallInst *CI, IRBuilder<> &B);
   bool isGlobalPointer(Value *ptr);
@@ -235,6 +244,9 @@ private:
   DenseMap<Value *, Kind> halfRegs; // i16/i32 registers holding f16/bf16
   DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
+  DenseMap<Value *, Value *> tags;        // i32 cause tags of shadowed values
+  DenseMap<Value *, uint32_t> opSites;    // the site of an operation (nonfinite or narrow)
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> tagPhis;
   PrecisionCounts counts;
 };
 
@@ -341,6 +353,7 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   if (!k || k.lanes != 1)
     return;
   uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NONFINITE, 0, k.dtype, op, -1);
+  opSites[result] = site;
   IRBuilder<> B(afterI->getNextNode());
   B.SetCurrentDebugLocation(I->getDebugLoc());
   BlockBirths &st = births[I->getParent()];
@@ -404,18 +417,28 @@ void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind 
   B.SetCurrentDebugLocation(before->getDebugLoc());
   Value *real = toDouble(B, V, k);
   FunctionCallee fn = entry(rt::PrecValue, Type::getVoidTy(Ctx),
-                            {I64, I32, I32, F64, F64, I32});
+                            {I64, I32, I32, F64, F64, I32, I32, I32});
+  // The value's root cause: its tag's code, and its operation's slot.
+  Value *tag = tagOf(V);
+  Value *causeCode = B.CreateLShr(tag, KOSAN_PREC_CAUSE_SITE_BITS, "kosan.cause_code");
+  Value *causeSlot = B.CreateAdd(
+      base, B.CreateAnd(tag, (1u << KOSAN_PREC_CAUSE_SITE_BITS) - 1), "kosan.cause_slot");
   for (unsigned lane = 0; lane < std::min(k.lanes, 8u); ++lane) {
     Value *r = k.lanes == 1 ? real : B.CreateExtractElement(real, lane);
     Value *sh = k.lanes == 1 ? s : B.CreateExtractElement(s, lane);
-    B.CreateCall(fn, {state, launchId, slot(B, site), r, sh, ConstantInt::get(I32, k.dtype)});
+    B.CreateCall(fn, {state, launchId, slot(B, site), r, sh, ConstantInt::get(I32, k.dtype),
+                      causeCode, causeSlot});
   }
   ++counts.sinks;
 }
 
 void Instrumenter::recordNarrow(Instruction *I, Instruction *afterI, Value *in, Value *out,
                                 Kind from, Kind to, StringRef op) {
-  uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NARROW, 0, to.dtype, op, int(from.dtype));
+  // A narrowed value that goes to shared memory comes back from there without
+  // its shadow: the site says so, and verdicts hold its rounding to fp32's.
+  int fromField = int(from.dtype) | (feedsShared(out) ? KOSAN_PREC_NARROW_TO_SHARED : 0);
+  uint32_t site = sites.add(*I, KOSAN_ACCESS_PREC_NARROW, 0, to.dtype, op, fromField);
+  opSites[out] = site;
   IRBuilder<> B(afterI->getNextNode());
   B.SetCurrentDebugLocation(I->getDebugLoc());
   Value *dIn = toDouble(B, in, from), *dOut = toDouble(B, out, to);
@@ -651,7 +674,12 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   setShadow(CI, S);
   ++counts.shadowed;
   SmallVector<Value *, 3> operands(CI->args());
-  checkNonfinite(CI, afterOf(S, CI), CI, operands, op.empty() ? "call" : op);
+  // The fast approximations keep their own names ("ex2.approx.ftz.f"), so
+  // that a root cause says which one.
+  std::string shown = op.empty() ? "call" : op;
+  if (name.contains(".approx") && name.starts_with("llvm.nvvm."))
+    shown = name.drop_front(strlen("llvm.nvvm.")).str();
+  checkNonfinite(CI, afterOf(S, CI), CI, operands, shown);
   return true;
 }
 
@@ -799,6 +827,295 @@ bool Instrumenter::handleAsm(CallInst *CI, IRBuilder<> &B) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Root causes
+//===----------------------------------------------------------------------===//
+
+Value *Instrumenter::tagOf(Value *V) {
+  if (Value *T = tags.lookup(V))
+    return T;
+  // {i16, i16} out of an unpacking template: the packed register's tag.
+  if (auto *EV = dyn_cast<ExtractValueInst>(V))
+    if (auto *CI = dyn_cast<CallInst>(EV->getAggregateOperand());
+        CI && CI->isInlineAsm() && CI->arg_size() == 1)
+      return tagOf(CI->getArgOperand(0));
+  return ConstantInt::get(I32, 0);
+}
+
+// x (a double) rounded to dtype and back: what dtype holds of it.
+Value *Instrumenter::roundTo(IRBuilder<> &B, Value *x, uint32_t dtype) {
+  Type *T = nullptr;
+  switch (dtype) {
+  case KOSAN_DTYPE_F32: T = Type::getFloatTy(Ctx); break;
+  case KOSAN_DTYPE_F16: T = Type::getHalfTy(Ctx); break;
+  case KOSAN_DTYPE_BF16: T = Type::getBFloatTy(Ctx); break;
+  default: return nullptr;
+  }
+  return B.CreateFPExt(B.CreateFPTrunc(x, T), F64);
+}
+
+// The tag of I's result. onRounded: I's operation in its own type on its
+// operands' shadows rounded to that type (Herbgrind's local error is its
+// distance from the exact result S). When that local error is at least an
+// eighth of the result's actual error, I introduced the error and its site
+// becomes the cause (unless an operand's cause had a larger local error):
+// its own rounding, or a cancellation of operands whose errors were a few
+// of their ULPs, as rounding them gives. Otherwise the error came with the
+// operands, from an operation that erred far more than rounding (a fast
+// approximation, a narrowing), and so does the cause.
+Value *Instrumenter::localTag(IRBuilder<> &B, Instruction *I, Kind k, Value *S,
+                              Value *onRounded, Value *inherited) {
+  auto it = opSites.find(I);
+  if (!onRounded || it == opSites.end() || it->second >= (1u << KOSAN_PREC_CAUSE_SITE_BITS))
+    return inherited;
+  Value *actual = toDouble(B, I, k);
+  Value *err = B.CreateUnaryIntrinsic(Intrinsic::fabs, B.CreateFSub(actual, S));
+  Value *local = B.CreateUnaryIntrinsic(Intrinsic::fabs, B.CreateFSub(onRounded, S));
+  Value *introduced =
+      B.CreateAnd(B.CreateFCmpOGE(B.CreateFMul(local, ConstantFP::get(F64, 8.0)), err),
+                  B.CreateFCmpONE(local, ConstantFP::get(F64, 0.0)), "kosan.introduced");
+  auto expField = [&](Value *d) {
+    return B.CreateTrunc(B.CreateAnd(B.CreateLShr(B.CreateBitCast(d, I64), 52), 0x7ff), I32);
+  };
+  Value *code = B.CreateAdd(B.CreateSub(expField(local), expField(S)),
+                            ConstantInt::get(I32, KOSAN_PREC_CAUSE_BIAS));
+  code = B.CreateBinaryIntrinsic(Intrinsic::smax, code, ConstantInt::get(I32, 1));
+  code = B.CreateBinaryIntrinsic(Intrinsic::smin, code,
+                                 ConstantInt::get(I32, (1u << KOSAN_PREC_CAUSE_CODE_BITS) - 1));
+  Value *key = B.CreateOr(B.CreateShl(code, KOSAN_PREC_CAUSE_SITE_BITS),
+                          ConstantInt::get(I32, it->second), "kosan.local");
+  Value *mine = B.CreateBinaryIntrinsic(Intrinsic::umax, key, inherited);
+  return B.CreateSelect(introduced, mine, inherited, "kosan.cause");
+}
+
+// Tags I's result: the largest of its operands' tags, or its own local
+// error (localTag) for the operations that round on their own: additions
+// and subtractions (where cancellation shows), fused multiply-adds, the
+// half and bf16 templates, the fast approximations, narrowing conversions.
+void Instrumenter::tagOp(Instruction *I) {
+  Value *S = shadows.lookup(I);
+  if (!S || exact.count(I) || tags.count(I) || isa<ExtractValueInst>(I))
+    return;
+  if (auto *P = dyn_cast<PHINode>(I)) {
+    PHINode *TP = PHINode::Create(I32, P->getNumIncomingValues(), P->getName() + ".cause");
+    TP->insertAfter(cast<Instruction>(S));
+    tags[P] = TP;
+    tagPhis.push_back({P, TP});
+    return;
+  }
+  Kind k = kindOf(I);
+  if (!k)
+    return;
+  Instruction *at = afterOf(S, I);
+  // After the shadows of the operands of a template that the shadow
+  // itself did not need (an unpack's extractvalues are built later).
+  IRBuilder<> B(at->getNextNode());
+  B.SetCurrentDebugLocation(I->getDebugLoc());
+  if (auto *SI = dyn_cast<SelectInst>(I)) {
+    tags[I] = B.CreateSelect(SI->getCondition(), tagOf(SI->getTrueValue()),
+                             tagOf(SI->getFalseValue()));
+    return;
+  }
+  SmallVector<Value *, 4> ops;
+  if (auto *CI = dyn_cast<CallInst>(I))
+    ops.append(CI->arg_begin(), CI->arg_end());
+  else
+    ops.append(I->op_begin(), I->op_end());
+  Value *inherited = ConstantInt::get(I32, 0);
+  SmallVector<Value *, 3> raw, rounded; // the operands' shadows, and rounded to k's type
+  // Only operations with a local error of their own (and a site) round.
+  bool scalar = k.lanes == 1 && k.dtype != KOSAN_DTYPE_F64 && opSites.count(I);
+  if (auto *BO = dyn_cast<BinaryOperator>(I))
+    scalar = scalar && (BO->getOpcode() == Instruction::FAdd ||
+                        BO->getOpcode() == Instruction::FSub);
+  for (Value *O : ops) {
+    if (!kindOf(O))
+      continue;
+    Value *T = tagOf(O);
+    if (!(isa<ConstantInt>(T) && cast<ConstantInt>(T)->isZero()))
+      inherited = isa<ConstantInt>(inherited) && cast<ConstantInt>(inherited)->isZero()
+                      ? T
+                      : B.CreateBinaryIntrinsic(Intrinsic::umax, inherited, T);
+    if (scalar)
+      if (Value *OS = shadows.lookup(O); OS && !OS->getType()->isVectorTy()) {
+        raw.push_back(OS);
+        rounded.push_back(roundTo(B, OS, k.dtype));
+      }
+  }
+  Value *onRounded = nullptr;
+  if (scalar && rounded.size() == ops.size()) {
+    auto *BO = dyn_cast<BinaryOperator>(I);
+    auto *CI = dyn_cast<CallInst>(I);
+    Function *callee = CI ? CI->getCalledFunction() : nullptr;
+    StringRef name = callee ? callee->getName() : "";
+    if (BO && (BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FSub) &&
+        rounded.size() == 2) {
+      onRounded = roundTo(B, B.CreateBinOp(BO->getOpcode(), rounded[0], rounded[1]), k.dtype);
+    } else if (callee && rounded.size() == 3 &&
+               (callee->getIntrinsicID() == Intrinsic::fma ||
+                callee->getIntrinsicID() == Intrinsic::fmuladd ||
+                (name.starts_with("llvm.nvvm.fma.rn")))) {
+      onRounded = roundTo(B, B.CreateIntrinsic(Intrinsic::fma, {F64}, rounded), k.dtype);
+    } else if (callee && rounded.size() == 2 && name.starts_with("llvm.nvvm.add.rn")) {
+      onRounded = roundTo(B, B.CreateFAdd(rounded[0], rounded[1]), k.dtype);
+    } else if (callee && name.starts_with("llvm.nvvm.") &&
+               (name.contains(".approx") || name.starts_with("llvm.nvvm.div.full")) &&
+               k.dtype == KOSAN_DTYPE_F32) {
+      // A fast approximation: itself, on its rounded operands.
+      SmallVector<Value *, 2> args;
+      for (Value *R : raw)
+        args.push_back(B.CreateFPTrunc(R, I->getType()));
+      onRounded = B.CreateFPExt(B.CreateCall(callee, args), F64);
+    } else if (CI && CI->isInlineAsm()) {
+      PtxHalfOp op =
+          parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString());
+      if (op.kind == PtxHalfOp::Arith && op.lanes == 1) {
+        Value *v = nullptr;
+        if (op.op == "add" && rounded.size() == 2)
+          v = B.CreateFAdd(rounded[0], rounded[1]);
+        else if (op.op == "sub" && rounded.size() == 2)
+          v = B.CreateFSub(rounded[0], rounded[1]);
+        else if (op.op == "mul" && rounded.size() == 2)
+          v = B.CreateFMul(rounded[0], rounded[1]);
+        else if (op.op == "fma" && rounded.size() == 3)
+          v = B.CreateIntrinsic(Intrinsic::fma, {F64}, rounded);
+        if (v)
+          onRounded = roundTo(B, v, k.dtype);
+      } else if (op.kind == PtxHalfOp::Convert && op.lanes == 1 && ops.size() == 1) {
+        // A narrowing: the exact input rounded once.
+        if (Value *in = shadows.lookup(ops[0]); in && !in->getType()->isVectorTy())
+          onRounded = roundTo(B, in, k.dtype);
+      }
+    }
+  }
+  if (isa<FPTruncInst>(I) && scalar)
+    onRounded = roundTo(B, S, k.dtype);
+  tags[I] = localTag(B, I, k, S, onRounded, inherited);
+}
+
+// Whether ptr points into shared memory, as far as the IR tells.
+bool Instrumenter::isSharedPointer(Value *ptr) {
+  if (ptr->getType()->getPointerAddressSpace() == kSharedAS)
+    return true;
+  const Value *obj = getUnderlyingObject(ptr, 12);
+  if (auto *GV = dyn_cast<GlobalVariable>(obj))
+    return GV->getAddressSpace() == kSharedAS;
+  if (auto *ASC = dyn_cast<AddrSpaceCastOperator>(obj))
+    return ASC->getSrcAddressSpace() == kSharedAS;
+  return false;
+}
+
+// Whether V (a narrowed value) is stored to shared memory: directly, or
+// through the casts, selects, phis and packing templates that move it.
+bool Instrumenter::feedsShared(Value *V) {
+  SmallVector<Value *, 8> work{V};
+  SmallPtrSet<Value *, 16> seen;
+  while (!work.empty() && seen.size() < 64) {
+    Value *X = work.pop_back_val();
+    if (!seen.insert(X).second)
+      continue;
+    for (User *U : X->users()) {
+      if (auto *ST = dyn_cast<StoreInst>(U)) {
+        if (ST->getValueOperand() == X && isSharedPointer(ST->getPointerOperand()))
+          return true;
+      } else if (isa<CastInst>(U) || isa<InsertElementInst>(U) || isa<InsertValueInst>(U) ||
+                 isa<ExtractValueInst>(U) ||
+                 isa<PHINode>(U) || isa<SelectInst>(U) || isa<ShuffleVectorInst>(U)) {
+        work.push_back(U);
+      } else if (auto *CI = dyn_cast<CallInst>(U); CI && CI->isInlineAsm()) {
+        if (parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString()).kind ==
+            PtxHalfOp::Pack)
+          work.push_back(U);
+      }
+    }
+  }
+  return false;
+}
+
+void Instrumenter::visit(Instruction *I) {
+  if (I->hasMetadata(LLVMContext::MD_nosanitize) || I->isTerminator())
+    return;
+  if (auto *P = dyn_cast<PHINode>(I)) {
+    Kind k = kindOf(P);
+    if (!k)
+      return;
+    PHINode *SP = PHINode::Create(shadowType(k), P->getNumIncomingValues(),
+                                  P->getName() + ".shadow");
+    SP->insertAfter(P);
+    setShadow(P, SP);
+    phis.push_back({P, SP});
+    return;
+  }
+  IRBuilder<> B(I->getNextNode());
+  B.SetCurrentDebugLocation(I->getDebugLoc());
+  if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+    Kind k = fpKind(BO->getType());
+    if (!k)
+      return;
+    Value *a = shadow(BO->getOperand(0)), *b = shadow(BO->getOperand(1));
+    Value *S = B.CreateBinOp(BO->getOpcode(), a, b);
+    setShadow(BO, S);
+    ++counts.shadowed;
+    checkNonfinite(BO, afterOf(S, BO), BO, {BO->getOperand(0), BO->getOperand(1)},
+                   BO->getOpcodeName());
+  } else if (auto *UO = dyn_cast<UnaryOperator>(I)) {
+    if (UO->getOpcode() == Instruction::FNeg && fpKind(UO->getType()))
+      setShadow(UO, B.CreateFNeg(shadow(UO->getOperand(0))));
+  } else if (auto *FE = dyn_cast<FPExtInst>(I)) {
+    setShadow(FE, shadow(FE->getOperand(0)));
+  } else if (auto *FT = dyn_cast<FPTruncInst>(I)) {
+    Value *S = shadow(FT->getOperand(0));
+    setShadow(FT, S);
+    if (!isa<Constant>(FT->getOperand(0)))
+      recordNarrow(FT, FT, FT->getOperand(0), FT, fpKind(FT->getOperand(0)->getType()),
+                 fpKind(FT->getType()), "fptrunc");
+  } else if (isa<SIToFPInst>(I) || isa<UIToFPInst>(I)) {
+    Kind k = fpKind(I->getType());
+    setShadow(I, isa<SIToFPInst>(I) ? B.CreateSIToFP(I->getOperand(0), shadowType(k))
+                                    : B.CreateUIToFP(I->getOperand(0), shadowType(k)));
+  } else if (auto *SI = dyn_cast<SelectInst>(I)) {
+    if (!kindOf(SI) || SI->getCondition()->getType()->isVectorTy())
+      return;
+    setShadow(SI, B.CreateSelect(SI->getCondition(), shadow(SI->getTrueValue()),
+                                 shadow(SI->getFalseValue())));
+  } else if (auto *EE = dyn_cast<ExtractElementInst>(I)) {
+    if (fpKind(EE->getType()))
+      setShadow(EE, B.CreateExtractElement(shadow(EE->getVectorOperand()),
+                                           EE->getIndexOperand()));
+  } else if (auto *IE = dyn_cast<InsertElementInst>(I)) {
+    if (fpKind(IE->getType()))
+      setShadow(IE, B.CreateInsertElement(shadow(IE->getOperand(0)),
+                                          shadow(IE->getOperand(1)), IE->getOperand(2)));
+  } else if (auto *SV = dyn_cast<ShuffleVectorInst>(I)) {
+    if (fpKind(SV->getType()))
+      setShadow(SV, B.CreateShuffleVector(shadow(SV->getOperand(0)),
+                                          shadow(SV->getOperand(1)),
+                                          SV->getShuffleMask()));
+  } else if (auto *CI = dyn_cast<CallInst>(I)) {
+    if (CI->isInlineAsm())
+      handleAsm(CI, B);
+    else if (CI->getCalledFunction() && CI->getCalledFunction()->isIntrinsic())
+      handleIntrinsic(CI, B);
+  } else if (auto *LI = dyn_cast<LoadInst>(I)) {
+    if (AllocaInst *slotAI = shadowSlotFor(LI->getPointerOperand()); slotAI && fpKind(LI->getType()))
+      setShadow(LI, B.CreateAlignedLoad(F64, slotAI, Align(8)));
+  } else if (auto *ST = dyn_cast<StoreInst>(I)) {
+    Value *V = ST->getValueOperand();
+    if (!kindOf(V))
+      return;
+    if (AllocaInst *slotAI = shadowSlotFor(ST->getPointerOperand())) {
+      IRBuilder<> SB(ST);
+      SB.CreateAlignedStore(shadow(V), slotAI, Align(8));
+    } else if (isGlobalPointer(ST->getPointerOperand())) {
+      recordValue(ST, V, KOSAN_ACCESS_PREC_STORE, "store");
+    }
+  } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+    if (RMW->isFloatingPointOperation() && isGlobalPointer(RMW->getPointerOperand()))
+      recordValue(RMW, RMW->getValOperand(), KOSAN_ACCESS_PREC_ATOMIC,
+                  AtomicRMWInst::getOperationName(RMW->getOperation()));
+  }
+}
+
 PrecisionCounts Instrumenter::run() {
   // The module's slot base (KOSAN_PREC_BASE_SYMBOL), written by the host.
   GlobalVariable *baseVar = M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL);
@@ -829,87 +1146,8 @@ PrecisionCounts Instrumenter::run() {
   markHalfRegisters(order);
 
   for (Instruction *I : order) {
-    if (I->hasMetadata(LLVMContext::MD_nosanitize) || I->isTerminator())
-      continue;
-    if (auto *P = dyn_cast<PHINode>(I)) {
-      Kind k = kindOf(P);
-      if (!k)
-        continue;
-      PHINode *SP = PHINode::Create(shadowType(k), P->getNumIncomingValues(),
-                                    P->getName() + ".shadow");
-      SP->insertAfter(P);
-      setShadow(P, SP);
-      phis.push_back({P, SP});
-      continue;
-    }
-    IRBuilder<> B(I->getNextNode());
-    B.SetCurrentDebugLocation(I->getDebugLoc());
-    if (auto *BO = dyn_cast<BinaryOperator>(I)) {
-      Kind k = fpKind(BO->getType());
-      if (!k)
-        continue;
-      Value *a = shadow(BO->getOperand(0)), *b = shadow(BO->getOperand(1));
-      Value *S = B.CreateBinOp(BO->getOpcode(), a, b);
-      setShadow(BO, S);
-      ++counts.shadowed;
-      checkNonfinite(BO, afterOf(S, BO), BO, {BO->getOperand(0), BO->getOperand(1)},
-                     BO->getOpcodeName());
-    } else if (auto *UO = dyn_cast<UnaryOperator>(I)) {
-      if (UO->getOpcode() == Instruction::FNeg && fpKind(UO->getType()))
-        setShadow(UO, B.CreateFNeg(shadow(UO->getOperand(0))));
-    } else if (auto *FE = dyn_cast<FPExtInst>(I)) {
-      setShadow(FE, shadow(FE->getOperand(0)));
-    } else if (auto *FT = dyn_cast<FPTruncInst>(I)) {
-      Value *S = shadow(FT->getOperand(0));
-      setShadow(FT, S);
-      if (!isa<Constant>(FT->getOperand(0)))
-        recordNarrow(FT, FT, FT->getOperand(0), FT, fpKind(FT->getOperand(0)->getType()),
-                   fpKind(FT->getType()), "fptrunc");
-    } else if (isa<SIToFPInst>(I) || isa<UIToFPInst>(I)) {
-      Kind k = fpKind(I->getType());
-      setShadow(I, isa<SIToFPInst>(I) ? B.CreateSIToFP(I->getOperand(0), shadowType(k))
-                                      : B.CreateUIToFP(I->getOperand(0), shadowType(k)));
-    } else if (auto *SI = dyn_cast<SelectInst>(I)) {
-      if (!kindOf(SI) || SI->getCondition()->getType()->isVectorTy())
-        continue;
-      setShadow(SI, B.CreateSelect(SI->getCondition(), shadow(SI->getTrueValue()),
-                                   shadow(SI->getFalseValue())));
-    } else if (auto *EE = dyn_cast<ExtractElementInst>(I)) {
-      if (fpKind(EE->getType()))
-        setShadow(EE, B.CreateExtractElement(shadow(EE->getVectorOperand()),
-                                             EE->getIndexOperand()));
-    } else if (auto *IE = dyn_cast<InsertElementInst>(I)) {
-      if (fpKind(IE->getType()))
-        setShadow(IE, B.CreateInsertElement(shadow(IE->getOperand(0)),
-                                            shadow(IE->getOperand(1)), IE->getOperand(2)));
-    } else if (auto *SV = dyn_cast<ShuffleVectorInst>(I)) {
-      if (fpKind(SV->getType()))
-        setShadow(SV, B.CreateShuffleVector(shadow(SV->getOperand(0)),
-                                            shadow(SV->getOperand(1)),
-                                            SV->getShuffleMask()));
-    } else if (auto *CI = dyn_cast<CallInst>(I)) {
-      if (CI->isInlineAsm())
-        handleAsm(CI, B);
-      else if (CI->getCalledFunction() && CI->getCalledFunction()->isIntrinsic())
-        handleIntrinsic(CI, B);
-    } else if (auto *LI = dyn_cast<LoadInst>(I)) {
-      if (AllocaInst *slotAI = shadowSlotFor(LI->getPointerOperand()); slotAI && fpKind(LI->getType()))
-        setShadow(LI, B.CreateAlignedLoad(F64, slotAI, Align(8)));
-    } else if (auto *ST = dyn_cast<StoreInst>(I)) {
-      Value *V = ST->getValueOperand();
-      if (!kindOf(V))
-        continue;
-      if (AllocaInst *slotAI = shadowSlotFor(ST->getPointerOperand())) {
-        IRBuilder<> SB(ST);
-        SB.CreateAlignedStore(shadow(V), slotAI, Align(8));
-      } else if (isGlobalPointer(ST->getPointerOperand())) {
-        recordValue(ST, V, KOSAN_ACCESS_PREC_STORE, "store");
-      }
-    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
-      if (RMW->isFloatingPointOperation() && isGlobalPointer(RMW->getPointerOperand()))
-        recordValue(RMW, RMW->getValOperand(), KOSAN_ACCESS_PREC_ATOMIC,
-                    AtomicRMWInst::getOperationName(RMW->getOperation()));
-    }
+    visit(I);
+    tagOp(I);
   }
 
   flushChecks();
@@ -924,6 +1162,9 @@ PrecisionCounts Instrumenter::run() {
         s = PoisonValue::get(SP->getType());
       SP->addIncoming(s, P->getIncomingBlock(i));
     }
+  for (auto [P, TP] : tagPhis)
+    for (unsigned i = 0; i < P->getNumIncomingValues(); ++i)
+      TP->addIncoming(tagOf(P->getIncomingValue(i)), P->getIncomingBlock(i));
   return counts;
 }
 

@@ -14,7 +14,7 @@ using kosan::rt::runtime;
 
 extern "C" {
 
-void __kosan_version_mismatch_check_v5() { runtime(); }
+void KOSAN_VERSION_CHECK_FN() { runtime(); }
 
 void __kosan_alloc_site(const char *site, const char *name) {
   Runtime::pendingSite = site && *site ? site : nullptr;

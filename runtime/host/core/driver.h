@@ -45,6 +45,12 @@ struct DriverApi {
   // Optional (CUDA 12.4): finds the units of relocatable device code.
   CUresult (*moduleGetFunctionCount)(unsigned *, CUmodule) = nullptr;
   CUresult (*moduleEnumerateFunctions)(CUfunction *, unsigned, CUmodule) = nullptr;
+  // Optional: snapshots' own stream for copies into pinned memory (without
+  // them, snapshots are copied with cudaMemcpy into pageable memory).
+  CUresult (*streamCreate)(CUstream *, unsigned) = nullptr;
+  CUresult (*streamSynchronize)(CUstream) = nullptr;
+  CUresult (*memcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*memFreeHost)(void *) = nullptr;
   bool ok = false;
   std::string missing;
 
@@ -78,6 +84,10 @@ struct DriverApi {
     ok = missing.empty();
     get("cuModuleGetFunctionCount", moduleGetFunctionCount);
     get("cuModuleEnumerateFunctions", moduleEnumerateFunctions);
+    get("cuStreamCreate", streamCreate);
+    get("cuStreamSynchronize", streamSynchronize);
+    get("cuMemcpyDtoHAsync", memcpyDtoHAsync);
+    get("cuMemFreeHost", memFreeHost);
   }
 };
 

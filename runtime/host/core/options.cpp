@@ -186,6 +186,11 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   if (options.log_path == "stdout" || options.log_path == "stderr")
     options.log_path.clear();
 
+  if (options.snapshot_threads < 0 || options.snapshot_threads > 1024) {
+    warn("snapshot_threads=" + formatValue(options.snapshot_threads) +
+         " is not 0 to 1024; using " + formatValue(defaults.snapshot_threads));
+    options.snapshot_threads = defaults.snapshot_threads;
+  }
   if (options.snapshot_max_mb < 0) {
     warn("snapshot_max_mb=" + formatValue(options.snapshot_max_mb) +
          " is negative; using " + formatValue(defaults.snapshot_max_mb));
@@ -217,7 +222,14 @@ void validate(Options &options, std::vector<std::string> &warnings) {
     options.error_exitcode = defaults.error_exitcode;
   }
 
-  // kosan_prec_slot is 168 bytes: 4 Mi sites are 700 MB of device memory.
+  int threshold = std::clamp(options.precision_threshold, 0, 60);
+  if (threshold != options.precision_threshold) {
+    warn("precision_threshold=" + formatValue(options.precision_threshold) +
+         " is not from 0 to 60; using " + formatValue(threshold));
+    options.precision_threshold = threshold;
+  }
+
+  // kosan_prec_slot is 192 bytes: 64 Ki sites are 805 MB of device memory.
   constexpr int kMaxPrecisionSites = 1 << 16;
   int sites = std::clamp(options.precision_sites, 1, kMaxPrecisionSites);
   if (sites != options.precision_sites) {

@@ -10,6 +10,8 @@
 #ifndef KOSAN_RUNTIME_HOST_OPTIONS_H
 #define KOSAN_RUNTIME_HOST_OPTIONS_H
 
+#include "kosan/precision.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>

@@ -91,6 +91,10 @@ Runtime::Runtime() {
     trace = TraceWriter::create(expandTracePath(opts.trace, getpid()), &err);
     if (!trace)
       log("kosan: warning: cannot write the trace: %s\n", err.c_str());
+    if (trace) {
+      trace->setSnapshotPayloadFile(opts.snapshot_payload);
+      trace->setSnapshotThreads(unsigned(opts.snapshot_threads));
+    }
   }
   if (opts.snapshot && opts.trace.empty())
     log("kosan: warning: snapshot=1 records into the trace: set trace=FILE too; "

@@ -71,6 +71,8 @@ define void @copy(ptr %in, ptr %out) {
 ; fadd repeated in double.
 ; CHECK:       loop:
 ; CHECK:         %sum.shadow = phi double [ 0.000000e+00, %entry ], [ [[SUMS:%[0-9]+]], %{{.*}} ]
+; Its root-cause tag rides along in a phi of its own (0: none yet).
+; CHECK-NEXT:    %sum.cause = phi i32 [ 0, %entry ], [ [[CAUSE:%kosan.cause]], %{{.*}} ]
 ; CHECK:         %v = load float
 ; CHECK-NEXT:    [[VS:%[0-9]+]] = fpext float %v to double
 ; CHECK:         %m = fmul float %v, 5.000000e-01
@@ -80,6 +82,36 @@ define void @copy(ptr %in, ptr %out) {
 ; CHECK-NOT:     br
 ; CHECK:         %sum.next = fadd float %sum, %m
 ; CHECK-NEXT:    [[SUMS]] = fadd double %sum.shadow, [[MS]]
+; Its local error (Herbgrind): the f32 addition of the operands' shadows
+; rounded to f32, against the exact sum; the multiply by 0.5 has none of
+; its own and rounds nothing.
+; CHECK-NEXT:    [[A:%[0-9]+]] = fptrunc double %sum.shadow to float
+; CHECK-NEXT:    [[AR:%[0-9]+]] = fpext float [[A]] to double
+; CHECK-NEXT:    [[B:%[0-9]+]] = fptrunc double [[MS]] to float
+; CHECK-NEXT:    [[BR:%[0-9]+]] = fpext float [[B]] to double
+; CHECK-NEXT:    [[ONR:%[0-9]+]] = fadd double [[AR]], [[BR]]
+; CHECK-NEXT:    [[ONRF:%[0-9]+]] = fptrunc double [[ONR]] to float
+; CHECK-NEXT:    [[ONRD:%[0-9]+]] = fpext float [[ONRF]] to double
+; The actual error, and the local error; the addition introduced the error
+; when eight times its local error reaches the actual one.
+; CHECK-NEXT:    [[ACT:%[0-9]+]] = fpext float %sum.next to double
+; CHECK-NEXT:    [[ED:%[0-9]+]] = fsub double [[ACT]], [[SUMS]]
+; CHECK-NEXT:    [[E:%[0-9]+]] = call double @llvm.fabs.f64(double [[ED]])
+; CHECK-NEXT:    [[LD:%[0-9]+]] = fsub double [[ONRD]], [[SUMS]]
+; CHECK-NEXT:    [[L:%[0-9]+]] = call double @llvm.fabs.f64(double [[LD]])
+; CHECK-NEXT:    [[NZ:%[0-9]+]] = fcmp one double [[L]], 0.000000e+00
+; CHECK-NEXT:    [[L8:%[0-9]+]] = fmul double [[L]], 8.000000e+00
+; CHECK-NEXT:    [[GE:%[0-9]+]] = fcmp oge double [[L8]], [[E]]
+; CHECK-NEXT:    %kosan.introduced = and i1 [[GE]], [[NZ]]
+; The cause code: exponent of the local error less the result's, + 2048,
+; clamped to [1, 4095], above the operation's site id (1, its NaN/Inf site).
+; CHECK:         [[CODE:%[0-9]+]] = add i32 %{{[0-9]+}}, 2048
+; CHECK-NEXT:    [[LO:%[0-9]+]] = call i32 @llvm.smax.i32(i32 [[CODE]], i32 1)
+; CHECK-NEXT:    [[HI:%[0-9]+]] = call i32 @llvm.smin.i32(i32 [[LO]], i32 4095)
+; CHECK-NEXT:    [[SH:%[0-9]+]] = shl i32 [[HI]], 20
+; CHECK-NEXT:    %kosan.local = or i32 [[SH]], 1
+; CHECK-NEXT:    [[MAX:%[0-9]+]] = call i32 @llvm.umax.i32(i32 %kosan.local, i32 %sum.cause)
+; CHECK-NEXT:    [[CAUSE]] = select i1 %kosan.introduced, i32 [[MAX]], i32 %sum.cause
 ; Inf/NaN born here? Each operation folds its test into the block's "first
 ; birth" values; one branch at the end of the block reports it.
 ; CHECK:         [[ABS:%[0-9]+]] = call float @llvm.fabs.f32(float %sum.next)
@@ -93,19 +125,33 @@ define void @copy(ptr %in, ptr %out) {
 ; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REAL]], double [[SHADOW]])
 ; CHECK:       exit:
 ; CHECK:         [[RS:%[0-9]+]] = select i1 %big, double {{%[0-9]+}}, double [[SUMS]]
+; Selects select the tag too (a parameter's is 0).
+; CHECK-NEXT:    [[RT:%[0-9]+]] = select i1 %big, i32 0, i32 [[CAUSE]]
 ; ex2.approx is shadowed by the exact fp64 exp2 of the runtime.
 ; CHECK:         %e = call float @llvm.nvvm.ex2.approx.f(float %r)
 ; CHECK-NEXT:    [[ES:%[0-9]+]] = call double @__kosan_shadow_exp2(double [[RS]])
-; The store: real value and shadow, f32 (dtype 2).
-; CHECK:         call void @__kosan_prec_value(i64 %kosan.state, i32 %kosan.launch_id, i32 %{{[0-9]+}}, double %{{[0-9]+}}, double [[ES]], i32 2)
+; Its local error: the approximation itself on its operand's shadow rounded
+; to f32.
+; CHECK:         fpext float %{{[0-9]+}} to double
+; CHECK-NEXT:    [[RSF:%[0-9]+]] = fptrunc double [[RS]] to float
+; CHECK-NEXT:    [[AGAIN:%[0-9]+]] = call float @llvm.nvvm.ex2.approx.f(float [[RSF]])
+; CHECK:         %kosan.local{{[0-9]+}} = or i32 %{{[0-9]+}}, 2
+; CHECK:         [[ET:%kosan.cause[0-9]+]] = select i1 %kosan.introduced{{[0-9]+}}, i32 %{{[0-9]+}}, i32 [[RT]]
+; The store: real value and shadow, f32 (dtype 2), and the root cause its
+; tag names: the code, and the slot of the operation's site.
+; CHECK:         %kosan.cause_code = lshr i32 [[ET]], 20
+; CHECK-NEXT:    [[ID:%[0-9]+]] = and i32 [[ET]], 1048575
+; CHECK-NEXT:    %kosan.cause_slot = add i32 %kosan.prec_base, [[ID]]
+; CHECK:         call void @__kosan_prec_value(i64 %kosan.state, i32 %kosan.launch_id, i32 %{{[0-9]+}}, double %{{[0-9]+}}, double [[ES]], i32 2, i32 %kosan.cause_code, i32 %kosan.cause_slot)
 ; CHECK-NEXT:    store float %e
 ; The narrowing to f16 (dtype 3) logs input and output.
 ; CHECK:         %h = fptrunc float %r to half
 ; CHECK:         call void @__kosan_prec_narrow(i64 %kosan.state, i32 %kosan.launch_id, i32 %{{[0-9]+}}, double %{{[0-9]+}}, double %{{[0-9]+}}, i32 3)
 ; The f16 store keeps the f32 shadow: its error includes the rounding.
-; CHECK:         call void @__kosan_prec_value({{.*}}, double [[RS]], i32 3)
+; Its tag is the narrowing's when the rounding introduced the error.
+; CHECK:         call void @__kosan_prec_value({{.*}}, double [[RS]], i32 3, i32 %kosan.cause_code{{[0-9]+}}, i32 %kosan.cause_slot{{[0-9]+}})
 ; CHECK-NEXT:    store half %h
-; CHECK:         call void @__kosan_prec_value({{.*}}, double [[RS]], i32 2)
+; CHECK:         call void @__kosan_prec_value({{.*}}, double [[RS]], i32 2, i32 %kosan.cause_code{{[0-9]+}}, i32 %kosan.cause_slot{{[0-9]+}})
 ; CHECK-NEXT:    atomicrmw fadd ptr {{.*}}, float %r
 
 ; CHECK-LABEL: define ptx_kernel void @copy__kosan(

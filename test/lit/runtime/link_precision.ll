@@ -14,7 +14,7 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-declare void @__kosan_prec_value(i64, i32, i32, double, double, i32)
+declare void @__kosan_prec_value(i64, i32, i32, double, double, i32, i32, i32)
 declare void @__kosan_prec_narrow(i64, i32, i32, double, double, i32)
 declare double @__kosan_shadow_sin(double)
 
@@ -25,7 +25,7 @@ entry:
   %s = call double @__kosan_shadow_sin(double %xd)
   %y = call float @llvm.nvvm.sin.approx.f(float %x)
   %yd = fpext float %y to double
-  call void @__kosan_prec_value(i64 %state, i32 1, i32 0, double %yd, double %s, i32 2)
+  call void @__kosan_prec_value(i64 %state, i32 1, i32 0, double %yd, double %s, i32 2, i32 0, i32 0)
   %n = fptrunc float %y to half
   %nd = fpext half %n to double
   call void @__kosan_prec_narrow(i64 %state, i32 1, i32 1, double %yd, double %nd, i32 3)

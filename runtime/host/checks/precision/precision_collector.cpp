@@ -2,6 +2,7 @@
 #include "checks/precision/precision_collector.h"
 
 #include "kosan/precision.h"
+#include "kosan/precision_verdict.h"
 
 #include <algorithm>
 #include <bit>
@@ -225,13 +226,15 @@ std::optional<PrecisionRecord> PrecisionCollector::precisionRecord(const kosan_p
   };
   r.op = m.str(site.object_str);
   r.dtype = dtype(site.size);
-  if (site.access == KOSAN_ACCESS_PREC_NARROW)
-    r.from_dtype = dtype(site.arg_index);
-  r.site.file = m.str(site.file_str);
-  r.site.line = site.line;
-  r.site.column = site.column;
-  r.site.function = demangle(m.str(site.function_str));
-  r.site.inlined_at = m.str(site.inlined_at_str);
+  if (site.access == KOSAN_ACCESS_PREC_NARROW) {
+    r.from_dtype = dtype(site.arg_index & 0xff);
+    r.to_shared = site.arg_index & KOSAN_PREC_NARROW_TO_SHARED;
+  }
+  auto where = [&](const kosan_site &s) {
+    return SourceLoc{m.str(s.file_str), s.line, s.column, demangle(m.str(s.function_str)),
+                     m.str(s.inlined_at_str)};
+  };
+  r.site = where(site);
   r.site_id = siteId;
   r.module = m.id;
   r.count = slot.count;
@@ -248,6 +251,20 @@ std::optional<PrecisionRecord> PrecisionCollector::precisionRecord(const kosan_p
   r.worst.block = {slot.worst_block[0], slot.worst_block[1], slot.worst_block[2]};
   r.worst.thread = {slot.worst_thread[0], slot.worst_thread[1], slot.worst_thread[2]};
   r.worst.launch = slot.worst_launch;
+  r.max_abs_err = std::bit_cast<double>(slot.max_abs_err_bits);
+  r.scale = std::bit_cast<double>(slot.max_scale_bits);
+  r.scaled_bits = scaledBits(r.max_abs_err, r.scale);
+  uint32_t cause = slot.worst_cause_slot - m.precBase;
+  if (slot.worst_cause_code && slot.worst_cause_slot >= m.precBase && cause < m.sites.size()) {
+    const kosan_site &c = m.sites[cause];
+    r.cause.kind = c.access == KOSAN_ACCESS_PREC_NARROW ? "narrow" : "op";
+    r.cause.op = m.str(c.object_str);
+    r.cause.dtype = dtype(c.size);
+    if (c.access == KOSAN_ACCESS_PREC_NARROW)
+      r.cause.from_dtype = dtype(c.arg_index & 0xff);
+    r.cause.site = where(c);
+    r.cause.local_log2 = prec::causeLog2(slot.worst_cause_code);
+  }
   return r;
 }
 
@@ -260,18 +277,21 @@ void PrecisionCollector::printPrecisionReport() {
           "the precision check (kosan-clang++ --kosan-checks=oob,precision)\n");
     return;
   }
+  // The findings (precision_verdict.h); the other sites are in the trace.
+  double threshold = opts.precision_threshold;
+  std::vector<PrecisionRecord> findings = precisionFindings(precTotals, threshold);
   size_t shown = 0;
-  for (const PrecisionRecord &r : precTotals) {
+  for (const PrecisionRecord &r : findings) {
     if (opts.print_limit > 0 && shown >= size_t(opts.print_limit))
       break;
-    writeRaw(formatPrecisionLine(r) + "\n");
+    writeRaw(formatPrecisionLine(r, threshold) + "\n");
     ++shown;
   }
-  if (shown < precTotals.size())
-    log("kosan: %zu further precision sites were not printed (print_limit=%d)\n",
-        precTotals.size() - shown, opts.print_limit);
+  if (shown < findings.size())
+    log("kosan: %zu further precision findings were not printed (print_limit=%d)\n",
+        findings.size() - shown, opts.print_limit);
   if (opts.print_summary)
-    writeRaw(formatPrecisionSummary(precTotals) + "\n");
+    writeRaw(formatPrecisionSummary(precTotals, threshold) + "\n");
 }
 
 } // namespace kosan::rt

@@ -1,11 +1,13 @@
 //===- runtime/host/checks/snapshot/snapshot_collector.cpp - snapshot=1 ---===//
 #include "checks/snapshot/snapshot_collector.h"
 
-#include "kosan/fnv.h"
+#include "kosan/worker_pool.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 
 namespace kosan::rt {
@@ -22,23 +24,118 @@ void SnapshotCollector::afterLaunch(LaunchContext &c) {
   pending.clear();
 }
 
-namespace {
-// FNV-1a over 8-byte words (then the tail bytes): the hashes only tell
-// whether a buffer changed across a launch, and a word at a time keeps up
-// with the copy.
-uint64_t fnv1a(const char *data, size_t n) {
-  uint64_t h = KOSAN_FNV_OFFSET_BASIS;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, data + i, 8);
-    h = kosan_fnv1a_step(h, w);
-  }
-  for (; i < n; ++i)
-    h = kosan_fnv1a_step(h, static_cast<unsigned char>(data[i]));
-  return h;
+void SnapshotCollector::deviceReset() {
+  // The pinned buffers and the stream went with the context.
+  copyStream = nullptr;
+  slots.clear();
+  slotBytes = 0;
 }
 
+bool SnapshotCollector::ensureStaging(uint64_t bytes, size_t count) {
+  if (stagingFailed)
+    return false;
+  if (!drv.streamCreate || !drv.streamSynchronize || !drv.memcpyDtoHAsync ||
+      !drv.memFreeHost) {
+    stagingFailed = true;
+    return false;
+  }
+  if (!copyStream && drv.streamCreate(&copyStream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
+    copyStream = nullptr;
+    stagingFailed = true;
+    return false;
+  }
+  if (bytes > slotBytes) {
+    for (char *slot : slots)
+      drv.memFreeHost(slot);
+    slots.clear();
+    slotBytes = bytes;
+  }
+  while (slots.size() < count) {
+    void *p = nullptr;
+    if (cudart().cudaHostAlloc(&p, slotBytes, cudaHostAllocDefault) != cudaSuccess) {
+      cudart().cudaGetLastError();
+      break;
+    }
+    slots.push_back(static_cast<char *>(p));
+  }
+  if (slots.size() < 2) {
+    log("kosan: warning: snapshots are copied through pageable memory: cannot "
+        "allocate pinned host memory\n");
+    stagingFailed = true;
+    return false;
+  }
+  return true;
+}
+
+bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chunkBytes,
+                                     const std::function<void(uint64_t, const char *)> &use) {
+  if (bytes == 0)
+    return true;
+  chunkBytes = std::max<uint64_t>(chunkBytes, 1);
+  const uint64_t chunks = (bytes - 1) / chunkBytes + 1;
+  WorkerPool &pool = trace->snapshotPool();
+  // Enough buffers that every thread has a chunk while the next one is
+  // copied, at most 32 (128 MiB of 4 MiB chunks).
+  const size_t want = size_t(std::min<uint64_t>(chunks, std::min(2 * pool.size() + 1, 32u)));
+  if (!ensureStaging(chunkBytes, std::max<size_t>(want, 2))) {
+    // Without pinned memory: one copy of the whole buffer, then the chunks
+    // on the threads.
+    std::vector<char> host(bytes);
+    if (cudart().cudaMemcpy(host.data(), reinterpret_cast<void *>(src), bytes,
+                            cudaMemcpyDeviceToHost) != cudaSuccess) {
+      cudart().cudaGetLastError();
+      return false;
+    }
+    pool.parallelFor(chunks, [&](size_t i) { use(i, host.data() + i * chunkBytes); });
+    return true;
+  }
+  std::mutex mutex;
+  std::condition_variable freed;
+  std::vector<char *> free(slots.begin(), slots.begin() + std::min(want, slots.size()));
+  WorkerPool::Latch done(chunks);
+  bool ok = true;
+  uint64_t index = 0;
+  for (; index < chunks; ++index) {
+    char *slot;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      freed.wait(lock, [&] { return !free.empty(); });
+      slot = free.back();
+      free.pop_back();
+    }
+    const uint64_t at = index * chunkBytes;
+    const uint64_t n = std::min(chunkBytes, bytes - at);
+    if (drv.memcpyDtoHAsync(slot, CUdeviceptr(src + at), n, copyStream) != CUDA_SUCCESS ||
+        drv.streamSynchronize(copyStream) != CUDA_SUCCESS) {
+      ok = false;
+      break;
+    }
+    pool.submit([&, slot, index] {
+      use(index, slot);
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        free.push_back(slot);
+      }
+      freed.notify_one();
+      done.countDown();
+    });
+  }
+  for (; index < chunks; ++index)
+    done.countDown();
+  done.wait();
+  return ok;
+}
+
+uint64_t SnapshotCollector::deviceHash(uint64_t src, uint64_t bytes, uint64_t chunkBytes) {
+  std::vector<uint64_t> hashes(bytes == 0 ? 0 : (bytes - 1) / chunkBytes + 1);
+  if (!streamChunks(src, bytes, chunkBytes, [&](uint64_t i, const char *data) {
+        hashes[i] = fnv1aWords(data, std::min(chunkBytes, bytes - i * chunkBytes));
+      }))
+    return 0;
+  return combineChunkHashes(hashes.data(), hashes.size());
+}
+
+namespace {
 // Signalling NaNs: arithmetic on the GPU only ever produces quiet NaNs, so a
 // kernel that computes a NaN never writes one of these. Integers get a byte
 // pattern; one-byte types are not poisoned (1 in 256 values would collide).
@@ -103,6 +200,8 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
     }
     uint32_t elem = dtypeSize(r.dtype);
     r.count = (end - ptr) / elem;
+    r.chunk_elements = snapshotChunkElements(r.dtype);
+    r.hash = kSnapshotHashChunks;
     snap.bytes = r.count * elem;
     if (snap.bytes > maxBytes) {
       log("kosan: warning: no snapshot of '%s' (argument %zu of kernel '%s'): "
@@ -134,12 +233,7 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
       if (!synced)
         cudart().cudaStreamSynchronize(stream);
       synced = true;
-      host.resize(snap.bytes);
-      if (cudart().cudaMemcpy(host.data(), reinterpret_cast<void *>(ptr), snap.bytes,
-                     cudaMemcpyDeviceToHost) == cudaSuccess)
-        r.pre_hash = fnv1a(host.data(), host.size());
-      else
-        cudart().cudaGetLastError();
+      r.pre_hash = deviceHash(ptr, snap.bytes, r.chunk_elements * elem);
     } else if (opts.poison) {
       if (std::optional<uint64_t> pattern = poisonPattern(r.dtype)) {
         host.resize(snap.bytes);
@@ -167,19 +261,17 @@ void SnapshotCollector::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
         snapshots.front().record.launch);
     return;
   }
-  std::vector<char> host;
   for (PendingSnapshot &snap : snapshots) {
-    host.resize(snap.bytes);
-    if (snap.bytes &&
-        cudart().cudaMemcpy(host.data(), reinterpret_cast<void *>(snap.record.address),
-                   snap.bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudart().cudaGetLastError();
+    std::unique_ptr<SnapshotBuilder> builder = trace->beginSnapshot(std::move(snap.record));
+    SnapshotRecord &r = builder->record();
+    if (!streamChunks(r.address, snap.bytes, builder->chunkBytes(0),
+                      [&](uint64_t i, const char *data) { builder->addChunk(i, data); })) {
       log("kosan: warning: no snapshot of '%s' (launch #%u): cannot copy it\n",
-          snap.record.name.c_str(), snap.record.launch);
+          r.name.c_str(), r.launch);
       continue;
     }
-    snap.record.post_hash = fnv1a(host.data(), host.size());
-    trace->writeSnapshot(std::move(snap.record), host.data(), host.size());
+    r.post_hash = builder->hash();
+    builder->finish();
   }
 }
 

@@ -10,6 +10,8 @@
 
 #include "core/collector.h"
 
+#include <functional>
+
 namespace kosan::rt {
 
 // A snapshot being taken: the record, filled before the launch (poison,
@@ -24,8 +26,28 @@ public:
   using Collector::Collector;
   void beforeLaunch(LaunchContext &c) override;
   void afterLaunch(LaunchContext &c) override;
+  void deviceReset() override;
 
 private:
+  // Copies `bytes` from device address `src` chunk by chunk (chunkBytes
+  // each, the last may be shorter) into pinned staging buffers on kosan's
+  // own stream (the driver's cuMemcpyDtoHAsync), and hands each chunk, as its copy lands, to use(index, data)
+  // on the trace's worker threads, so that the next copy overlaps it.
+  // Returns when every chunk was used; false if a copy failed (chunks
+  // after it are not used).
+  bool streamChunks(uint64_t src, uint64_t bytes, uint64_t chunkBytes,
+                    const std::function<void(uint64_t, const char *)> &use);
+  bool ensureStaging(uint64_t slotBytes, size_t slots);
+  // snapshotHash of a device buffer, through streamChunks; 0 if it cannot
+  // be copied.
+  uint64_t deviceHash(uint64_t src, uint64_t bytes, uint64_t chunkBytes);
+
+  // The staging ring, reused across launches.
+  CUstream copyStream = nullptr;
+  std::vector<char *> slots;
+  uint64_t slotBytes = 0;
+  bool stagingFailed = false; // pinned memory or the stream cannot be had
+
   std::vector<PendingSnapshot> prepareSnapshots(KernelInfo *k, void **args,
                                                 uint32_t launchId, cudaStream_t stream);
   void finishSnapshots(std::vector<PendingSnapshot> &snapshots, cudaStream_t stream);

@@ -1,0 +1,237 @@
+"""The campaign's steps, as functions of plain data (so that a local pool
+and Ray workers run the same code): list a program's mutants, build one,
+run it on the draws, judge it with each oracle."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+# kosan's parts, in the order reports list them; "crash" is a run that did
+# not complete (a signal, a CUDA error, a hang past the timeout).
+KOSAN_PARTS = ("memory", "diff", "precision", "order", "crash")
+ORACLES = ("own", "kosan", "either")
+# A mutant's precision finding: its worst site loses this many bits more
+# than the reference's worst site on the same draw, or it makes NaNs the
+# reference does not.
+PRECISION_MARGIN_BITS = 2.0
+
+
+class CampaignError(Exception):
+    """Trouble: one line for the user, exit status 2."""
+
+
+def tool(settings: dict, name: str) -> str:
+    if settings.get("tools"):
+        path = Path(settings["tools"]) / name
+        if path.exists():
+            return str(path)
+    found = shutil.which(name)
+    if not found:
+        raise CampaignError(f"{name} not found (give --tools DIR, kosan's bin directory)")
+    return found
+
+
+def _tail(text: str, lines: int = 3) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])[-400:]
+
+
+def list_mutants(settings: dict, source: str) -> list[dict]:
+    """The mutants of one program, as `kosan-mutate list --format json` gives them."""
+    command = [tool(settings, "kosan-mutate"), "list", "--format", "json", "--",
+               *settings["compiler"], "--cuda-device-only", "-c", *settings["flags"], source]
+    p = subprocess.run(command, capture_output=True, text=True, timeout=settings["build_timeout"])
+    if p.returncode != 0:
+        raise CampaignError(f"kosan-mutate list failed for {source}: {_tail(p.stderr, 2)}")
+    return json.loads(p.stdout)["mutants"]
+
+
+def build(settings: dict, source: str, output: str, mutant: str | None, plain: bool) -> dict:
+    """Builds the program (a mutant of it with `mutant`); plain: no checks."""
+    command = [*settings["compiler"], *settings["flags"],
+               "--kosan-plain" if plain else f"--kosan-checks={settings['checks']}"]
+    if mutant:
+        command.append(f"--kosan-mutate={mutant}")
+    command += [source, "-o", output]
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    try:
+        p = subprocess.run(command, capture_output=True, text=True, timeout=settings["build_timeout"])
+        ok, error = p.returncode == 0, "" if p.returncode == 0 else _tail(p.stderr)
+    except subprocess.TimeoutExpired:
+        ok, error = False, f"the build took more than {settings['build_timeout']} s"
+    return {"ok": ok, "error": error, "seconds": time.monotonic() - start, "output": output}
+
+
+def _hash(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:32]
+    except OSError:
+        return ""
+
+
+def run_program(settings: dict, binary: str, seed: int, output: Path, trace: Path | None,
+                gpu: int | None) -> dict:
+    """Runs one draw; returns exit status, PASS, the output's hash."""
+    env = dict(os.environ)
+    env["MUT_SEED"] = str(seed)
+    env["MUT_OUTPUT"] = str(output)
+    if trace is not None:
+        env["KOSAN_OPTIONS"] = f"trace={trace}:snapshot=1:poison=1:uninit=1:checks={settings['checks']}"
+    else:
+        env.pop("KOSAN_OPTIONS", None)
+    if gpu is not None:
+        env["CUDA_VISIBLE_DEVICES"] = str(gpu)
+    for stale in (output, trace):
+        if stale is not None and stale.exists():
+            stale.unlink()
+    command = [*settings["runner"], binary, str(seed), str(output)]
+    start = time.monotonic()
+    try:
+        p = subprocess.run(command, capture_output=True, text=True, env=env,
+                           timeout=settings["timeout"], errors="replace")
+        status, out, timed_out = p.returncode, p.stdout + p.stderr, False
+    except subprocess.TimeoutExpired as e:
+        status, timed_out = -9, True
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+    lines = [line for line in out.splitlines() if line.startswith(("PASS", "FAIL"))]
+    return {"seed": seed, "status": status, "timeout": timed_out,
+            "passed": status == 0 and bool(lines) and lines[-1].startswith("PASS"),
+            "check": lines[-1][:300] if lines else _tail(out, 1),
+            "output_hash": _hash(output), "seconds": time.monotonic() - start}
+
+
+def _max_bits(sites: list[dict]) -> tuple[float, int]:
+    bits, nans = 0.0, 0
+    for s in sites or []:
+        b = s.get("bits_lost", 0)
+        bits = max(bits, float("inf") if b == "inf" else float(b))
+        nans += int(s.get("nans", 0) or 0)
+    return bits, nans
+
+
+def kosan_verdict(settings: dict, ref_trace: Path, cand_trace: Path, cand_run: dict,
+                  order_deterministic: bool) -> dict:
+    """Which parts of kosan's verdict fire for CAND against REF (one draw)."""
+    parts, notes = [], []
+    crashed = cand_run["timeout"] or cand_run["status"] not in (0, 1)
+    if crashed:
+        parts.append("crash")
+        notes.append("timeout" if cand_run["timeout"] else f"exit status {cand_run['status']}")
+    if not ref_trace.exists():
+        # No trace of the reference (a runner that is not kosan's, as the
+        # CPU stand-in of the tests): kosan has no verdict beyond the exit.
+        notes.append("no kosan trace of the reference")
+        return {"parts": parts, "summary": "; ".join(notes)}
+    if not cand_trace.exists():
+        if "crash" not in parts:
+            parts.append("crash")
+            notes.append("the mutant wrote no trace")
+        return {"parts": parts, "summary": "; ".join(notes)}
+    report = subprocess.run([tool(settings, "kosan-report"), "--fail-on-error", str(cand_trace)],
+                            capture_output=True, text=True, errors="replace")
+    if report.returncode == 1:
+        parts.append("memory")
+        oob = [line for line in report.stdout.splitlines() if "ERROR" in line or "error" in line]
+        notes.append(oob[0][:200] if oob else "kosan-report: errors")
+    diff = subprocess.run([tool(settings, "kosan-diff"), "--format", "json", str(ref_trace), str(cand_trace)],
+                          capture_output=True, text=True, errors="replace")
+    try:
+        doc = json.loads(diff.stdout)
+    except ValueError:
+        doc = {"verdict": "trouble", "summary": _tail(diff.stderr, 1), "launches": []}
+    launches = doc.get("launches", [])
+    differs = any(not o.get("equivalent", True) for lp in launches for o in lp.get("outputs", []))
+    differs |= any(lp.get("modified_inputs") for lp in launches)
+    if doc.get("verdict") == "trouble" and "crash" not in parts:
+        differs = True
+    if differs:
+        parts.append("diff")
+        notes.append(doc.get("summary", "")[:300])
+    ref_bits, ref_nans = _max_bits([s for lp in launches for s in lp.get("precision", {}).get("ref", [])])
+    cand_bits, cand_nans = _max_bits([s for lp in launches for s in lp.get("precision", {}).get("cand", [])])
+    if cand_bits > ref_bits + PRECISION_MARGIN_BITS or (cand_nans and not ref_nans):
+        parts.append("precision")
+        notes.append(f"precision: {cand_bits:.1f} bits lost (reference {ref_bits:.1f})")
+    if order_deterministic and "order" in settings["checks"]:
+        order = subprocess.run([tool(settings, "kosan-diff"), "--order", "-q", str(ref_trace), str(cand_trace)],
+                               capture_output=True, text=True, errors="replace")
+        if order.returncode == 1:
+            parts.append("order")
+            notes.append(_tail(order.stdout, 1))
+    return {"parts": parts, "summary": "; ".join(n for n in notes if n)}
+
+
+def reference_task(settings: dict, kernel: str, source: str, gpu: int | None) -> dict:
+    """Builds the unmutated program plain and checked, runs each draw (the
+    checked build twice) and measures kosan's false alarms: kosan's verdict
+    on the second checked run against the first."""
+    work = Path(settings["work"]) / kernel
+    plain = build(settings, source, str(work / "ref.plain"), None, True)
+    checked = build(settings, source, str(work / "ref.kosan"), None, False)
+    if not plain["ok"] or not checked["ok"]:
+        return {"kernel": kernel, "status": "build-error", "detail": plain["error"] or checked["error"]}
+    runs, deterministic, failures = [], True, []
+    for seed in settings["seeds"]:
+        own = run_program(settings, plain["output"], seed, work / f"ref.{seed}.out", None, gpu)
+        first = run_program(settings, checked["output"], seed, work / f"ref.{seed}.kout", work / f"ref.{seed}.kosan", gpu)
+        again = run_program(settings, checked["output"], seed, work / f"ref2.{seed}.kout", work / f"ref2.{seed}.kosan", gpu)
+        if not own["passed"]:
+            failures.append(f"seed {seed}: {own['check'] or 'no PASS line'} (exit status {own['status']})")
+        if (work / f"ref.{seed}.kosan").exists() and "order" in settings["checks"]:
+            order = subprocess.run([tool(settings, "kosan-diff"), "--order", "-q", str(work / f"ref.{seed}.kosan"),
+                                    str(work / f"ref2.{seed}.kosan")], capture_output=True, text=True)
+            deterministic &= order.returncode == 0
+        runs.append({"seed": seed, "own": own, "first": first, "again": again})
+    out = []
+    for r in runs:
+        seed = r["seed"]
+        alarms = kosan_verdict(settings, work / f"ref.{seed}.kosan", work / f"ref2.{seed}.kosan", r["again"],
+                               deterministic)
+        if not r["first"]["passed"]:
+            alarms["parts"].append("own-check-under-kosan")
+        out.append({"seed": seed, "passed": r["own"]["passed"], "output_hash": r["own"]["output_hash"],
+                    "trace": str(work / f"ref.{seed}.kosan"), "false_alarms": alarms,
+                    "seconds": r["own"]["seconds"] + r["first"]["seconds"]})
+    return {"kernel": kernel, "status": "reference-fails" if failures else "ok",
+            "detail": "; ".join(failures)[:500], "order_deterministic": deterministic, "runs": out}
+
+
+def mutant_build_task(settings: dict, kernel: str, source: str, mutant: str) -> dict:
+    work = Path(settings["work"]) / kernel / mutant
+    plain = build(settings, source, str(work / "plain"), mutant, True)
+    checked = build(settings, source, str(work / "kosan"), mutant, False) if plain["ok"] else plain
+    return {"kernel": kernel, "id": mutant, "ok": plain["ok"] and checked["ok"],
+            "error": plain["error"] or checked["error"], "plain": plain["output"],
+            "kosan": checked["output"], "seconds": plain["seconds"] + (checked["seconds"] if plain["ok"] else 0)}
+
+
+def mutant_run_task(settings: dict, kernel: str, reference: dict, built: dict, gpu: int | None) -> dict:
+    """Runs a built mutant on every draw and judges it with each oracle."""
+    work = Path(settings["work"]) / kernel / built["id"]
+    draws, start = [], time.monotonic()
+    for seed in settings["seeds"]:
+        ref = reference["runs"][str(seed)]
+        own = run_program(settings, built["plain"], seed, work / f"{seed}.out", None, gpu)
+        checked = run_program(settings, built["kosan"], seed, work / f"{seed}.kout", work / f"{seed}.kosan", gpu)
+        verdict = kosan_verdict(settings, Path(ref["trace"]), work / f"{seed}.kosan", checked,
+                                reference["order_deterministic"])
+        own_killed = not own["passed"]
+        draws.append({"seed": seed, "own": own_killed, "own_check": own["check"],
+                      "own_timeout": own["timeout"], "kosan": bool(verdict["parts"]),
+                      "parts": verdict["parts"], "kosan_summary": verdict["summary"],
+                      "same_output": bool(own["output_hash"]) and own["output_hash"] == ref["output_hash"]})
+    if not settings.get("keep"):
+        shutil.rmtree(work, ignore_errors=True)
+    parts = sorted({p for d in draws for p in d["parts"]}, key=KOSAN_PARTS.index)
+    own_killed = any(d["own"] for d in draws)
+    kosan_killed = any(d["kosan"] for d in draws)
+    return {"kernel": kernel, "id": built["id"], "status": "judged", "own": own_killed,
+            "kosan": kosan_killed, "parts": parts,
+            "equivalent": not own_killed and not kosan_killed and all(d["same_output"] for d in draws),
+            "draws": draws, "build_seconds": built["seconds"], "run_seconds": time.monotonic() - start}

@@ -1,10 +1,12 @@
 //===- passes/DeviceRuntime.cpp - Link the embedded device runtime ---------===//
 //
-// The device runtime is nvptx64 bitcode embedded in the plugin at build time.
+// The device runtime is bitcode embedded in the plugin at build time, once
+// for nvptx64 and once for amdgcn (empty when kosan was built without the
+// ROCm device libraries).
 // It is linked after instrumentation, so its functions are never instrumented,
 // and only the entry points the module calls come along. Made internal, they
 // cannot clash between translation units, and they take the module's target
-// attributes so that one PTX target covers the whole module.
+// attributes so that one GPU target covers the whole module.
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceRuntime.h"
@@ -24,15 +26,27 @@ namespace {
 const unsigned char kDeviceRuntimeNVPTX[] = {
 #include "kosan_device_nvptx.inc"
 };
+// One byte more than the bitcode, so that the array is never empty.
+const unsigned char kDeviceRuntimeAMDGCN[] = {
+#include "kosan_device_amdgcn.inc"
+    0};
 } // namespace
 
 namespace kosan {
 
+bool hasDeviceRuntime(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.isNVPTX() || (T.isAMDGCN() && sizeof(kDeviceRuntimeAMDGCN) > 1);
+}
+
 bool linkDeviceRuntime(Module &M) {
-  if (!Triple(M.getTargetTriple()).isNVPTX())
+  Triple T(M.getTargetTriple());
+  if (!hasDeviceRuntime(M))
     return false;
-  StringRef bytes(reinterpret_cast<const char *>(kDeviceRuntimeNVPTX),
-                  sizeof(kDeviceRuntimeNVPTX));
+  StringRef bytes = T.isNVPTX() ? StringRef(reinterpret_cast<const char *>(kDeviceRuntimeNVPTX),
+                                            sizeof(kDeviceRuntimeNVPTX))
+                                : StringRef(reinterpret_cast<const char *>(kDeviceRuntimeAMDGCN),
+                                            sizeof(kDeviceRuntimeAMDGCN) - 1);
   Expected<std::unique_ptr<Module>> runtime =
       parseBitcodeFile(MemoryBufferRef(bytes, "kosan-device-runtime"),
                        M.getContext());
@@ -59,9 +73,18 @@ bool linkDeviceRuntime(Module &M) {
     // Kernels of kosan's own (the unit marker of relocatable device code)
     // are not the runtime's.
     if (F.isDeclaration() || !F.getName().starts_with(rt::Prefix) ||
-        F.getCallingConv() == CallingConv::PTX_Kernel)
+        F.getCallingConv() == CallingConv::PTX_Kernel ||
+        F.getCallingConv() == CallingConv::AMDGPU_KERNEL)
       continue;
     F.setLinkage(GlobalValue::InternalLinkage);
+    // AMDGPU: what the attributor concluded for the runtime's own build
+    // (no dispatch pointer, ...) is left to the backend to conclude again.
+    SmallVector<StringRef, 16> inferred;
+    for (const Attribute &A : F.getAttributes().getFnAttrs())
+      if (A.isStringAttribute() && A.getKindAsString().starts_with("amdgpu-no-"))
+        inferred.push_back(A.getKindAsString());
+    for (StringRef name : inferred)
+      F.removeFnAttr(name);
     F.removeFnAttr("target-cpu");
     F.removeFnAttr("target-features");
     if (cpu.isValid())

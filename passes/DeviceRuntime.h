@@ -39,6 +39,9 @@ inline constexpr std::pair<const char *, unsigned> SiteArguments[] = {
 // Links the embedded device runtime into M (only the functions M calls) and
 // makes them internal to M.
 bool linkDeviceRuntime(llvm::Module &M);
+// Whether the plugin carries a device runtime for M's target (amdgcn's is
+// built only where the ROCm device libraries are).
+bool hasDeviceRuntime(const llvm::Module &M);
 
 } // namespace kosan
 

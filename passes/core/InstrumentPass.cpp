@@ -262,11 +262,15 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!isDeviceModule(M) ||
       !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER)))
     return PreservedAnalyses::all();
-  // Device code for targets without a Target (AMD GPUs, for now) is left
-  // alone.
+  // Device code for targets without a Target is left alone.
   const Target *T = Target::forModule(M);
   if (!T)
     return PreservedAnalyses::all();
+  if (opts.linkRuntime && !hasDeviceRuntime(M))
+    report_fatal_error(Twine("kosan: this kosan was built without the ROCm device libraries "
+                             "(rocm-device-libs), so it has no device runtime for ") +
+                       M.getTargetTriple() + ": install them and rebuild kosan (" +
+                       M.getSourceFileName() + ")");
   FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   if (!instrumentModule(M, *T, opts, FAM))
     return PreservedAnalyses::all();

@@ -49,16 +49,18 @@ Function *KernelCloner::cloneWithExtraParams(Function &F, ArrayRef<Type *> extra
   SmallVector<ReturnInst *, 4> returns;
   CloneFunctionInto(NewF, &F, VMap, CloneFunctionChangeType::LocalChangesOnly, returns);
   dropPromises(*NewF);
+  T.prepareClone(*NewF);
   return NewF;
 }
 
 Function *KernelCloner::cloneKernel(Function &F) {
   LLVMContext &Ctx = M.getContext();
-  Function *NewF = cloneWithExtraParams(F, {PointerType::get(Ctx, 0)});
+  Function *NewF =
+      cloneWithExtraParams(F, {PointerType::get(Ctx, T.launchInfoAddressSpace())});
   unsigned infoArg = F.arg_size();
   // The launch info: a .param array the host fills per launch.
   Type *infoTy = ArrayType::get(Type::getInt64Ty(Ctx), LaunchInfoLayout::words(F.arg_size()));
-  NewF->addParamAttr(infoArg, Attribute::getWithByValType(Ctx, infoTy));
+  NewF->addParamAttr(infoArg, Attribute::get(Ctx, T.launchInfoPassing(), infoTy));
   NewF->addParamAttr(infoArg, Attribute::getWithAlignment(Ctx, Align(8)));
   NewF->getArg(infoArg)->setName("kosan.launch_info");
   NewF->setCallingConv(T.kernelCallingConv());

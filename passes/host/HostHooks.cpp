@@ -54,6 +54,10 @@ namespace {
 const unsigned char kHostLoaderX86[] = {
 #include "kosan_host_loader.inc"
 };
+// For HIP programs (no CUDA runtime table: they link libamdhip64 alone).
+const unsigned char kHostLoaderHipX86[] = {
+#include "kosan_host_loader_hip.inc"
+};
 } // namespace
 
 namespace kosan {
@@ -77,10 +81,17 @@ std::string defaultRuntimePath() {
 // of the program (linkonce_odr/weak_odr, hidden). False when M's target has
 // no loader (only x86_64 is built); the module then keeps declarations, and
 // the runtime must be linked by hand.
+// HIP host modules (clang's HIP code generation registers their kernels
+// through __hipRegisterFunction) get the HIP loader.
 bool linkLoader(Module &M) {
   if (Triple(M.getTargetTriple()).getArch() != Triple::x86_64)
     return false;
-  StringRef bytes(reinterpret_cast<const char *>(kHostLoaderX86), sizeof(kHostLoaderX86));
+  bool hip = M.getFunction("__hipRegisterFunction") || M.getFunction("__hip_module_ctor") ||
+             M.getNamedGlobal("__hip_fatbin_wrapper");
+  StringRef bytes = hip ? StringRef(reinterpret_cast<const char *>(kHostLoaderHipX86),
+                                    sizeof(kHostLoaderHipX86))
+                        : StringRef(reinterpret_cast<const char *>(kHostLoaderX86),
+                                    sizeof(kHostLoaderX86));
   Expected<std::unique_ptr<Module>> loader =
       parseBitcodeFile(MemoryBufferRef(bytes, "kosan-host-loader"), M.getContext());
   if (!loader) {

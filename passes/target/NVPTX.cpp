@@ -146,6 +146,29 @@ public:
     return name.starts_with("llvm.nvvm.shfl.") || name.contains("__shfl");
   }
 
+  const Value *shuffledValue(const CallInst &CI) const override {
+    const Function *F = CI.getCalledFunction();
+    if (!F)
+      return nullptr;
+    StringRef name = F->getName();
+    if (name.starts_with("llvm.nvvm.shfl.sync.") && !name.ends_with("p"))
+      return CI.getArgOperand(1);
+    return nullptr;
+  }
+  Value *reshuffle(IRBuilderBase &B, const CallInst &CI, Value *word) const override {
+    StringRef kind = CI.getCalledFunction()
+                         ->getName()
+                         .drop_front(strlen("llvm.nvvm.shfl.sync."))
+                         .split('.')
+                         .first;
+    Intrinsic::ID sid = kind == "bfly"   ? Intrinsic::nvvm_shfl_sync_bfly_i32
+                        : kind == "down" ? Intrinsic::nvvm_shfl_sync_down_i32
+                        : kind == "up"   ? Intrinsic::nvvm_shfl_sync_up_i32
+                                         : Intrinsic::nvvm_shfl_sync_idx_i32;
+    return B.CreateIntrinsic(sid, {}, {CI.getArgOperand(0), word, CI.getArgOperand(2),
+                                       CI.getArgOperand(3)});
+  }
+
   bool isGlobalLoadIntrinsic(Intrinsic::ID id) const override {
     switch (id) {
     case Intrinsic::nvvm_ldg_global_f:

@@ -14,6 +14,8 @@ const Target *Target::forModule(const Module &M) {
   Triple T(M.getTargetTriple());
   if (T.isNVPTX())
     return &nvptxTarget();
+  if (T.isAMDGCN())
+    return &amdgpuTarget();
   return nullptr;
 }
 
@@ -25,10 +27,6 @@ bool isDeviceModule(const Module &M) {
 bool isKernel(const Function &F) {
   if (F.isDeclaration())
     return false;
-  // AMDGPU device modules are recognised (and left alone) before they have
-  // a Target of their own.
-  if (F.getCallingConv() == CallingConv::AMDGPU_KERNEL)
-    return true;
   const Target *T = Target::forModule(*F.getParent());
   return T && T->isKernel(F);
 }

@@ -7,8 +7,8 @@
 // layout of the launch info a kernel clone receives is the ABI's
 // (include/kosan/abi.h), the same for every target: LaunchInfoLayout.
 //
-// One implementation per target (NVPTX.cpp; an AMDGPU.cpp next), found by
-// the module's triple (Target::forModule).
+// One implementation per target (NVPTX.cpp, AMDGPU.cpp), found by the
+// module's triple (Target::forModule).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_PASSES_TARGET_TARGET_H
@@ -24,6 +24,7 @@
 #include <cstdint>
 
 namespace llvm {
+class CallInst;
 class Function;
 class Module;
 class Value;
@@ -91,6 +92,14 @@ public:
   // beyond the calling convention (NVPTX: its nvvm.annotations, and a
   // register limit when it has none).
   virtual void copyKernelAttributes(llvm::Function &original, llvm::Function &clone) const = 0;
+  // What every clone (kernel or device function) needs once it is made,
+  // beyond its original's attributes (AMDGPU: none of the attributor's
+  // "amdgpu-no-*" conclusions, which the instrumentation may falsify).
+  virtual void prepareClone(llvm::Function &) const {}
+  // How a kernel clone receives its launch info: a pointer in this address
+  // space, with this attribute (byval or byref) of the launch info's type.
+  virtual unsigned launchInfoAddressSpace() const { return addrspace::Generic; }
+  virtual llvm::Attribute::AttrKind launchInfoPassing() const { return llvm::Attribute::ByVal; }
 
   // Reading the special values (dim: 0 x, 1 y, 2 z).
   virtual llvm::Value *threadId(llvm::IRBuilderBase &B, unsigned dim) const = 0;
@@ -100,6 +109,12 @@ public:
   // A warp shuffle: the target's intrinsic, or a call of the CUDA/HIP
   // headers' wrapper (at -O0, where nothing is inlined).
   virtual bool isShuffle(const llvm::Value &V) const = 0;
+  // The value a shuffle intrinsic moves between lanes, when re-issuing the
+  // same shuffle on another 32-bit word moves that word the same way
+  // (reshuffle); nullptr otherwise.
+  virtual const llvm::Value *shuffledValue(const llvm::CallInst &CI) const = 0;
+  virtual llvm::Value *reshuffle(llvm::IRBuilderBase &B, const llvm::CallInst &CI,
+                                 llvm::Value *word) const = 0;
   // A load through the target's read-only/uniform load intrinsics
   // (NVPTX's ldg/ldu): its pointer operand is argument 0.
   virtual bool isGlobalLoadIntrinsic(llvm::Intrinsic::ID id) const = 0;
@@ -108,6 +123,7 @@ public:
 };
 
 const Target &nvptxTarget();
+const Target &amdgpuTarget();
 
 } // namespace kosan
 

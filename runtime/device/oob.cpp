@@ -1,7 +1,7 @@
 //===- runtime/device/oob.cpp - Device runtime of the OOB check ------------===//
 //
-// Compiled to nvptx64 bitcode (no CUDA headers: clang's NVVM builtins only),
-// embedded in the plugin and linked into each instrumented device module after
+// Compiled to nvptx64 and to amdgcn bitcode (no CUDA or HIP headers: clang's
+// builtins only, through gpu.h), embedded in the plugin and linked into each instrumented device module after
 // instrumentation, so these functions are never instrumented themselves.
 //
 // Instrumented code checks and records everything inline, except accesses
@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/abi.h"
+
+#include "gpu.h"
 
 #define KOSAN_DEVICE extern "C" __attribute__((noinline, cold))
 
@@ -32,19 +34,19 @@ void record(kosan_device_state *st, uint32_t launchId, uint32_t flags,
     e->pitch = 0;
     e->size = size;
     e->flags = eventFlags;
-    e->block[0] = __nvvm_read_ptx_sreg_ctaid_x();
-    e->block[1] = __nvvm_read_ptx_sreg_ctaid_y();
-    e->block[2] = __nvvm_read_ptx_sreg_ctaid_z();
-    e->thread[0] = __nvvm_read_ptx_sreg_tid_x();
-    e->thread[1] = __nvvm_read_ptx_sreg_tid_y();
-    e->thread[2] = __nvvm_read_ptx_sreg_tid_z();
-    __nvvm_membar_sys();
+    e->block[0] = kosan::gpu::blockId(0);
+    e->block[1] = kosan::gpu::blockId(1);
+    e->block[2] = kosan::gpu::blockId(2);
+    e->thread[0] = kosan::gpu::threadId(0);
+    e->thread[1] = kosan::gpu::threadId(1);
+    e->thread[2] = kosan::gpu::threadId(2);
+    kosan::gpu::systemFence();
     e->key = ((uint64_t)launchId << 32 | site) + 1;
   }
   hf->dirty = 1;
   uint32_t budget = st->event_budget;
   if ((flags & KOSAN_LAUNCH_HALT_ON_ERROR) || (budget && index >= budget)) {
-    __nvvm_membar_sys();
+    kosan::gpu::systemFence();
     hf->halted = 1;
     __builtin_trap();
   }
@@ -63,6 +65,7 @@ KOSAN_DEVICE bool __kosan_oob_check_table(uint64_t state, uint32_t launchId,
     return true;
   void *p = (void *)addr;
   kosan_device_state *st = (kosan_device_state *)state;
+#if defined(__NVPTX__)
   if (__nvvm_isspacep_shared(p)) {
     uint64_t offset;
     uint32_t total;
@@ -81,6 +84,13 @@ KOSAN_DEVICE bool __kosan_oob_check_table(uint64_t state, uint32_t launchId,
   }
   if (__nvvm_isspacep_local(p) || __nvvm_isspacep_const(p))
     return true;
+#else
+  // AMDGPU: LDS and private (scratch) addresses are not in the table; the
+  // block's LDS size is not readable here, so they are let through.
+  typedef const __attribute__((address_space(0))) void *FlatPtr;
+  if (__builtin_amdgcn_is_shared((FlatPtr)p) || __builtin_amdgcn_is_private((FlatPtr)p))
+    return true;
+#endif
   uint32_t n = st->table_len;
   if (n == 0)
     return true;

@@ -1,6 +1,6 @@
 //===- runtime/device/order.cpp - Device runtime of the order check --------===//
 //
-// Compiled to nvptx64 bitcode like oob.cpp and linked into instrumented
+// Compiled to nvptx64 and amdgcn bitcode like oob.cpp and linked into instrumented
 // device modules after instrumentation. Instrumented code calls in here at
 // every store of a floating-point value to global memory and at every float
 // atomic, with the value's fingerprint (include/kosan/order.h). The lanes of
@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/abi.h"
 #include "kosan/order.h"
+
+#include "gpu.h"
 
 #define KOSAN_DEVICE extern "C" __attribute__((noinline))
 
@@ -26,34 +28,31 @@ kosan_order_state *orderState(uint64_t state) {
 // This lane's record index in its shard: the group of lanes here now claims
 // its records with one atomic, by the lowest of them.
 uint32_t claim(uint32_t *count) {
-  uint32_t group = __nvvm_activemask();
-  uint32_t lane = __nvvm_read_ptx_sreg_laneid();
-  uint32_t leader = (uint32_t)__builtin_ctz(group);
-  uint32_t rank = (uint32_t)__builtin_popcount(group & ((1u << lane) - 1));
+  using namespace kosan::gpu;
+  LaneMask group = activeMask();
+  uint32_t lane = laneId();
+  uint32_t leader = lowestLane(group);
+  uint32_t rank = popcount(lanesBelow(group, lane));
   uint32_t base = 0;
   if (lane == leader)
-    base = __atomic_fetch_add(count, (uint32_t)__builtin_popcount(group), __ATOMIC_RELAXED);
-  base = (uint32_t)__nvvm_shfl_sync_idx_i32(group, (int)base, (int)leader, 0x1f);
+    base = __atomic_fetch_add(count, popcount(group), __ATOMIC_RELAXED);
+  base = shuffle(group, base, leader);
   return base + rank;
 }
 
 uint32_t linearBlock() {
-  return __nvvm_read_ptx_sreg_ctaid_x() +
-         __nvvm_read_ptx_sreg_nctaid_x() *
-             (__nvvm_read_ptx_sreg_ctaid_y() +
-              __nvvm_read_ptx_sreg_nctaid_y() * __nvvm_read_ptx_sreg_ctaid_z());
+  using namespace kosan::gpu;
+  return blockId(0) + gridDim(0) * (blockId(1) + gridDim(1) * blockId(2));
 }
 
 uint32_t linearThread() {
-  return __nvvm_read_ptx_sreg_tid_x() +
-         __nvvm_read_ptx_sreg_ntid_x() *
-             (__nvvm_read_ptx_sreg_tid_y() +
-              __nvvm_read_ptx_sreg_ntid_y() * __nvvm_read_ptx_sreg_tid_z());
+  using namespace kosan::gpu;
+  return threadId(0) + blockDim(0) * (threadId(1) + blockDim(1) * threadId(2));
 }
 
 } // namespace
 
-static uint32_t shard() { return __nvvm_read_ptx_sreg_smid() & (KOSAN_ORDER_SHARDS - 1); }
+static uint32_t shard() { return kosan::gpu::spreadId() & (KOSAN_ORDER_SHARDS - 1); }
 
 KOSAN_DEVICE void __kosan_order_store(uint64_t state, uint64_t where, uint64_t fp) {
   kosan_order_state *os = orderState(state);

@@ -41,18 +41,30 @@
 #include "kosan/abi.h"
 #include "kosan/precision.h"
 
+#include "gpu.h"
+
 // Called once per sink; never inlined, so that instrumented code pays a call,
 // not this body, at every site.
 #define KOSAN_DEVICE extern "C" __attribute__((noinline))
 
-// NVIDIA libdevice, linked into this bitcode at build time (internalized, and
-// its __nvvm_reflect queries resolved), so modules need no libdevice of
-// their own for the shadows.
+// NVIDIA libdevice (AMD: the ROCm device libraries' ocml), linked into this
+// bitcode at build time (internalized, and libdevice's __nvvm_reflect queries
+// resolved), so modules need no math library of their own for the shadows.
+#if defined(__NVPTX__)
 extern "C" double __nv_exp2(double);
 extern "C" double __nv_log2(double);
 extern "C" double __nv_sin(double);
 extern "C" double __nv_cos(double);
 extern "C" double __nv_tanh(double);
+#define KOSAN_FP64(f) __nv_##f
+#else
+extern "C" double __ocml_exp2_f64(double);
+extern "C" double __ocml_log2_f64(double);
+extern "C" double __ocml_sin_f64(double);
+extern "C" double __ocml_cos_f64(double);
+extern "C" double __ocml_tanh_f64(double);
+#define KOSAN_FP64(f) __ocml_##f##_f64
+#endif
 
 namespace {
 
@@ -74,10 +86,11 @@ Target targetOf(uint64_t state, uint32_t slot) {
   kosan_precision_state *ps = (kosan_precision_state *)precision;
   if (slot >= ps->capacity)
     return {nullptr, nullptr};
-  uint32_t shard = __nvvm_read_ptx_sreg_smid() & (KOSAN_PREC_SHARDS - 1);
+  uint32_t shard = kosan::gpu::spreadId() & (KOSAN_PREC_SHARDS - 1);
   return {ps, (kosan_prec_slot *)ps->slots + (uint64_t)slot * KOSAN_PREC_SHARDS + shard};
 }
 
+#if defined(__NVPTX__)
 uint32_t shfl32(uint32_t mask, uint32_t v, uint32_t srcLane) {
   return (uint32_t)__nvvm_shfl_sync_idx_i32(mask, (int)v, (int)srcLane, 0x1f);
 }
@@ -97,6 +110,7 @@ uint64_t shflXor64(uint64_t v, uint32_t laneMask) {
 uint32_t ballot(uint32_t mask, bool p) { return __nvvm_vote_ballot_sync(mask, p); }
 
 uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+#endif
 
 void addU64(uint64_t *p, uint64_t v) {
   if (v)
@@ -116,15 +130,16 @@ void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
   slot->worst_shadow = s.shadow;
   slot->worst_cause_code = s.causeCode;
   slot->worst_cause_slot = s.causeSlot;
-  slot->worst_block[0] = __nvvm_read_ptx_sreg_ctaid_x();
-  slot->worst_block[1] = __nvvm_read_ptx_sreg_ctaid_y();
-  slot->worst_block[2] = __nvvm_read_ptx_sreg_ctaid_z();
-  slot->worst_thread[0] = __nvvm_read_ptx_sreg_tid_x();
-  slot->worst_thread[1] = __nvvm_read_ptx_sreg_tid_y();
-  slot->worst_thread[2] = __nvvm_read_ptx_sreg_tid_z();
+  slot->worst_block[0] = kosan::gpu::blockId(0);
+  slot->worst_block[1] = kosan::gpu::blockId(1);
+  slot->worst_block[2] = kosan::gpu::blockId(2);
+  slot->worst_thread[0] = kosan::gpu::threadId(0);
+  slot->worst_thread[1] = kosan::gpu::threadId(1);
+  slot->worst_thread[2] = kosan::gpu::threadId(2);
   slot->worst_launch = launch;
 }
 
+#if defined(__NVPTX__)
 // The lanes of the warp that are here now and called for the same slot.
 uint32_t groupOf(uint32_t slotIndex) {
   return __nvvm_match_any_sync_i32(__nvvm_activemask(), slotIndex);
@@ -226,6 +241,36 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
       writeWorst(t.slot, s, launch);
   }
 }
+#else
+// AMD GPUs: every lane records its own sample (no grouping of the lanes of
+// a wavefront that call for the same slot): more atomics, the same counts.
+template <Sink sink>
+void recordError(Target t, uint32_t launch, uint32_t, const LaneSample &s) {
+  kosan_prec_slot *slot = t.slot;
+  addU64(&slot->count, 1);
+  if (s.sumRelErr != 0)
+    __atomic_fetch_add(&slot->sum_rel_err, s.sumRelErr, __ATOMIC_RELAXED);
+  if (s.relErrBits > readU64(&slot->max_rel_err_bits))
+    __atomic_fetch_max(&slot->max_rel_err_bits, s.relErrBits, __ATOMIC_RELAXED);
+  if (s.ulpErrBits > readU64(&slot->max_ulp_err_bits))
+    __atomic_fetch_max(&slot->max_ulp_err_bits, s.ulpErrBits, __ATOMIC_RELAXED);
+  if (s.scaleBits > readU64(&slot->max_scale_bits))
+    __atomic_fetch_max(&slot->max_scale_bits, s.scaleBits, __ATOMIC_RELAXED);
+  bool raised = false;
+  if (s.absErrBits > readU64(&slot->max_abs_err_bits))
+    raised = __atomic_fetch_max(&slot->max_abs_err_bits, s.absErrBits, __ATOMIC_RELAXED) <
+             s.absErrBits;
+  addU64(&slot->hist[s.bin & 7], 1);
+  if constexpr (sink == Sink::Narrow) {
+    addU64(&slot->overflows, (s.flags & kLaneOverflow) ? 1 : 0);
+    addU64(&slot->underflows, (s.flags & kLaneUnderflow) ? 1 : 0);
+    addU64(&slot->nans, (s.flags & kLaneNaN) ? 1 : 0);
+  }
+  markDirty(t.state);
+  if (raised)
+    writeWorst(slot, s, launch);
+}
+#endif
 
 } // namespace
 
@@ -262,11 +307,15 @@ KOSAN_DEVICE void __kosan_prec_nonfinite(uint64_t state, uint32_t launch,
   Target t = targetOf(state, slot);
   if (!t.slot)
     return;
+#if defined(__NVPTX__)
   uint32_t lane = __nvvm_read_ptx_sreg_laneid();
   uint32_t group = groupOf(slot);
   if (lane != (uint32_t)__builtin_ctz(group))
     return;
   uint32_t n = popc(group);
+#else
+  uint32_t n = 1;
+#endif
   addU64(&t.slot->count, n);
   if (__atomic_fetch_add(&t.slot->nans, (uint64_t)n, __ATOMIC_RELAXED) == 0)
     writeWorst(t.slot, nonfiniteSample(real, shadow), launch);
@@ -276,8 +325,8 @@ KOSAN_DEVICE void __kosan_prec_nonfinite(uint64_t state, uint32_t launch,
 // Shadows of the approximate fp32 functions (ex2.approx, lg2.approx,
 // sin.approx, cos.approx, tanh.approx): libdevice's fp64 functions, accurate
 // to an ulp or two of fp64, far below the error of what they shadow.
-KOSAN_DEVICE double __kosan_shadow_exp2(double x) { return __nv_exp2(x); }
-KOSAN_DEVICE double __kosan_shadow_log2(double x) { return __nv_log2(x); }
-KOSAN_DEVICE double __kosan_shadow_sin(double x) { return __nv_sin(x); }
-KOSAN_DEVICE double __kosan_shadow_cos(double x) { return __nv_cos(x); }
-KOSAN_DEVICE double __kosan_shadow_tanh(double x) { return __nv_tanh(x); }
+KOSAN_DEVICE double __kosan_shadow_exp2(double x) { return KOSAN_FP64(exp2)(x); }
+KOSAN_DEVICE double __kosan_shadow_log2(double x) { return KOSAN_FP64(log2)(x); }
+KOSAN_DEVICE double __kosan_shadow_sin(double x) { return KOSAN_FP64(sin)(x); }
+KOSAN_DEVICE double __kosan_shadow_cos(double x) { return KOSAN_FP64(cos)(x); }
+KOSAN_DEVICE double __kosan_shadow_tanh(double x) { return KOSAN_FP64(tanh)(x); }

@@ -32,6 +32,8 @@ for var in ("KOSAN_OPTIONS", "KOSAN_CHECKS", "CUDA_PATH", "CUDA_HOME", "KOSAN_CL
 config.substitutions.append(("%kosan_plugin_dir", os.path.dirname(os.path.abspath(config.plugin))))
 config.substitutions.append(("%kosan_plugin", config.plugin))
 # The device runtime as built, before the plugin embeds it.
+config.substitutions.append(("%kosan_device_rt_amdgcn", os.path.join(
+    config.kosan_obj_root, "runtime", "device", "kosan_device_amdgcn.bc")))
 config.substitutions.append(("%kosan_device_rt", os.path.join(
     config.kosan_obj_root, "runtime", "device", "kosan_device_nvptx.bc")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
@@ -39,6 +41,7 @@ config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "cl
 config.substitutions.append(("%kosan_share", os.path.join(os.path.dirname(bindir), "share", "kosan")))
 config.substitutions.append(("%kosan-clang\\+\\+", os.path.join(bindir, "kosan-clang++")))
 config.substitutions.append(("%kosan-nvcc", os.path.join(bindir, "kosan-nvcc")))
+config.substitutions.append(("%kosan-hipcc", os.path.join(bindir, "kosan-hipcc")))
 config.substitutions.append(("%kosan-report", os.path.join(bindir, "kosan-report")))
 config.substitutions.append(("%kosan-diff", os.path.join(bindir, "kosan-diff")))
 config.substitutions.append(("%kosan-mutate", os.path.join(bindir, "kosan-mutate")))
@@ -47,3 +50,17 @@ config.substitutions.append(("%kosan-fp", os.path.join(testbindir, "kosan-fp")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+# HIP for AMD GPUs (test/lit/hip): clang 19 compiles HIP with Debian's HIP
+# headers (libamdhip64-dev) and ROCm device libraries (rocm-device-libs);
+# kosan then has an amdgcn device runtime. Without them those tests are
+# skipped, and lit says why.
+hip_missing = [what for what, path in (
+    ("libamdhip64-dev (/usr/include/hip/hip_runtime.h)", "/usr/include/hip/hip_runtime.h"),
+    ("rocm-device-libs (%s/ocml.bc)" % config.rocm_device_lib_path,
+     os.path.join(config.rocm_device_lib_path, "ocml.bc")),
+) if not os.path.exists(path)]
+if hip_missing:
+    lit_config.note("HIP tests (test/lit/hip) are skipped: missing " + ", ".join(hip_missing))
+else:
+    config.available_features.add("hip-amd")

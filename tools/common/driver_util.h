@@ -1,6 +1,6 @@
 //===- tools/common/driver_util.h - What both compiler drivers need -------===//
 //
-// Small helpers that kosan-clang++ and kosan-nvcc share: string splitting,
+// Small helpers that kosan-clang++, kosan-nvcc and kosan-hipcc share: string splitting,
 // reading a file, quoting an argument for a shell, finding a program on PATH.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,28 @@
 #include "kosan/printable.h"
 
 namespace kosan::cli {
+
+/// clang's options whose value is the next argument (when not written
+/// joined). A driver must skip those values so as not to mistake them for inputs.
+// clang-format off
+inline const std::set<std::string_view> SeparateValueOptions = {
+    "-A", "-B", "-D", "-F", "-I", "-L", "-MF", "-MJ", "-MQ", "-MT", "-T", "-U",
+    "-Xarch_device", "-Xarch_host", "-Xassembler", "-Xclang",
+    "-Xcuda-fatbinary", "-Xcuda-ptxas", "-Xlinker", "-Xoffload-linker",
+    "-Xopenmp-target", "-Xpreprocessor", "--config", "--param", "--sysroot",
+    "-arch", "-cxx-isystem", "-dependency-dot", "-dependency-file", "-e",
+    "-iframework", "-idirafter", "-imacros", "-include", "-include-pch",
+    "-iprefix", "-iquote", "-isysroot", "-isystem", "-ivfsoverlay",
+    "-iwithprefix", "-iwithprefixbefore", "-mllvm", "-o", "-rpath",
+    "-serialize-diagnostics", "-target", "-u", "-z"};
+// clang-format on
+
+/// clang's options that stop before the link.
+inline const std::set<std::string_view> StopBeforeLinkOptions = {
+    "-c",           "-S",
+    "-E",           "-M",
+    "-MM",          "-fsyntax-only",
+    "--precompile", "--cuda-device-only"};
 
 inline bool startsWith(std::string_view S, std::string_view Prefix) {
   return S.substr(0, Prefix.size()) == Prefix;

@@ -104,27 +104,6 @@ void expandResponseFiles(const std::vector<std::string> &Args, int Depth,
   }
 }
 
-/// Options whose value is the next argument (when not written joined). The
-/// driver must skip those values so as not to mistake them for inputs.
-// clang-format off
-const std::set<std::string_view> SeparateValueOptions = {
-    "-A", "-B", "-D", "-F", "-I", "-L", "-MF", "-MJ", "-MQ", "-MT", "-T", "-U",
-    "-Xarch_device", "-Xarch_host", "-Xassembler", "-Xclang",
-    "-Xcuda-fatbinary", "-Xcuda-ptxas", "-Xlinker", "-Xoffload-linker",
-    "-Xopenmp-target", "-Xpreprocessor", "--config", "--param", "--sysroot",
-    "-arch", "-cxx-isystem", "-dependency-dot", "-dependency-file", "-e",
-    "-iframework", "-idirafter", "-imacros", "-include", "-include-pch",
-    "-iprefix", "-iquote", "-isysroot", "-isystem", "-ivfsoverlay",
-    "-iwithprefix", "-iwithprefixbefore", "-mllvm", "-o", "-rpath",
-    "-serialize-diagnostics", "-target", "-u", "-z"};
-// clang-format on
-
-const std::set<std::string_view> StopBeforeLinkOptions = {
-    "-c",           "-S",
-    "-E",           "-M",
-    "-MM",          "-fsyntax-only",
-    "--precompile", "--cuda-device-only"};
-
 bool isCudartLibrary(std::string_view Name) {
   return Name == "cudart" || Name == "cudart_static" ||
          startsWith(Name, ":libcudart");
@@ -271,8 +250,8 @@ CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs,
   }
 
   if (HipUse) {
-    Facts.Refusal = "HIP is not supported yet: kosan-clang++ builds CUDA "
-                    "only (saw '" +
+    Facts.Refusal = "kosan-clang++ builds CUDA only; build HIP with "
+                    "kosan-hipcc (saw '" +
                     *HipUse + "')";
     return Facts;
   }

@@ -89,7 +89,7 @@ public:
   void instrument(Function &clone, const Function &original, const LaunchContext &ctx,
                   FunctionAnalysisManager &) override {
     OrderCounts c = instrumentOrder(
-        clone, {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, ctx.kernel, logOps}, S.sites,
+        clone, {ctx.state, ctx.launchId, ctx.flags, ctx.dynSmem, ctx.kernel, logOps, &S.target}, S.sites,
         *shared);
     ++NumFunctions;
     NumOperations += c.operations;

@@ -559,24 +559,15 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   Intrinsic::ID id = callee->getIntrinsicID();
   // Warp shuffles move a value between lanes: its fingerprint moves along,
   // as two 32-bit shuffles with the same lane arguments.
-  if (name.starts_with("llvm.nvvm.shfl.sync.") && !name.ends_with("p")) {
-    Value *val = CI->getArgOperand(1);
+  if (const Value *shuffled = ctx.target->shuffledValue(*CI)) {
+    Value *val = const_cast<Value *>(shuffled);
     Value *f = isFP(val->getType()) ? fp(val) : carried.lookup(val);
     if (!f)
       return false;
-    StringRef kind = name.drop_front(strlen("llvm.nvvm.shfl.sync.")).split('.').first;
-    Intrinsic::ID sid = kind == "bfly"   ? Intrinsic::nvvm_shfl_sync_bfly_i32
-                        : kind == "down" ? Intrinsic::nvvm_shfl_sync_down_i32
-                        : kind == "up"   ? Intrinsic::nvvm_shfl_sync_up_i32
-                                         : Intrinsic::nvvm_shfl_sync_idx_i32;
     Value *lo = B.CreateTrunc(f, I32);
     Value *hi = B.CreateTrunc(B.CreateLShr(f, 32), I32);
-    auto shfl = [&](Value *x) {
-      return B.CreateIntrinsic(sid, {}, {CI->getArgOperand(0), x, CI->getArgOperand(2),
-                                         CI->getArgOperand(3)});
-    };
-    Value *low = B.CreateZExt(shfl(lo), I64);
-    Value *high = B.CreateShl(B.CreateZExt(shfl(hi), I64), 32);
+    Value *low = B.CreateZExt(ctx.target->reshuffle(B, *CI, lo), I64);
+    Value *high = B.CreateShl(B.CreateZExt(ctx.target->reshuffle(B, *CI, hi), I64), 32);
     Value *moved = B.CreateOr(high, low);
     if (isFP(CI->getType()))
       fps[CI] = moved;

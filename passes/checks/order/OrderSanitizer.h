@@ -60,10 +60,13 @@ private:
   bool dynDeclared = false;
 };
 
+class Target;
+
 struct OrderContext {
   llvm::Value *state, *launchId, *flags, *dynSmem;
   bool kernel;             // F is a kernel clone: its pointer parameters are kernel arguments
   bool logOps = false;     // order-ops: every operation also calls __kosan_order_op
+  const Target *target = nullptr; // the module's target: its shuffles
 };
 
 OrderCounts instrumentOrder(llvm::Function &F, const OrderContext &ctx,

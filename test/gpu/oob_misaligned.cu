@@ -53,6 +53,9 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaMemcpy(in, hin.data(), hin.size() * sizeof(float), cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemset(out, 0, hin.size() * sizeof(float)));
   copy_rows_vec4<<<rows, 128>>>(in, out, rows, cols, bug);
+  // Collected here: the first kernel's thousands of events would otherwise
+  // fill the device log before the second kernel's (log_capacity).
+  CHECK_CUDA(cudaDeviceSynchronize());
   const int n = 1000;
   unsigned char *bytes;
   CHECK_CUDA(cudaMalloc(&bytes, 4 * n + 4));

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 #include "kosan/precision_verdict.h"
+#include "text.h"
 
 #include <algorithm>
 
@@ -12,16 +13,6 @@ namespace kosan {
 
 namespace {
 
-// "file:line:col", as the runtime writes a snapshot's store sites.
-std::string storeLocation(const SourceLoc &s) {
-  std::string out = s.file;
-  if (s.line != 0) {
-    out += ":" + std::to_string(s.line);
-    if (s.column != 0)
-      out += ":" + std::to_string(s.column);
-  }
-  return out;
-}
 
 bool contains(const std::vector<std::string> &v, const std::string &x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -54,7 +45,7 @@ std::vector<PrecisionBeyondRef> precisionBeyondReference(const LaunchDiff &d,
     PrecisionBeyondRef b;
     b.cand = c;
     b.ref_bits = refLaunch;
-    std::string where = storeLocation(c.site);
+    std::string where = detail::fileLocation(c.site);
     const OutputDiff *output = nullptr;
     if (c.kind == "store" || c.kind == "atomic")
       for (const OutputDiff &o : d.outputs)
@@ -67,7 +58,7 @@ std::vector<PrecisionBeyondRef> precisionBeyondReference(const LaunchDiff &d,
                                       : output->name;
       b.ref_bits = 0;
       for (const PrecisionRecord &r : d.ref_precision)
-        if (valueSite(r) && contains(output->ref_store_sites, storeLocation(r.site)))
+        if (valueSite(r) && contains(output->ref_store_sites, detail::fileLocation(r.site)))
           b.ref_bits = std::max(b.ref_bits, r.scaled_bits);
     }
     bool refHasKind = c.kind == "nonfinite" ? refBirths : refFailedNarrowing;

@@ -36,16 +36,7 @@ std::string dim(const Dim3 &d) {
          std::to_string(d.z) + ")";
 }
 
-// file:line:column, leaving out the parts the debug info did not have.
-std::string fileLocation(const SourceLoc &s) {
-  std::string out = s.file;
-  if (s.line != 0) {
-    out += ":" + std::to_string(s.line);
-    if (s.column != 0)
-      out += ":" + std::to_string(s.column);
-  }
-  return out;
-}
+using detail::fileLocation;
 
 // The tail of a description of an access that starts inside a region, with
 // `left` bytes of it to go, but runs past its end.

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/diff.h"
 
+#include "common/cli_options.h"
 #include "common/cli_output.h"
 
 #include <CLI/CLI.hpp>
@@ -215,15 +216,7 @@ static int run(int argc, char **argv) {
                  "than REF at the same output make the pair different")
       ->option_text("BITS")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](std::string &value) {
-            char *end = nullptr;
-            double bits = std::strtod(value.c_str(), &end);
-            return end != value.c_str() && *end == '\0' && bits >= 0 && bits <= 60
-                       ? std::string()
-                       : "expected a number of bits from 0 to 60, not '" + value + "'";
-          },
-          "BITS"));
+      ->check(kosan::cli::precisionBits());
   app.add_flag("-q,--quiet", quiet, "Print only the verdict line (text format)");
   app.add_option("REF", refPath, "Trace of the reference run (A with --order, "
                                  "--batch-invariance)")->required();

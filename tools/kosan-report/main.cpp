@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
 
+#include "common/cli_options.h"
 #include "common/cli_output.h"
 
 #include <CLI/CLI.hpp>
@@ -73,15 +74,7 @@ static int run(int argc, char **argv) {
                  "site is a precision finding (docs/precision.md)")
       ->option_text("BITS")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](std::string &value) {
-            char *end = nullptr;
-            double bits = std::strtod(value.c_str(), &end);
-            return end != value.c_str() && *end == '\0' && bits >= 0 && bits <= 60
-                       ? std::string()
-                       : "expected a number of bits from 0 to 60, not '" + value + "'";
-          },
-          "BITS"));
+      ->check(kosan::cli::precisionBits());
   app.add_flag("--all-sites", reportOptions.all_precision_sites,
                "List every precision site, not only the findings");
   app.add_option("TRACE", tracePath, "Trace written by an instrumented program")

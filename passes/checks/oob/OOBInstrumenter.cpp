@@ -104,6 +104,29 @@ void dropLoadPromises(Instruction &I) {
     I.setMetadata(kind, nullptr);
 }
 
+// ptr = base + sum(index * scale) + constant, through GEPs and bitcasts
+// (and address-space casts where asked); null when a GEP's offset cannot be
+// collected.
+Value *decomposeAddress(const DataLayout &DL, Value *ptr, MapVector<Value *, APInt> &variable,
+                        APInt &constant, bool throughAddrSpaceCasts) {
+  unsigned bits = DL.getIndexTypeSizeInBits(ptr->getType());
+  constant = APInt(bits, 0);
+  Value *base = ptr;
+  while (true) {
+    if (auto *GEP = dyn_cast<GEPOperator>(base)) {
+      if (!GEP->collectOffset(DL, bits, variable, constant))
+        return nullptr;
+      base = GEP->getPointerOperand();
+    } else if (auto *Cast = dyn_cast<BitCastOperator>(base)) {
+      base = Cast->getOperand(0);
+    } else if (auto *ASC = dyn_cast<AddrSpaceCastOperator>(base); ASC && throughAddrSpaceCasts) {
+      base = ASC->getOperand(0);
+    } else {
+      return base;
+    }
+  }
+}
+
 struct Counts {
   unsigned arg = 0, stat = 0, table = 0, safe = 0, constant = 0;
 };
@@ -531,26 +554,11 @@ OOBInstrumenter::groupAccesses(ArrayRef<Access> accesses,
     if (p.kind == Provenance::StaticObject && p.constOffset && *p.constOffset >= 0 &&
         uint64_t(*p.constOffset) + A.constSize <= p.size)
       continue; // proven safe, not checked at all
-    // ptr = base + sum(index * scale) + constant, through the GEP chain.
-    unsigned bits = DL.getIndexTypeSizeInBits(A.ptr->getType());
-    Value *base = A.ptr;
     MapVector<Value *, APInt> variable;
-    APInt constant(bits, 0);
-    bool ok = true;
-    while (true) {
-      if (auto *GEP = dyn_cast<GEPOperator>(base)) {
-        if (!GEP->collectOffset(DL, bits, variable, constant)) {
-          ok = false;
-          break;
-        }
-        base = GEP->getPointerOperand();
-      } else if (auto *Cast = dyn_cast<BitCastOperator>(base)) {
-        base = Cast->getOperand(0);
-      } else {
-        break;
-      }
-    }
-    if (!ok)
+    APInt constant;
+    Value *base = decomposeAddress(DL, A.ptr, variable, constant,
+                                   /*throughAddrSpaceCasts=*/false);
+    if (!base)
       continue;
     std::string key;
     raw_string_ostream os(key);
@@ -750,33 +758,19 @@ Value *OOBInstrumenter::misalignment(Check &c, Value *addr, uint64_t alignment,
                                      const LaunchContext &ctx) {
   if (alignment < 2)
     return nullptr;
-  unsigned bits = DL.getIndexTypeSizeInBits(c.A.ptr->getType());
   unsigned need = Log2_64(alignment);
-  Value *base = c.A.ptr;
-  while (true) {
-    if (auto *GEP = dyn_cast<GEPOperator>(base)) {
-      MapVector<Value *, APInt> variable;
-      APInt constant(bits, 0);
-      if (!GEP->collectOffset(DL, bits, variable, constant) ||
-          (constant.getZExtValue() & (alignment - 1)))
-        break;
-      bool keeps = all_of(variable, [&](auto &entry) {
+  MapVector<Value *, APInt> variable;
+  APInt constant;
+  Value *base = decomposeAddress(DL, c.A.ptr, variable, constant,
+                                 /*throughAddrSpaceCasts=*/true);
+  bool offsetKeepsAlignment =
+      base && (constant.getZExtValue() & (alignment - 1)) == 0 &&
+      all_of(variable, [&](auto &entry) {
         unsigned zeros = entry.second.countr_zero() +
                          computeKnownBits(entry.first, DL).countMinTrailingZeros();
         return zeros >= need;
       });
-      if (!keeps)
-        break;
-      base = GEP->getPointerOperand();
-    } else if (auto *Cast = dyn_cast<BitCastOperator>(base)) {
-      base = Cast->getOperand(0);
-    } else if (auto *ASC = dyn_cast<AddrSpaceCastOperator>(base)) {
-      base = ASC->getOperand(0);
-    } else {
-      break;
-    }
-  }
-  if (isa<Argument>(base) && ctx.kernel) {
+  if (offsetKeepsAlignment && isa<Argument>(base) && ctx.kernel) {
     Value *&cached = argMisalignedCache[{base, alignment}];
     if (!cached) {
       IRBuilder<> EB(cast<Instruction>(ctx.dynSmem)->getNextNode());

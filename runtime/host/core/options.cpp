@@ -13,6 +13,7 @@
 #include "kosan/printable.h"
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <bit>
 #include <charconv>
@@ -142,6 +143,17 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   auto warn = [&](const std::string &text) {
     warnings.push_back(std::string(kWarning) + text);
   };
+  // An int option outside [lo, hi] warns ("<name>=<value> <why>; using
+  // <default>") and takes its default.
+  auto keepWithin = [&](const char *name, int &value, int lo, int hi, int fallback,
+                        const char *why) {
+    if (value >= lo && value <= hi)
+      return;
+    warn(std::string(name) + "=" + formatValue(value) + " " + why + "; using " +
+         formatValue(fallback));
+    value = fallback;
+  };
+  constexpr int kAny = std::numeric_limits<int>::max();
 
   std::vector<std::string_view> unknown;
   uint32_t bits = parseCheckList(options.checks, &unknown);
@@ -167,18 +179,11 @@ void validate(Options &options, std::vector<std::string> &warnings) {
        {std::tuple{"order_stores", &options.order_stores, defaults.order_stores},
         std::tuple{"order_atomics", &options.order_atomics, defaults.order_atomics},
         std::tuple{"order_ops", &options.order_ops, defaults.order_ops}}) {
-    if (*value < 1 || *value > kMaxOrderRecords) {
-      warn(std::string(name) + "=" + formatValue(*value) +
-           " is not from 1 to 67108864; using " + formatValue(fallback));
-      *value = fallback;
-    }
+    keepWithin(name, *value, 1, kMaxOrderRecords, fallback, "is not from 1 to 67108864");
   }
 
-  if (options.order_shadow_mb < 0 || options.order_shadow_mb > (1 << 20)) {
-    warn("order_shadow_mb=" + formatValue(options.order_shadow_mb) +
-         " is not from 0 to 1048576; using " + formatValue(defaults.order_shadow_mb));
-    options.order_shadow_mb = defaults.order_shadow_mb;
-  }
+  keepWithin("order_shadow_mb", options.order_shadow_mb, 0, 1 << 20, defaults.order_shadow_mb,
+             "is not from 0 to 1048576");
 
   if (options.log_path == "stdout")
     warn("log_path=stdout is not supported: reports never go to stdout, "
@@ -186,41 +191,16 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   if (options.log_path == "stdout" || options.log_path == "stderr")
     options.log_path.clear();
 
-  if (options.snapshot_threads < 0 || options.snapshot_threads > 1024) {
-    warn("snapshot_threads=" + formatValue(options.snapshot_threads) +
-         " is not 0 to 1024; using " + formatValue(defaults.snapshot_threads));
-    options.snapshot_threads = defaults.snapshot_threads;
-  }
-  if (options.snapshot_max_mb < 0) {
-    warn("snapshot_max_mb=" + formatValue(options.snapshot_max_mb) +
-         " is negative; using " + formatValue(defaults.snapshot_max_mb));
-    options.snapshot_max_mb = defaults.snapshot_max_mb;
-  }
-
-  if (options.stop_after < 0) {
-    warn("stop_after=" + formatValue(options.stop_after) +
-         " is negative; using " + formatValue(defaults.stop_after));
-    options.stop_after = defaults.stop_after;
-  }
-
-  if (options.quarantine_mb < 0 || options.quarantine_mb > (1 << 20)) {
-    warn("quarantine_mb=" + formatValue(options.quarantine_mb) +
-         " is not from 0 to 1048576; using " + formatValue(defaults.quarantine_mb));
-    options.quarantine_mb = defaults.quarantine_mb;
-  }
-
-  if (options.print_limit < 0) {
-    warn("print_limit=" + formatValue(options.print_limit) +
-         " is negative; using " + formatValue(defaults.print_limit));
-    options.print_limit = defaults.print_limit;
-  }
-
-  if (options.error_exitcode < 0 || options.error_exitcode > 255) {
-    warn("error_exitcode=" + formatValue(options.error_exitcode) +
-         " is not an exit status (0 to 255); using " +
-         formatValue(defaults.error_exitcode));
-    options.error_exitcode = defaults.error_exitcode;
-  }
+  keepWithin("snapshot_threads", options.snapshot_threads, 0, 1024, defaults.snapshot_threads,
+             "is not 0 to 1024");
+  keepWithin("snapshot_max_mb", options.snapshot_max_mb, 0, kAny, defaults.snapshot_max_mb,
+             "is negative");
+  keepWithin("stop_after", options.stop_after, 0, kAny, defaults.stop_after, "is negative");
+  keepWithin("quarantine_mb", options.quarantine_mb, 0, 1 << 20, defaults.quarantine_mb,
+             "is not from 0 to 1048576");
+  keepWithin("print_limit", options.print_limit, 0, kAny, defaults.print_limit, "is negative");
+  keepWithin("error_exitcode", options.error_exitcode, 0, 255, defaults.error_exitcode,
+             "is not an exit status (0 to 255)");
 
   int threshold = std::clamp(options.precision_threshold, 0, 60);
   if (threshold != options.precision_threshold) {

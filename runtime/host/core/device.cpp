@@ -55,15 +55,14 @@ cudaError_t DeviceApi::toHost2D(void *dst, size_t dstPitch, const void *src, siz
                                          cudaMemcpyDeviceToHost);
 }
 
-cudaError_t DeviceApi::allocMapped(void **host, void **device, size_t bytes) const {
-  if (isHip()) {
-    if (hipError_t e = hip().hipHostMalloc(host, bytes, hipHostMallocMapped); e != hipSuccess)
-      return fromHip(e);
-    return fromHip(hip().hipHostGetDevicePointer(device, *host, 0));
-  }
-  if (cudaError_t e = cudart().cudaHostAlloc(host, bytes, cudaHostAllocMapped); e != cudaSuccess)
-    return e;
-  return cudart().cudaHostGetDevicePointer(device, *host, 0);
+cudaError_t DeviceApi::allocMapped(void **host, size_t bytes) const {
+  return isHip() ? fromHip(hip().hipHostMalloc(host, bytes, hipHostMallocMapped))
+                 : cudart().cudaHostAlloc(host, bytes, cudaHostAllocMapped);
+}
+
+cudaError_t DeviceApi::mappedAddress(void **device, void *host) const {
+  return isHip() ? fromHip(hip().hipHostGetDevicePointer(device, host, 0))
+                 : cudart().cudaHostGetDevicePointer(device, host, 0);
 }
 
 cudaError_t DeviceApi::synchronize() const {

@@ -45,9 +45,10 @@ public:
   // dstPitch apart on the host.
   cudaError_t toHost2D(void *dst, size_t dstPitch, const void *src, size_t srcPitch,
                        size_t width, size_t height) const;
-  // Host memory the device reads and writes: *host, and the device's
-  // address of it in *device.
-  cudaError_t allocMapped(void **host, void **device, size_t bytes) const;
+  // Host memory the device reads and writes, and the device's address of
+  // it.
+  cudaError_t allocMapped(void **host, size_t bytes) const;
+  cudaError_t mappedAddress(void **device, void *host) const;
   cudaError_t synchronize() const; // the whole device
   cudaError_t synchronize(cudaStream_t stream) const;
   // The current device.

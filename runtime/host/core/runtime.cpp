@@ -170,13 +170,16 @@ bool Runtime::ensureDevice() {
   // The flag and the events live in mapped host memory: the host reads
   // them without a copy, and they outlive a kernel that traps.
   size_t bytes = sizeof(kosan_host_flag) + 64 + size_t(capacity) * sizeof(kosan_oob_event);
-  void *mapped = nullptr, *mappedDevice = nullptr;
-  if (gpu.allocMapped(&mapped, &mappedDevice, bytes) != cudaSuccess)
+  void *mapped = nullptr;
+  if (gpu.allocMapped(&mapped, bytes) != cudaSuccess)
     return fail("cannot allocate mapped host memory");
   std::memset(mapped, 0, bytes);
   hostFlag = static_cast<kosan_host_flag *>(mapped);
   events = reinterpret_cast<kosan_oob_event *>(static_cast<char *>(mapped) + 64);
   eventCapacity = capacity;
+  void *mappedDevice = nullptr;
+  if (gpu.mappedAddress(&mappedDevice, mapped) != cudaSuccess)
+    return fail("cannot map host memory into the device");
   if (gpu.alloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess)
     return fail("cannot allocate the device log");
   kosan_device_state st{};

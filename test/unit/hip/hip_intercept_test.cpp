@@ -326,18 +326,24 @@ std::string runTail(void *out, void *in, int n, uint32_t site) {
   return testing::internal::GetCapturedStderr();
 }
 
-void setUpTail() {
+// Registers tail and allocates its buffers, n floats each: out as the
+// program's variable `name` at `site` (as the pass names it), then in.
+struct TailBuffers {
+  void *out = nullptr, *in = nullptr;
+};
+TailBuffers setUpTail(size_t n, const char *site, const char *name) {
   fake_hip_clones(true);
   fake_hip_clone_body("_Z4tailPfPKfi", tailClone);
   registerKernel(&stubTail, "_Z4tailPfPKfi");
+  TailBuffers b;
+  shims().allocSite(site, name);
+  EXPECT_EQ(shims().hipMalloc(&b.out, n * sizeof(float)), 0);
+  EXPECT_EQ(shims().hipMalloc(&b.in, n * sizeof(float)), 0);
+  return b;
 }
 
 TEST(HipIntercept, AStorePastTheEndIsReportedWithTheBufferAndTheKernel) {
-  setUpTail();
-  void *out = nullptr, *in = nullptr;
-  shims().allocSite("tail.hip:30", "d_out");
-  ASSERT_EQ(shims().hipMalloc(&out, 1000 * sizeof(float)), 0);
-  ASSERT_EQ(shims().hipMalloc(&in, 1000 * sizeof(float)), 0);
+  auto [out, in] = setUpTail(1000, "tail.hip:30", "d_out");
 
   // The twin in bounds: n = 999 stores out[0..999], all of the buffer.
   std::string quiet = runTail(out, in, 999, 1);
@@ -368,11 +374,7 @@ TEST(HipIntercept, AStorePastTheEndIsReportedWithTheBufferAndTheKernel) {
 }
 
 TEST(HipIntercept, AStoreThroughAFreedBufferIsAUseAfterFree) {
-  setUpTail();
-  void *gone = nullptr, *in = nullptr;
-  shims().allocSite("tail.hip:40", "d_gone");
-  ASSERT_EQ(shims().hipMalloc(&gone, 64 * sizeof(float)), 0);
-  ASSERT_EQ(shims().hipMalloc(&in, 64 * sizeof(float)), 0);
+  auto [gone, in] = setUpTail(64, "tail.hip:40", "d_gone");
   ASSERT_EQ(shims().hipFree(gone), 0);
   std::string err = runTail(gone, in, 63, 3);
   EXPECT_NE(err.find("ERROR: kosan: heap-use-after-free"), std::string::npos) << err;
@@ -381,10 +383,7 @@ TEST(HipIntercept, AStoreThroughAFreedBufferIsAUseAfterFree) {
 }
 
 TEST(HipIntercept, ClonesGetTheDeviceStateOfTheChecksAskedFor) {
-  setUpTail();
-  void *out = nullptr, *in = nullptr;
-  ASSERT_EQ(shims().hipMalloc(&out, 256), 0);
-  ASSERT_EQ(shims().hipMalloc(&in, 256), 0);
+  auto [out, in] = setUpTail(64, "", "");
   std::string err = runTail(out, in, 10, 4);
   EXPECT_EQ(err.find("ERROR"), std::string::npos) << err;
   const auto *st = reinterpret_cast<const kosan_device_state *>(

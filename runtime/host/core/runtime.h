@@ -96,26 +96,6 @@ public:
     if (instrumentedChecks())
       ensureDevice();
   }
-  // One launch as the program asked for it, on either API (launch.cpp).
-  struct LaunchRequest {
-    const void *func;          // what names the kernel: a host stub, a function
-    dim3 grid, block;
-    void **args;
-    size_t shmem;
-    cudaStream_t stream;       // HIP: its hipStream_t
-    bool capturing;            // the stream is being captured into a graph
-    // Launches k's clone with params (the arguments, then the launch info)
-    // and launchShmem bytes of dynamic shared memory; false when it did not
-    // launch, having said why and marked k to run plain (mu held).
-    std::function<bool(KernelInfo *k, void **params, size_t launchShmem)> clone;
-    // The launch as the program asked for it (the intercepted call); the
-    // API's error code.
-    std::function<int()> plain;
-  };
-  // The launch path both APIs share: the launch's record, and the clone
-  // launched between the collectors' beforeLaunch and afterLaunch, or the
-  // plain kernel. Returns the plain launch's code, or 0.
-  int launchKernel(const LaunchRequest &r);
   // A CUDA launch; plain launches the original kernel as the program would
   // have (the intercepted call).
   cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
@@ -178,6 +158,26 @@ private:
   std::vector<std::string> rdcUnits(CUmodule mod);
   // The kernel of a launch's func (HIP: a kernel registerHipKernel named).
   KernelInfo *kernelFor(const void *func);
+  // One launch as the program asked for it, on either API (launch.cpp).
+  struct LaunchRequest {
+    const void *func;          // what names the kernel: a host stub, a function
+    dim3 grid, block;
+    void **args;
+    size_t shmem;
+    cudaStream_t stream;       // HIP: its hipStream_t
+    bool capturing;            // the stream is being captured into a graph
+    // Launches k's clone with params (the arguments, then the launch info)
+    // and launchShmem bytes of dynamic shared memory; false when it did not
+    // launch, having said why and marked k to run plain (mu held).
+    std::function<bool(KernelInfo *k, void **params, size_t launchShmem)> clone;
+    // The launch as the program asked for it (the intercepted call); the
+    // API's error code.
+    std::function<int()> plain;
+  };
+  // The launch path both APIs share: the launch's record, and the clone
+  // launched between the collectors' beforeLaunch and afterLaunch, or the
+  // plain kernel. Returns the plain launch's code, or 0.
+  int launchKernel(const LaunchRequest &r);
   // The kernel a launch runs the clone of (mu held): null when it runs
   // plain (no device state, launched on another device). While capturing,
   // nothing synchronous is done.

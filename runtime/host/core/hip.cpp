@@ -174,8 +174,16 @@ int Runtime::launchHip(const void *func, dim3 grid, dim3 block, void **args, siz
                        const std::function<int(const void *, void **, size_t)> &launchWith) {
   if (!instrumentedChecks())
     return launchWith(func, args, shmem);
-  auto s = reinterpret_cast<cudaStream_t>(const_cast<void *>(stream));
-  LaunchRequest r{func, grid, block, args, shmem, s, /*capturing=*/false, nullptr, nullptr};
+  // While a stream is captured into a graph, synchronous calls would
+  // invalidate the capture: the launch uses what is set up already.
+  auto hipS = reinterpret_cast<hipStream_t>(const_cast<void *>(stream));
+  hipStreamCaptureStatus capture = hipStreamCaptureStatusNone;
+  if (hip().hipStreamIsCapturing(hipS, &capture) != hipSuccess) {
+    hip().hipGetLastError();
+    capture = hipStreamCaptureStatusNone;
+  }
+  LaunchRequest r{func, grid, block, args, shmem, reinterpret_cast<cudaStream_t>(hipS),
+                  capture != hipStreamCaptureStatusNone, nullptr, nullptr};
   r.clone = [&](KernelInfo *k, void **params, size_t launchShmem) {
     int e = launchWith(k->hipClone, params, launchShmem);
     if (e == hipSuccess)

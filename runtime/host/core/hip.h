@@ -9,6 +9,7 @@
 // it needs are declared here. They match HIP 5.2 and later, whose ABI keeps
 // them (hipSuccess 0, hipErrorInvalidValue 1, hipErrorOutOfMemory 2;
 // hipMemcpyHostToDevice 1, hipMemcpyDeviceToHost 2; hipHostMallocMapped 2;
+// hipStreamCaptureStatusNone 0;
 // dim3 three unsigned ints, as CUDA's; streams, events, pools and functions
 // opaque pointers); test/unit/hip/hip_abi_test.cpp compares them, and the
 // signatures of hip_functions.h, with HIP's headers where those are
@@ -36,6 +37,7 @@ enum hipError_t : int {
   hipErrorOutOfMemory = 2,
 };
 enum : int { hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2 };
+enum hipStreamCaptureStatus : int { hipStreamCaptureStatusNone = 0 };
 enum : unsigned { hipHostMallocMapped = 0x2 };
 }
 

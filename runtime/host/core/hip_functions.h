@@ -43,7 +43,8 @@
   X(hipMemcpy2D, hipError_t,                                                               \
     (void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind))                 \
   X(hipHostMalloc, hipError_t, (void **, size_t, unsigned))                                \
-  X(hipHostGetDevicePointer, hipError_t, (void **, void *, unsigned))
+  X(hipHostGetDevicePointer, hipError_t, (void **, void *, unsigned))                     \
+  X(hipStreamIsCapturing, hipError_t, (hipStream_t, hipStreamCaptureStatus *))
 
 // Called by the code clang generates for HIP programs and declared by no
 // HIP header (clang declares it returning int; libamdhip64 returns nothing).

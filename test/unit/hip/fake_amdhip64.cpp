@@ -22,6 +22,7 @@ std::map<const void *, std::string> names;      // registered handle -> device n
 std::map<std::string, FakeCloneBody> bodies;    // kernel -> its clone's body
 int failMallocs = 0;
 bool clones = true;
+bool capturing = false;
 unsigned paramCount = 0;
 const std::string kCloneSuffix = KOSAN_CLONE_SUFFIX;
 
@@ -76,6 +77,7 @@ FakeHipLog *fake_hip_log() { return &state; }
 void fake_hip_fail_mallocs(int n) { failMallocs = n; }
 void fake_hip_clones(bool on) { clones = on; }
 void fake_hip_param_count(unsigned n) { paramCount = n; }
+void fake_hip_capturing(bool on) { capturing = on; }
 void fake_hip_clone_body(const char *mangled, FakeCloneBody body) { bodies[mangled] = body; }
 
 void fake_hip_record_oob(const FakeLaunch &l, uint32_t site, uint64_t addr, uint32_t size,
@@ -137,6 +139,7 @@ int hipDeviceSynchronize() {
 int hipStreamSynchronize(void *) { return hipDeviceSynchronize(); }
 int hipEventSynchronize(void *) { return hipDeviceSynchronize(); }
 int hipMemcpy(void *dst, const void *src, size_t bytes, int) {
+  ++state.copies;
   std::memcpy(dst, src, bytes);
   return 0;
 }
@@ -145,12 +148,14 @@ int hipMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *) {
 }
 int hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                 size_t height, int) {
+  ++state.copies;
   for (size_t row = 0; row < height; ++row)
     std::memcpy(static_cast<char *>(dst) + row * dpitch,
                 static_cast<const char *>(src) + row * spitch, width);
   return 0;
 }
 int hipMemset(void *p, int value, size_t bytes) {
+  ++state.copies;
   std::memset(p, value, bytes);
   return 0;
 }
@@ -161,6 +166,10 @@ int hipHostMalloc(void **p, size_t bytes, unsigned) {
 }
 int hipHostGetDevicePointer(void **device, void *host, unsigned) {
   *device = host; // one address space
+  return 0;
+}
+int hipStreamIsCapturing(void *, int *status) {
+  *status = capturing ? 1 : 0; // hipStreamCaptureStatusActive, None
   return 0;
 }
 int hipGetDevice(int *device) {

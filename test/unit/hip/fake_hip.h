@@ -23,6 +23,7 @@ struct FakeHipLog {
   std::vector<void *> frees;
   std::vector<std::string> registered;
   int mallocs = 0, syncs = 0, moduleLaunches = 0, failedCloneLaunches = 0;
+  int copies = 0; // synchronous copies and fills (hipMemcpy, hipMemcpy2D, hipMemset)
 };
 
 // What a kernel's instrumented clone does, run once for the whole launch.
@@ -33,6 +34,8 @@ FakeHipLog *fake_hip_log();
 void fake_hip_fail_mallocs(int n);
 void fake_hip_clones(bool on);
 void fake_hip_param_count(unsigned n);
+// Every stream is being captured into a graph (hipStreamIsCapturing).
+void fake_hip_capturing(bool on);
 // Launches of the clone of kernel `mangled` run body.
 void fake_hip_clone_body(const char *mangled, FakeCloneBody body);
 // Records a bad access into the device log of the launch's state, as the

@@ -397,6 +397,26 @@ TEST(HipIntercept, ClonesGetTheDeviceStateOfTheChecksAskedFor) {
   EXPECT_EQ(st->order != 0, kAllChecks);
 }
 
+TEST(HipIntercept, ALaunchCapturedIntoAGraphMakesNoSynchronousCall) {
+  // New buffers: the next launch would copy the table of buffers to the
+  // device (or set the device log up, if none ran yet).
+  auto [out, in] = setUpTail(64, "", "");
+  int n = 10;
+  void *args[] = {&out, &in, &n};
+  fake_hip_param_count(3);
+  int copies = fake().copies, mallocs = fake().mallocs;
+  size_t launches = fake().launches.size();
+  fake_hip_capturing(true);
+  EXPECT_EQ(shims().hipLaunchKernel(&stubTail, dim3(1), dim3(64), args, 0, nullptr), 0);
+  fake_hip_capturing(false);
+  EXPECT_EQ(fake().launches.size(), launches + 1); // captured, as the program asked
+  EXPECT_EQ(fake().copies, copies);
+  EXPECT_EQ(fake().mallocs, mallocs);
+  // Outside the capture the same launch makes them.
+  EXPECT_EQ(shims().hipLaunchKernel(&stubTail, dim3(1), dim3(64), args, 0, nullptr), 0);
+  EXPECT_GT(fake().copies, copies);
+}
+
 TEST(HipIntercept, SynchronisationsReachHip) {
   int syncs = fake().syncs;
   EXPECT_EQ(shims().hipDeviceSynchronize(), 0);

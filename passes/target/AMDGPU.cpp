@@ -89,17 +89,11 @@ public:
   unsigned launchInfoAddressSpace() const override { return addrspace::Constant; }
   Attribute::AttrKind launchInfoPassing() const override { return Attribute::ByRef; }
 
-  Value *threadId(IRBuilderBase &B, unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::amdgcn_workitem_id_x,
-                                         Intrinsic::amdgcn_workitem_id_y,
-                                         Intrinsic::amdgcn_workitem_id_z};
-    return B.CreateIntrinsic(ids[dim], {}, {});
-  }
-  Value *blockId(IRBuilderBase &B, unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::amdgcn_workgroup_id_x,
-                                         Intrinsic::amdgcn_workgroup_id_y,
-                                         Intrinsic::amdgcn_workgroup_id_z};
-    return B.CreateIntrinsic(ids[dim], {}, {});
+  IndexIntrinsics indexIntrinsics() const override {
+    return {{Intrinsic::amdgcn_workitem_id_x, Intrinsic::amdgcn_workitem_id_y,
+             Intrinsic::amdgcn_workitem_id_z},
+            {Intrinsic::amdgcn_workgroup_id_x, Intrinsic::amdgcn_workgroup_id_y,
+             Intrinsic::amdgcn_workgroup_id_z}};
   }
 
   GpuValue classify(const Value &V) const override {

@@ -105,17 +105,11 @@ public:
       Annotations->addOperand(N);
   }
 
-  Value *threadId(IRBuilderBase &B, unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::nvvm_read_ptx_sreg_tid_x,
-                                         Intrinsic::nvvm_read_ptx_sreg_tid_y,
-                                         Intrinsic::nvvm_read_ptx_sreg_tid_z};
-    return B.CreateIntrinsic(ids[dim], {}, {});
-  }
-  Value *blockId(IRBuilderBase &B, unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-                                         Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-                                         Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
-    return B.CreateIntrinsic(ids[dim], {}, {});
+  IndexIntrinsics indexIntrinsics() const override {
+    return {{Intrinsic::nvvm_read_ptx_sreg_tid_x, Intrinsic::nvvm_read_ptx_sreg_tid_y,
+             Intrinsic::nvvm_read_ptx_sreg_tid_z},
+            {Intrinsic::nvvm_read_ptx_sreg_ctaid_x, Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+             Intrinsic::nvvm_read_ptx_sreg_ctaid_z}};
   }
 
   GpuValue classify(const Value &V) const override {

@@ -219,6 +219,46 @@ static bool isNvvmCall(const Value *V, StringRef prefix) {
   return F && F->getName().starts_with(prefix);
 }
 
+// What the IR around a fast approximation shows it to be, as a whole: the
+// scaled ex2.approx of __expf, __exp10f and __powf, the scaled lg2.approx of
+// __logf and __log10f, and lg2.approx in __powf. Empty otherwise (an
+// approximation on a reduced argument, inside an accurate function).
+static std::string wholeFastIntrinsic(const CallInst &CI, StringRef name) {
+  auto scaledBy = [](const Value *V, double c) {
+    auto *M = dyn_cast<BinaryOperator>(V);
+    if (!M || M->getOpcode() != Instruction::FMul)
+      return false;
+    for (const Value *O : M->operands())
+      if (std::optional<double> e = exactFastConstant(O); e && std::fabs(*e) == c)
+        return true;
+    return false;
+  };
+  auto toExp = [](const User *U) { return isNvvmCall(U, "llvm.nvvm.ex2.approx"); };
+  if (name.starts_with("llvm.nvvm.ex2.approx")) {
+    const Value *arg = CI.getArgOperand(0);
+    if (scaledBy(arg, kFastConstants[0].exact))
+      return "__expf";
+    if (scaledBy(arg, kFastConstants[1].exact))
+      return "__exp10f";
+    if (auto *M = dyn_cast<BinaryOperator>(arg); M && M->getOpcode() == Instruction::FMul &&
+        (isNvvmCall(M->getOperand(0), "llvm.nvvm.lg2.approx") ||
+         isNvvmCall(M->getOperand(1), "llvm.nvvm.lg2.approx")))
+      return "__powf";
+    return "";
+  }
+  if (name.starts_with("llvm.nvvm.lg2.approx") && CI.hasOneUse()) {
+    const User *U = *CI.user_begin();
+    if (scaledBy(U, kFastConstants[2].exact))
+      return "__logf";
+    if (scaledBy(U, kFastConstants[3].exact))
+      return "__log10f";
+    if (auto *M = dyn_cast<BinaryOperator>(U); M && M->getOpcode() == Instruction::FMul &&
+        any_of(M->users(), toExp))
+      return "__powf"; // ex2.approx(y * lg2.approx(x))
+  }
+  return "";
+}
+
 std::string fastIntrinsicName(const CallInst &CI) {
   const Function *callee = CI.getCalledFunction();
   if (!callee)
@@ -240,7 +280,7 @@ std::string fastIntrinsicName(const CallInst &CI) {
     }
   if (!approx && !afn)
     return "";
-  // The toolkit wrapper the user called, as the inlining left it in the
+  // The toolkit wrapper the program called, as the inlining left it in the
   // debug information: the outermost frame in a toolkit header.
   std::string wrapper;
   for (const DILocation *L = CI.getDebugLoc(); L && L->getInlinedAt(); L = L->getInlinedAt()) {
@@ -249,59 +289,41 @@ std::string fastIntrinsicName(const CallInst &CI) {
     if (const DISubprogram *SP = L->getScope()->getSubprogram())
       wrapper = SP->getName().str();
   }
-  if (!wrapper.empty())
-    return wrapper;
   if (afn)
-    return Intrinsic::getBaseName(callee->getIntrinsicID()).drop_front(strlen("llvm.")).str() + "f";
-  // Without debug information: what the IR around the call shows.
-  auto scaledBy = [](const Value *V, double c) {
-    auto *M = dyn_cast<BinaryOperator>(V);
-    if (!M || M->getOpcode() != Instruction::FMul)
-      return false;
-    for (const Value *O : M->operands())
-      if (std::optional<double> e = exactFastConstant(O); e && std::fabs(*e) == c)
-        return true;
-    return false;
-  };
-  auto onlyUserScaledBy = [&](double c) {
-    return CI.hasOneUse() && scaledBy(*CI.user_begin(), c);
-  };
-  if (name.starts_with("llvm.nvvm.ex2.approx")) {
-    const Value *arg = CI.getArgOperand(0);
-    if (scaledBy(arg, kFastConstants[0].exact))
-      return "__expf";
-    if (scaledBy(arg, kFastConstants[1].exact))
-      return "__exp10f";
-    if (auto *M = dyn_cast<BinaryOperator>(arg); M && M->getOpcode() == Instruction::FMul &&
-        (isNvvmCall(M->getOperand(0), "llvm.nvvm.lg2.approx") ||
-         isNvvmCall(M->getOperand(1), "llvm.nvvm.lg2.approx")))
-      return "__powf";
-    return "exp2f";
-  }
-  if (name.starts_with("llvm.nvvm.lg2.approx")) {
-    if (onlyUserScaledBy(kFastConstants[2].exact))
-      return "__logf";
-    if (onlyUserScaledBy(kFastConstants[3].exact))
-      return "__log10f";
-    // __powf(x, y): ex2.approx(y * lg2.approx(x)).
-    if (CI.hasOneUse())
-      if (auto *M = dyn_cast<BinaryOperator>(*CI.user_begin());
-          M && M->getOpcode() == Instruction::FMul &&
-          any_of(M->users(), [](const User *U) { return isNvvmCall(U, "llvm.nvvm.ex2.approx"); }))
-        return "__powf";
-    return "__log2f";
-  }
+    return wrapper.empty()
+               ? Intrinsic::getBaseName(callee->getIntrinsicID()).drop_front(strlen("llvm.")).str() + "f"
+               : wrapper;
+  // The fast intrinsics proper (__expf, __fdividef, ...), and the accurate
+  // functions that fast math (-fgpu-approx-transcendentals) compiles to
+  // them, whose IR shows them whole.
+  if (StringRef(wrapper).starts_with("__"))
+    return wrapper;
+  std::string whole = wholeFastIntrinsic(CI, name);
+  if (!whole.empty())
+    return wrapper.empty() ? whole : wrapper;
+  // The functions that are one approximation; called directly, or, without
+  // debug information, as the program's own call (the mutations of
+  // kosan-mutate are).
   static const struct {
     const char *prefix, *function;
-  } kNames[] = {
+  } kWhole[] = {
       {"llvm.nvvm.div.approx", "__fdividef"}, {"llvm.nvvm.rsqrt.approx", "rsqrtf"},
       {"llvm.nvvm.sin.approx", "__sinf"},     {"llvm.nvvm.cos.approx", "__cosf"},
-      {"llvm.nvvm.tanh.approx", "tanhf"},     {"llvm.nvvm.sqrt.approx", "sqrtf"},
-      {"llvm.nvvm.rcp.approx", "__frcp"},
+      {"llvm.nvvm.tanh.approx", "__tanhf"},   {"llvm.nvvm.sqrt.approx", "sqrtf"},
+      {"llvm.nvvm.ex2.approx", "exp2f"},
   };
-  for (const auto &n : kNames)
-    if (name.starts_with(n.prefix))
+  for (const auto &n : kWhole)
+    if (name.starts_with(n.prefix)) {
+      // An approximation inside an accurate library function (expf's
+      // ex2.approx of its reduced argument) is not one the program chose.
+      if (!wrapper.empty() && wrapper != n.function)
+        return "";
+      // ex2.approx on a computed argument, without debug information: as
+      // likely the inside of expf as exp2f.
+      if (wrapper.empty() && StringRef(n.prefix) == "llvm.nvvm.ex2.approx")
+        return "";
       return n.function;
+    }
   return "";
 }
 
@@ -852,6 +874,8 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   // approximation they compile to ("__expf (ex2.approx.ftz.f)"), so that a
   // root cause says which one.
   std::string shown = op.empty() ? "call" : op;
+  if (name.contains(".approx") && name.starts_with("llvm.nvvm."))
+    shown = name.drop_front(strlen("llvm.nvvm.")).str();
   if (std::string fast = fastIntrinsicName(*CI); !fast.empty())
     shown = fast + " (" +
             (name.starts_with("llvm.nvvm.") ? name.drop_front(strlen("llvm.nvvm.")).str()

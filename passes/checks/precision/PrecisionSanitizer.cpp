@@ -1270,6 +1270,14 @@ bool Instrumenter::mayCarryError(Value *V, unsigned depth) {
     return true;
   if (isa<FPExtInst>(V) || isa<BitCastInst>(V))
     return mayCarryError(cast<Instruction>(V)->getOperand(0), depth + 1);
+  // A loaded value or a constant, chosen (a tile's padding: in range ?
+  // x[i] : 0.0f).
+  if (auto *SI = dyn_cast<SelectInst>(V))
+    return mayCarryError(SI->getTrueValue(), depth + 1) ||
+           mayCarryError(SI->getFalseValue(), depth + 1);
+  if (auto *P = dyn_cast<PHINode>(V))
+    return P->getNumIncomingValues() > 4 ||
+           any_of(P->incoming_values(), [&](Value *In) { return mayCarryError(In, depth + 1); });
   if (auto *CI = dyn_cast<CallInst>(V); CI && CI->isInlineAsm() && CI->arg_size() == 1) {
     PtxHalfOp op = parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString());
     if (op.kind == PtxHalfOp::Convert && op.lanes == 1 &&

@@ -44,7 +44,8 @@ struct ModuleState {
   // Bytes of static shared memory left for the checks' shadows of shared
   // arrays (the order check's fingerprints, the precision check's values):
   // the 48 KiB every launch may use, less the module's own static shared
-  // arrays. Each check takes what it uses from it.
+  // arrays and a reserve (the OOB check's sink, alignment). Each check takes
+  // what it uses from it.
   uint64_t sharedShadowBytesLeft = 0;
 };
 

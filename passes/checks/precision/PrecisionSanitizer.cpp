@@ -1268,8 +1268,17 @@ bool Instrumenter::mayCarryError(Value *V, unsigned depth) {
   }
   if (depth > 4)
     return true;
-  if (isa<FPExtInst>(V) || isa<BitCastInst>(V))
+  if (isa<FPExtInst>(V) || isa<BitCastInst>(V) || isa<UnaryOperator>(V))
     return mayCarryError(cast<Instruction>(V)->getOperand(0), depth + 1);
+  // Operations that pick one of their operands, or its magnitude: exact.
+  if (auto *II = dyn_cast<IntrinsicInst>(V))
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::maxnum: case Intrinsic::minnum: case Intrinsic::maximum:
+    case Intrinsic::minimum: case Intrinsic::fabs:
+      return any_of(II->args(), [&](Value *A) { return mayCarryError(A, depth + 1); });
+    default:
+      break;
+    }
   // A loaded value or a constant, chosen (a tile's padding: in range ?
   // x[i] : 0.0f).
   if (auto *SI = dyn_cast<SelectInst>(V))

@@ -1350,10 +1350,12 @@ Value *Instrumenter::sharedShadowIndex(IRBuilder<> &B, Value *ptr, GlobalVariabl
   Constant *base = G;
   if (ptr->getType()->getPointerAddressSpace() != kSharedAS)
     base = ConstantExpr::getAddrSpaceCast(G, ptr->getType());
-  Value *offset = B.CreateSub(B.CreatePtrToInt(ptr, IntPtr), B.CreatePtrToInt(base, IntPtr));
+  // Offsets within shared memory fit 32 bits: 32-bit arithmetic from here.
+  Value *offset = B.CreateTrunc(
+      B.CreateSub(B.CreatePtrToInt(ptr, IntPtr), B.CreatePtrToInt(base, IntPtr)), I32);
   Value *index = B.CreateLShr(offset, elem == 4 ? 2 : 1);
   uint64_t last = cast<ArrayType>(SG->getValueType())->getNumElements() - 1;
-  return B.CreateBinaryIntrinsic(Intrinsic::umin, index, ConstantInt::get(IntPtr, last),
+  return B.CreateBinaryIntrinsic(Intrinsic::umin, index, ConstantInt::get(I32, last),
                                  nullptr, "kosan.shared_index");
 }
 
@@ -1379,7 +1381,7 @@ bool Instrumenter::storeSharedShadow(StoreInst *ST) {
   const Align aligns[] = {Align(8), Align(4), Align(4)};
   for (unsigned f = 0; f < 3; ++f) {
     Value *at = B.CreateInBoundsGEP(SG->getValueType(), SG,
-                                    {B.getInt64(0), index, B.getInt32(f)});
+                                    {B.getInt32(0), index, B.getInt32(f)});
     B.CreateAlignedStore(fields[f], at, aligns[f])
         ->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(Ctx, {}));
   }
@@ -1403,7 +1405,7 @@ bool Instrumenter::loadSharedShadow(LoadInst *LI) {
   Value *fields[3];
   for (unsigned f = 0; f < 3; ++f) {
     Value *at = B.CreateInBoundsGEP(SG->getValueType(), SG,
-                                    {B.getInt64(0), index, B.getInt32(f)});
+                                    {B.getInt32(0), index, B.getInt32(f)});
     LoadInst *L = B.CreateAlignedLoad(types[f], at, aligns[f]);
     L->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(Ctx, {}));
     fields[f] = L;

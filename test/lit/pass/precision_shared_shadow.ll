@@ -95,25 +95,26 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK:         %p = getelementptr inbounds [32 x half], ptr addrspace(3) @tile, i32 0, i32 %i
 ; CHECK-NEXT:    [[PI:%[0-9]+]] = ptrtoint ptr addrspace(3) %p to i64
 ; CHECK-NEXT:    [[OFF:%[0-9]+]] = sub i64 [[PI]], ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    [[IDX:%[0-9]+]] = lshr i64 [[OFF]], 1
-; CHECK-NEXT:    %kosan.shared_index = call i64 @llvm.umin.i64(i64 [[IDX]], i64 32)
+; CHECK-NEXT:    [[OFF32:%[0-9]+]] = trunc i64 [[OFF]] to i32
+; CHECK-NEXT:    [[IDX:%[0-9]+]] = lshr i32 [[OFF32]], 1
+; CHECK-NEXT:    %kosan.shared_index = call i32 @llvm.umin.i32(i32 [[IDX]], i32 32)
 ; CHECK-NEXT:    [[HB:%[0-9]+]] = bitcast half %h to i16
 ; CHECK-NEXT:    [[HBITS:%[0-9]+]] = zext i16 [[HB]] to i32
-; CHECK-NEXT:    [[S0:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i64 0, i64 %kosan.shared_index, i32 0
+; CHECK-NEXT:    [[S0:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i32 0, i32 %kosan.shared_index, i32 0
 ; CHECK-NEXT:    store double [[MS]], ptr addrspace(3) [[S0]], align 8, !nosanitize
-; CHECK-NEXT:    [[S1:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i64 0, i64 %kosan.shared_index, i32 1
+; CHECK-NEXT:    [[S1:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i32 0, i32 %kosan.shared_index, i32 1
 ; CHECK-NEXT:    store i32 %kosan.cause, ptr addrspace(3) [[S1]], align 4, !nosanitize
-; CHECK-NEXT:    [[S2:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i64 0, i64 %kosan.shared_index, i32 2
+; CHECK-NEXT:    [[S2:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i32 0, i32 %kosan.shared_index, i32 2
 ; CHECK-NEXT:    store i32 [[HBITS]], ptr addrspace(3) [[S2]], align 4, !nosanitize
 ; CHECK-NEXT:    store half %h, ptr addrspace(3) %p, align 2
 ; The load reads them back; the shadow and cause hold where the bits match.
 ; CHECK:         %r = load half, ptr addrspace(3) %q, align 2
-; CHECK:         %kosan.shared_index1 = call i64 @llvm.umin.i64(i64 %{{[0-9]+}}, i64 32)
-; CHECK-NEXT:    [[L0:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i64 0, i64 %kosan.shared_index1, i32 0
+; CHECK:         %kosan.shared_index1 = call i32 @llvm.umin.i32(i32 %{{[0-9]+}}, i32 32)
+; CHECK-NEXT:    [[L0:%[0-9]+]] = getelementptr inbounds [33 x { double, i32, i32 }], ptr addrspace(3) @tile.kosan_prec, i32 0, i32 %kosan.shared_index1, i32 0
 ; CHECK-NEXT:    [[SH:%[0-9]+]] = load double, ptr addrspace(3) [[L0]], align 8, !nosanitize
-; CHECK-NEXT:    [[L1:%[0-9]+]] = getelementptr inbounds {{.*}} @tile.kosan_prec, i64 0, i64 %kosan.shared_index1, i32 1
+; CHECK-NEXT:    [[L1:%[0-9]+]] = getelementptr inbounds {{.*}} @tile.kosan_prec, i32 0, i32 %kosan.shared_index1, i32 1
 ; CHECK-NEXT:    [[TAG:%[0-9]+]] = load i32, ptr addrspace(3) [[L1]], align 4, !nosanitize
-; CHECK-NEXT:    [[L2:%[0-9]+]] = getelementptr inbounds {{.*}} @tile.kosan_prec, i64 0, i64 %kosan.shared_index1, i32 2
+; CHECK-NEXT:    [[L2:%[0-9]+]] = getelementptr inbounds {{.*}} @tile.kosan_prec, i32 0, i32 %kosan.shared_index1, i32 2
 ; CHECK-NEXT:    [[COPY:%[0-9]+]] = load i32, ptr addrspace(3) [[L2]], align 4, !nosanitize
 ; CHECK-NEXT:    [[RB:%[0-9]+]] = bitcast half %r to i16
 ; CHECK-NEXT:    [[RBITS:%[0-9]+]] = zext i16 [[RB]] to i32

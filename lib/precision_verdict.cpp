@@ -110,6 +110,14 @@ std::string formatPrecisionCause(const PrecisionRecord &r) {
     return "introduced by cancellation in " + c.op + " (" + dtypeName(c.dtype) + ") at " +
            where + " (local error " + local +
            " of its result: operands that already carried error, subtracted)";
+  // A fast intrinsic as the program called it: "__expf (ex2.approx.ftz.f)",
+  // "expf (exp.f32, afn)".
+  bool named = c.op.find(" (") != std::string::npos;
+  if (named && (c.op.find("approx") != std::string::npos ||
+                c.op.find(", afn)") != std::string::npos))
+    return "introduced by the fast intrinsic " + c.op + " at " + where +
+           " (local error up to " + local + " of its result)";
+  // An approximation by itself (inside a library function), or hexp.
   if (c.op.find("approx") != std::string::npos || c.op.rfind("hexp", 0) == 0)
     return "introduced by the fast approximation " + c.op + " at " + where +
            " (local error up to " + local + " of its result)";

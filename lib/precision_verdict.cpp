@@ -38,17 +38,16 @@ std::string location(const SourceLoc &s) {
   return out;
 }
 
-// "2^-11", "2^+2".
+// "2^-11", "2^0", "2^2", "2^-3.5".
 std::string pow2(double e) {
   char buf[32];
   if (std::isinf(e))
     return e > 0 ? "inf" : "0";
   if (e == std::floor(e))
-    std::snprintf(buf, sizeof buf, "2^%+d", int(e));
+    std::snprintf(buf, sizeof buf, "2^%d", int(e));
   else
-    std::snprintf(buf, sizeof buf, "2^%+.1f", e);
-  std::string s = buf;
-  return s[2] == '+' && e != 0 ? "2^" + s.substr(3) : s;
+    std::snprintf(buf, sizeof buf, "2^%.1f", e);
+  return buf;
 }
 
 } // namespace

@@ -1,0 +1,219 @@
+//===- runtime/device/race.cpp - Device runtime of the race check ---------===//
+//
+// checks=race: a read or write of shared memory that conflicts with an
+// access of another thread of the block (one of them a write, the same
+// granule) with no barrier between them. Compiled to nvptx64 bitcode only;
+// the plugin inlines these entries into the instrumented clones after
+// linking (DeviceRuntime.h, InlinedEntries), so they cost no call.
+//
+// The block's race state lies at the end of its dynamic shared memory
+// (kosan_race_header in abi.h): a 64-bit shadow word per granule of the
+// shared window and a clock per thread. A thread's clock counts the block
+// barriers it passed (its epoch) and its warp synchronisations. Two
+// accesses are ordered when their epochs differ, or when the threads are in
+// one warp and their warp counts differ (a __syncwarp between them). The
+// shadow word keeps, per granule, what happened in the current epoch: one
+// writer, one reader or several readers. Its updates are plain loads and
+// stores: two threads updating one word at once can lose one's access (a
+// race missed), never make one up.
+//
+//===----------------------------------------------------------------------===//
+#include "kosan/abi.h"
+
+#include "gpu.h"
+
+#if defined(__NVPTX__)
+
+#define KOSAN_RACE_ENTRY extern "C"
+
+typedef __attribute__((address_space(3))) uint64_t SharedU64;
+typedef __attribute__((address_space(3))) uint32_t SharedU32;
+typedef __attribute__((address_space(3))) kosan_race_header SharedHeader;
+
+// The start of the block's dynamic shared memory (every extern __shared__
+// array of a kernel starts there).
+extern "C" __attribute__((address_space(3))) char __kosan_race_dynamic_smem[];
+
+namespace {
+
+constexpr uint32_t kEpochMask = 0xffffu;
+constexpr uint32_t kWarpCountShift = 16;
+constexpr uint32_t kWarpCountMask = 0x7fffu;
+
+inline uint32_t sharedOffset(const __attribute__((address_space(3))) void *p) {
+  return (uint32_t)(uintptr_t)p;
+}
+template <typename T> inline T *atOffset(uint32_t offset) {
+  return (T *)(uintptr_t)offset;
+}
+
+inline uint32_t dynamicSmemBytes() {
+  uint32_t n;
+  __asm__("mov.u32 %0, %%dynamic_smem_size;" : "=r"(n));
+  return n;
+}
+
+inline uint32_t linearThread() {
+  return __nvvm_read_ptx_sreg_tid_x() +
+         __nvvm_read_ptx_sreg_ntid_x() *
+             (__nvvm_read_ptx_sreg_tid_y() +
+              __nvvm_read_ptx_sreg_ntid_y() * __nvvm_read_ptx_sreg_tid_z());
+}
+inline uint32_t blockThreads() {
+  return __nvvm_read_ptx_sreg_ntid_x() * __nvvm_read_ptx_sreg_ntid_y() *
+         __nvvm_read_ptx_sreg_ntid_z();
+}
+
+inline SharedHeader *header() {
+  return atOffset<SharedHeader>(sharedOffset(__kosan_race_dynamic_smem) + dynamicSmemBytes() -
+                                (uint32_t)sizeof(kosan_race_header));
+}
+
+inline uint64_t shadowWord(uint32_t epoch, uint32_t warpCount, bool manyWarps, uint32_t thread,
+                           uint32_t kind, uint32_t site) {
+  return (uint64_t)(epoch & kEpochMask) | (uint64_t)(warpCount & kWarpCountMask) << 16 |
+         (uint64_t)manyWarps << 31 | (uint64_t)(thread & 0x3ffu) << 32 | (uint64_t)kind << 42 |
+         (uint64_t)(site < KOSAN_RACE_SITE_UNKNOWN ? site : KOSAN_RACE_SITE_UNKNOWN) << 44;
+}
+
+// Writes one race into the race log (mapped host memory) and tells the host.
+__attribute__((noinline, cold)) void report(uint64_t state, uint32_t launchId, uint32_t site,
+                                            uint32_t otherSite, uint32_t otherThread,
+                                            uint32_t offset, uint32_t kinds) {
+  kosan_device_state *st = (kosan_device_state *)state;
+  if (!st || !st->race_events)
+    return;
+  uint32_t index = __atomic_fetch_add(&st->race_count, 1u, __ATOMIC_RELAXED);
+  if (index < st->race_capacity) {
+    kosan_race_event *e = (kosan_race_event *)st->race_events + index;
+    e->other_site = otherSite;
+    e->other_thread = otherThread;
+    e->offset = offset;
+    e->kinds = kinds;
+    e->block[0] = kosan::gpu::blockId(0);
+    e->block[1] = kosan::gpu::blockId(1);
+    e->block[2] = kosan::gpu::blockId(2);
+    e->thread[0] = kosan::gpu::threadId(0);
+    e->thread[1] = kosan::gpu::threadId(1);
+    e->thread[2] = kosan::gpu::threadId(2);
+    kosan::gpu::systemFence();
+    e->key = ((uint64_t)launchId << 32 | site) + 1;
+  }
+  *(volatile uint32_t *)st->race_flag = 1;
+}
+
+} // namespace
+
+// At the start of a kernel clone: clears this block's shadow and clocks
+// and writes the header, then waits for every thread (all are at the start,
+// so the barrier cannot deadlock).
+KOSAN_RACE_ENTRY void __kosan_race_enter(uint32_t flags, uint64_t layout) {
+  if (!(flags & KOSAN_LAUNCH_RACE))
+    return;
+  uint32_t base = sharedOffset(__kosan_race_dynamic_smem);
+  uint32_t shadow = base + (uint32_t)layout;
+  uint32_t granules = (uint32_t)(layout >> 32);
+  uint32_t clocks = shadow + granules * 8u;
+  uint32_t threads = blockThreads(), me = linearThread();
+  SharedU64 *words = atOffset<SharedU64>(shadow);
+  for (uint32_t i = me; i < granules; i += threads)
+    words[i] = 0;
+  atOffset<SharedU32>(clocks)[me] = 0;
+  if (me == 0) {
+    SharedHeader *h = header();
+    h->shadow = shadow;
+    h->granules = granules;
+    h->clocks = clocks;
+  }
+  __nvvm_barrier_sync(0);
+}
+
+// After a block barrier: a new epoch, and a new warp interval.
+KOSAN_RACE_ENTRY void __kosan_race_barrier(uint32_t flags) {
+  if (!(flags & KOSAN_LAUNCH_RACE))
+    return;
+  SharedU32 *clock = atOffset<SharedU32>(header()->clocks) + linearThread();
+  uint32_t c = *clock;
+  uint32_t epoch = (c + 1) & kEpochMask;
+  uint32_t warp = ((c >> kWarpCountShift) + 1) & kWarpCountMask;
+  *clock = epoch | warp << kWarpCountShift;
+}
+
+// After __syncwarp: a new interval for the accesses of this warp's threads.
+KOSAN_RACE_ENTRY void __kosan_race_warp_sync(uint32_t flags) {
+  if (!(flags & KOSAN_LAUNCH_RACE))
+    return;
+  SharedU32 *clock = atOffset<SharedU32>(header()->clocks) + linearThread();
+  uint32_t c = *clock;
+  uint32_t warp = ((c >> kWarpCountShift) + 1) & kWarpCountMask;
+  *clock = (c & kEpochMask) | warp << kWarpCountShift;
+}
+
+// One shared access of `size` bytes at `offset` in the block's window.
+// Accesses wider than a granule check up to four granules, spread over
+// the bytes they touch.
+KOSAN_RACE_ENTRY void __kosan_race_access(uint64_t state, uint32_t flags, uint32_t launchId,
+                                          uint32_t site, uint64_t offset, uint32_t size,
+                                          uint32_t isWrite, uint32_t shift) {
+  if (!(flags & KOSAN_LAUNCH_RACE))
+    return;
+  SharedHeader *h = header();
+  uint32_t granules = h->granules;
+  uint32_t first = (uint32_t)(offset >> shift);
+  uint32_t span = size > (1u << shift) ? size >> shift : 1u;
+  uint32_t step = span > 4 ? span / 4 : 1u;
+  uint32_t me = linearThread();
+  uint32_t clock = atOffset<SharedU32>(h->clocks)[me];
+  uint32_t epoch = clock & kEpochMask;
+  uint32_t warpCount = (clock >> kWarpCountShift) & kWarpCountMask;
+  SharedU64 *words = atOffset<SharedU64>(h->shadow);
+  for (uint32_t k = 0; k < span; k += step) {
+    uint32_t g = first + k;
+    if (g >= granules)
+      return;
+    uint64_t w = words[g];
+    uint32_t kind = (uint32_t)(w >> 42) & 3u;
+    uint32_t other = (uint32_t)(w >> 32) & 0x3ffu;
+    bool sameEpoch = kind != KOSAN_RACE_KIND_NONE && (uint32_t)(w & kEpochMask) == epoch;
+    bool sameWarp = (other >> 5) == (me >> 5);
+    bool manyWarps = (w >> 31) & 1u;
+    // Ordered by a __syncwarp: the recorded thread (and, for readers, every
+    // reader: they are all of its warp) is in this warp, at an earlier
+    // warp count.
+    bool warpOrdered = sameWarp && !manyWarps &&
+                       ((uint32_t)(w >> 16) & kWarpCountMask) != warpCount;
+    uint64_t next;
+    if (!sameEpoch || warpOrdered) {
+      next = shadowWord(epoch, warpCount, false, me,
+                        isWrite ? KOSAN_RACE_KIND_WRITE : KOSAN_RACE_KIND_READ, site);
+    } else if (!isWrite) {
+      if (kind == KOSAN_RACE_KIND_WRITE) {
+        if (other == me)
+          continue;
+        report(state, launchId, site, (uint32_t)(w >> 44), other, g << shift, 2u);
+        next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_READ, site);
+      } else if (kind == KOSAN_RACE_KIND_READ && other == me) {
+        continue;
+      } else {
+        // A second reader: keep the first, note whether the readers span warps.
+        if (kind == KOSAN_RACE_KIND_READS && (manyWarps || sameWarp))
+          continue;
+        next = (w & ~(((uint64_t)3 << 42) | ((uint64_t)1 << 31))) |
+               (uint64_t)KOSAN_RACE_KIND_READS << 42 | (uint64_t)(manyWarps || !sameWarp) << 31;
+      }
+    } else {
+      // A write after a write or a read of this epoch by another thread.
+      bool conflict = kind == KOSAN_RACE_KIND_READS || other != me;
+      if (conflict) {
+        bool otherKnown = other != me;
+        report(state, launchId, site, (uint32_t)(w >> 44),
+               otherKnown ? other : KOSAN_RACE_THREAD_UNKNOWN, g << shift,
+               1u | (kind == KOSAN_RACE_KIND_WRITE ? 2u : 0u));
+      }
+      next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_WRITE, site);
+    }
+    words[g] = next;
+  }
+}
+
+#endif // __NVPTX__

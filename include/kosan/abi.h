@@ -624,7 +624,8 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 //   void __kosan_race_enter(uint32_t flags, uint64_t race_layout);  // kernel start
 //   void __kosan_race_access(uint64_t state, uint32_t flags, uint32_t launch,
 //                            uint32_t site, uint64_t shared_offset,
-//                            uint32_t size, uint32_t is_write, uint32_t shift);
+//                            uint32_t size, uint32_t is_write, uint32_t shift,
+//                            uint64_t race_layout);  // 0 in device functions
 //   void __kosan_race_barrier(uint32_t flags);    // after a block barrier
 //   void __kosan_race_warp_sync(uint32_t flags);  // after __syncwarp
 // Without KOSAN_LAUNCH_RACE in flags they return at once.

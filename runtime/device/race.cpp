@@ -149,70 +149,91 @@ KOSAN_RACE_ENTRY void __kosan_race_warp_sync(uint32_t flags) {
   *clock = (c & kEpochMask) | warp << kWarpCountShift;
 }
 
+namespace {
+
+// One granule's shadow word against an access of thread `me`.
+__attribute__((always_inline)) inline void checkGranule(
+    SharedU64 *words, uint32_t g, uint32_t shift, uint32_t me, uint32_t epoch,
+    uint32_t warpCount, uint64_t state, uint32_t launchId, uint32_t site, bool isWrite) {
+  uint64_t w = words[g];
+  uint32_t kind = (uint32_t)(w >> 42) & 3u;
+  uint32_t other = (uint32_t)(w >> 32) & 0x3ffu;
+  bool sameEpoch = kind != KOSAN_RACE_KIND_NONE && (uint32_t)(w & kEpochMask) == epoch;
+  bool sameWarp = (other >> 5) == (me >> 5);
+  bool manyWarps = (w >> 31) & 1u;
+  // Ordered by a __syncwarp: the recorded thread (and, for readers, every
+  // reader: they are all of its warp) is in this warp, at another warp count.
+  bool warpOrdered =
+      sameWarp && !manyWarps && ((uint32_t)(w >> 16) & kWarpCountMask) != warpCount;
+  uint64_t next;
+  if (!sameEpoch || warpOrdered) {
+    next = shadowWord(epoch, warpCount, false, me,
+                      isWrite ? KOSAN_RACE_KIND_WRITE : KOSAN_RACE_KIND_READ, site);
+  } else if (!isWrite) {
+    if (kind == KOSAN_RACE_KIND_WRITE) {
+      if (other == me)
+        return;
+      report(state, launchId, site, (uint32_t)(w >> 44), other, g << shift, 2u);
+      next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_READ, site);
+    } else if (kind == KOSAN_RACE_KIND_READ && other == me) {
+      return;
+    } else {
+      // Another reader: keep the first, note whether the readers span warps.
+      if (kind == KOSAN_RACE_KIND_READS && (manyWarps || sameWarp))
+        return;
+      next = (w & ~(((uint64_t)3 << 42) | ((uint64_t)1 << 31))) |
+             (uint64_t)KOSAN_RACE_KIND_READS << 42 | (uint64_t)(manyWarps || !sameWarp) << 31;
+    }
+  } else {
+    // A write after a write or a read of this interval by another thread.
+    if (kind == KOSAN_RACE_KIND_READS || other != me)
+      report(state, launchId, site, (uint32_t)(w >> 44),
+             other != me ? other : KOSAN_RACE_THREAD_UNKNOWN, g << shift,
+             1u | (kind == KOSAN_RACE_KIND_WRITE ? 2u : 0u));
+    next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_WRITE, site);
+  }
+  words[g] = next;
+}
+
+} // namespace
+
 // One shared access of `size` bytes at `offset` in the block's window.
 // Accesses wider than a granule check up to four granules, spread over
-// the bytes they touch.
+// the bytes they touch. Inlined with size and shift constant, an access of
+// one granule keeps no loop.
+// layout: the launch info's race_layout in kernels (a kernel parameter:
+// nothing to load), 0 in device functions, which read the header.
 KOSAN_RACE_ENTRY void __kosan_race_access(uint64_t state, uint32_t flags, uint32_t launchId,
                                           uint32_t site, uint64_t offset, uint32_t size,
-                                          uint32_t isWrite, uint32_t shift) {
+                                          uint32_t isWrite, uint32_t shift, uint64_t layout) {
   if (!(flags & KOSAN_LAUNCH_RACE))
     return;
-  SharedHeader *h = header();
-  uint32_t granules = h->granules;
+  uint32_t shadow, granules, clocks;
+  if (layout) {
+    shadow = sharedOffset(__kosan_race_dynamic_smem) + (uint32_t)layout;
+    granules = (uint32_t)(layout >> 32);
+    clocks = shadow + granules * 8u;
+  } else {
+    SharedHeader *h = header();
+    shadow = h->shadow;
+    granules = h->granules;
+    clocks = h->clocks;
+  }
   uint32_t first = (uint32_t)(offset >> shift);
-  uint32_t span = size > (1u << shift) ? size >> shift : 1u;
-  uint32_t step = span > 4 ? span / 4 : 1u;
   uint32_t me = linearThread();
-  uint32_t clock = atOffset<SharedU32>(h->clocks)[me];
+  uint32_t clock = atOffset<SharedU32>(clocks)[me];
   uint32_t epoch = clock & kEpochMask;
   uint32_t warpCount = (clock >> kWarpCountShift) & kWarpCountMask;
-  SharedU64 *words = atOffset<SharedU64>(h->shadow);
-  for (uint32_t k = 0; k < span; k += step) {
-    uint32_t g = first + k;
-    if (g >= granules)
-      return;
-    uint64_t w = words[g];
-    uint32_t kind = (uint32_t)(w >> 42) & 3u;
-    uint32_t other = (uint32_t)(w >> 32) & 0x3ffu;
-    bool sameEpoch = kind != KOSAN_RACE_KIND_NONE && (uint32_t)(w & kEpochMask) == epoch;
-    bool sameWarp = (other >> 5) == (me >> 5);
-    bool manyWarps = (w >> 31) & 1u;
-    // Ordered by a __syncwarp: the recorded thread (and, for readers, every
-    // reader: they are all of its warp) is in this warp, at an earlier
-    // warp count.
-    bool warpOrdered = sameWarp && !manyWarps &&
-                       ((uint32_t)(w >> 16) & kWarpCountMask) != warpCount;
-    uint64_t next;
-    if (!sameEpoch || warpOrdered) {
-      next = shadowWord(epoch, warpCount, false, me,
-                        isWrite ? KOSAN_RACE_KIND_WRITE : KOSAN_RACE_KIND_READ, site);
-    } else if (!isWrite) {
-      if (kind == KOSAN_RACE_KIND_WRITE) {
-        if (other == me)
-          continue;
-        report(state, launchId, site, (uint32_t)(w >> 44), other, g << shift, 2u);
-        next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_READ, site);
-      } else if (kind == KOSAN_RACE_KIND_READ && other == me) {
-        continue;
-      } else {
-        // A second reader: keep the first, note whether the readers span warps.
-        if (kind == KOSAN_RACE_KIND_READS && (manyWarps || sameWarp))
-          continue;
-        next = (w & ~(((uint64_t)3 << 42) | ((uint64_t)1 << 31))) |
-               (uint64_t)KOSAN_RACE_KIND_READS << 42 | (uint64_t)(manyWarps || !sameWarp) << 31;
-      }
-    } else {
-      // A write after a write or a read of this epoch by another thread.
-      bool conflict = kind == KOSAN_RACE_KIND_READS || other != me;
-      if (conflict) {
-        bool otherKnown = other != me;
-        report(state, launchId, site, (uint32_t)(w >> 44),
-               otherKnown ? other : KOSAN_RACE_THREAD_UNKNOWN, g << shift,
-               1u | (kind == KOSAN_RACE_KIND_WRITE ? 2u : 0u));
-      }
-      next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_WRITE, site);
-    }
-    words[g] = next;
+  SharedU64 *words = atOffset<SharedU64>(shadow);
+  if (first >= granules)
+    return;
+  checkGranule(words, first, shift, me, epoch, warpCount, state, launchId, site, isWrite);
+  uint32_t span = size >> shift;
+  if (span > 1) {
+    uint32_t step = span > 4 ? span / 4 : 1u;
+    for (uint32_t k = step; k < span && first + k < granules; k += step)
+      checkGranule(words, first + k, shift, me, epoch, warpCount, state, launchId, site,
+                   isWrite);
   }
 }
 

@@ -166,7 +166,8 @@ public:
     Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
     Type *Void = Type::getVoidTy(Ctx);
     FunctionCallee access = M.getOrInsertFunction(
-        rt::RaceAccess, FunctionType::get(Void, {I64, I32, I32, I32, I64, I32, I32, I32}, false));
+        rt::RaceAccess,
+        FunctionType::get(Void, {I64, I32, I32, I32, I64, I32, I32, I32, I64}, false));
     FunctionCallee barrier =
         M.getOrInsertFunction(rt::RaceBarrier, FunctionType::get(Void, {I32}, false));
     FunctionCallee warpSync =
@@ -202,6 +203,17 @@ public:
     if (ctx.kernel && !checked)
       return;
 
+    // Kernels read the race layout from the launch info (a parameter);
+    // device functions pass 0 and read the block's header.
+    Value *layout = ConstantInt::get(I64, 0);
+    if (ctx.kernel) {
+      FunctionCallee enter =
+          M.getOrInsertFunction(rt::RaceEnter, FunctionType::get(Void, {I32, I64}, false));
+      IRBuilder<> B(cast<Instruction>(ctx.dynSmem)->getNextNode());
+      Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ctx.info, LaunchInfoLayout::raceLayout);
+      layout = markNoSanitize(B.CreateAlignedLoad(I64, p, Align(8), "kosan.race_layout"));
+      B.CreateCall(enter, {ctx.flags, layout});
+    }
     for (auto &[I, p, prov] : accesses) {
       bool isStore = isa<StoreInst>(I);
       uint32_t size = accessSize(*I, DL);
@@ -213,7 +225,7 @@ public:
                           : B.CreateAddrSpaceCast(p, PointerType::get(Ctx, addrspace::Shared));
       Value *offset = B.CreatePtrToInt(shared, I64, "kosan.race.offset");
       B.CreateCall(access, {ctx.state, ctx.flags, ctx.launchId, B.getInt32(site), offset,
-                            B.getInt32(size), B.getInt32(isStore), B.getInt32(shift)});
+                            B.getInt32(size), B.getInt32(isStore), B.getInt32(shift), layout});
       ++NumAccesses;
     }
     for (auto [call, s] : syncs) {
@@ -222,13 +234,6 @@ public:
       ++(s == Sync::Block ? NumBarriers : NumWarpSyncs);
     }
     if (ctx.kernel) {
-      FunctionCallee enter =
-          M.getOrInsertFunction(rt::RaceEnter, FunctionType::get(Void, {I32, I64}, false));
-      IRBuilder<> B(cast<Instruction>(ctx.dynSmem)->getNextNode());
-      Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ctx.info, LaunchInfoLayout::raceLayout);
-      Value *layout =
-          markNoSanitize(B.CreateAlignedLoad(I64, p, Align(8), "kosan.race_layout"));
-      B.CreateCall(enter, {ctx.flags, layout});
       raceKernels.insert(&original);
       OptimizationRemarkEmitter ORE(&clone);
       ORE.emit([&] {

@@ -71,12 +71,12 @@ entry:
 ; CHECK-NEXT: call void @__kosan_race_enter(i32 %kosan.flags, i64 %kosan.race_layout)
 ; CHECK: load float, ptr addrspace(1)
 ; CHECK: [[ADDR:%.*]] = ptrtoint ptr addrspace(3) %s to i64
-; CHECK-NEXT: call void @__kosan_race_access(i64 %kosan.state, i32 %kosan.flags, i32 %kosan.launch_id, i32 [[SITE1:[0-9]+]], i64 [[ADDR]], i32 4, i32 1, i32 1)
+; CHECK-NEXT: call void @__kosan_race_access(i64 %kosan.state, i32 %kosan.flags, i32 %kosan.launch_id, i32 [[SITE1:[0-9]+]], i64 [[ADDR]], i32 4, i32 1, i32 1, i64 %kosan.race_layout)
 ; CHECK-NEXT: store float %v, ptr addrspace(3) %s
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
 ; CHECK-NEXT: call void @__kosan_race_barrier(i32 %kosan.flags)
 ; CHECK: [[ADDR2:%.*]] = ptrtoint ptr addrspace(3) %s2 to i64
-; CHECK-NEXT: call void @__kosan_race_access(i64 %kosan.state, i32 %kosan.flags, i32 %kosan.launch_id, i32 {{[0-9]+}}, i64 [[ADDR2]], i32 4, i32 0, i32 1)
+; CHECK-NEXT: call void @__kosan_race_access(i64 %kosan.state, i32 %kosan.flags, i32 %kosan.launch_id, i32 {{[0-9]+}}, i64 [[ADDR2]], i32 4, i32 0, i32 1, i64 %kosan.race_layout)
 ; CHECK-NEXT: %w = load float, ptr addrspace(3) %s2
 ; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
 ; CHECK-NEXT: call void @__kosan_race_warp_sync(i32 %kosan.flags)
@@ -85,7 +85,7 @@ entry:
 
 ; CHECK-LABEL: define ptx_kernel void @halves__kosan(
 ; CHECK: call void @__kosan_race_enter(
-; CHECK: call void @__kosan_race_access(i64 %kosan.state, i32 %kosan.flags, i32 %kosan.launch_id, i32 {{[0-9]+}}, i64 %{{.*}}, i32 2, i32 1, i32 1)
+; CHECK: call void @__kosan_race_access(i64 %kosan.state, i32 %kosan.flags, i32 %kosan.launch_id, i32 {{[0-9]+}}, i64 %{{.*}}, i32 2, i32 1, i32 1, i64 %kosan.race_layout)
 ; CHECK: call void @llvm.nvvm.barrier.sync(i32 0)
 ; CHECK-NEXT: call void @__kosan_race_barrier(i32 %kosan.flags)
 

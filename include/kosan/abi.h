@@ -301,7 +301,7 @@ struct kosan_race_header {
   uint32_t shadow;            // shared offset of the shadow
   uint32_t granules;
   uint32_t clocks;            // shared offset of the clocks
-  uint32_t shift;
+  uint32_t reserved;
 };
 
 // One shadow word (uint64_t) per granule: the last access that matters in

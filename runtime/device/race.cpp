@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/abi.h"
+#include "kosan/race.h"
 
 #include "gpu.h"
 
@@ -35,10 +36,6 @@ typedef __attribute__((address_space(3))) kosan_race_header SharedHeader;
 extern "C" __attribute__((address_space(3))) char __kosan_race_dynamic_smem[];
 
 namespace {
-
-constexpr uint32_t kEpochMask = 0xffffu;
-constexpr uint32_t kWarpCountShift = 16;
-constexpr uint32_t kWarpCountMask = 0x7fffu;
 
 inline uint32_t sharedOffset(const __attribute__((address_space(3))) void *p) {
   return (uint32_t)(uintptr_t)p;
@@ -67,13 +64,6 @@ inline uint32_t blockThreads() {
 inline SharedHeader *header() {
   return atOffset<SharedHeader>(sharedOffset(__kosan_race_dynamic_smem) + dynamicSmemBytes() -
                                 (uint32_t)sizeof(kosan_race_header));
-}
-
-inline uint64_t shadowWord(uint32_t epoch, uint32_t warpCount, bool manyWarps, uint32_t thread,
-                           uint32_t kind, uint32_t site) {
-  return (uint64_t)(epoch & kEpochMask) | (uint64_t)(warpCount & kWarpCountMask) << 16 |
-         (uint64_t)manyWarps << 31 | (uint64_t)(thread & 0x3ffu) << 32 | (uint64_t)kind << 42 |
-         (uint64_t)(site < KOSAN_RACE_SITE_UNKNOWN ? site : KOSAN_RACE_SITE_UNKNOWN) << 44;
 }
 
 // Writes one race into the race log (mapped host memory) and tells the host.
@@ -133,10 +123,7 @@ KOSAN_RACE_ENTRY void __kosan_race_barrier(uint32_t flags) {
   if (!(flags & KOSAN_LAUNCH_RACE))
     return;
   SharedU32 *clock = atOffset<SharedU32>(header()->clocks) + linearThread();
-  uint32_t c = *clock;
-  uint32_t epoch = (c + 1) & kEpochMask;
-  uint32_t warp = ((c >> kWarpCountShift) + 1) & kWarpCountMask;
-  *clock = epoch | warp << kWarpCountShift;
+  *clock = kosan_race_after_barrier(*clock);
 }
 
 // After __syncwarp: a new interval for the accesses of this warp's threads.
@@ -144,55 +131,22 @@ KOSAN_RACE_ENTRY void __kosan_race_warp_sync(uint32_t flags) {
   if (!(flags & KOSAN_LAUNCH_RACE))
     return;
   SharedU32 *clock = atOffset<SharedU32>(header()->clocks) + linearThread();
-  uint32_t c = *clock;
-  uint32_t warp = ((c >> kWarpCountShift) + 1) & kWarpCountMask;
-  *clock = (c & kEpochMask) | warp << kWarpCountShift;
+  *clock = kosan_race_after_warp_sync(*clock);
 }
 
 namespace {
 
-// One granule's shadow word against an access of thread `me`.
-__attribute__((always_inline)) inline void checkGranule(
-    SharedU64 *words, uint32_t g, uint32_t shift, uint32_t me, uint32_t epoch,
-    uint32_t warpCount, uint64_t state, uint32_t launchId, uint32_t site, bool isWrite) {
-  uint64_t w = words[g];
-  uint32_t kind = (uint32_t)(w >> 42) & 3u;
-  uint32_t other = (uint32_t)(w >> 32) & 0x3ffu;
-  bool sameEpoch = kind != KOSAN_RACE_KIND_NONE && (uint32_t)(w & kEpochMask) == epoch;
-  bool sameWarp = (other >> 5) == (me >> 5);
-  bool manyWarps = (w >> 31) & 1u;
-  // Ordered by a __syncwarp: the recorded thread (and, for readers, every
-  // reader: they are all of its warp) is in this warp, at another warp count.
-  bool warpOrdered =
-      sameWarp && !manyWarps && ((uint32_t)(w >> 16) & kWarpCountMask) != warpCount;
-  uint64_t next;
-  if (!sameEpoch || warpOrdered) {
-    next = shadowWord(epoch, warpCount, false, me,
-                      isWrite ? KOSAN_RACE_KIND_WRITE : KOSAN_RACE_KIND_READ, site);
-  } else if (!isWrite) {
-    if (kind == KOSAN_RACE_KIND_WRITE) {
-      if (other == me)
-        return;
-      report(state, launchId, site, (uint32_t)(w >> 44), other, g << shift, 2u);
-      next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_READ, site);
-    } else if (kind == KOSAN_RACE_KIND_READ && other == me) {
-      return;
-    } else {
-      // Another reader: keep the first, note whether the readers span warps.
-      if (kind == KOSAN_RACE_KIND_READS && (manyWarps || sameWarp))
-        return;
-      next = (w & ~(((uint64_t)3 << 42) | ((uint64_t)1 << 31))) |
-             (uint64_t)KOSAN_RACE_KIND_READS << 42 | (uint64_t)(manyWarps || !sameWarp) << 31;
-    }
-  } else {
-    // A write after a write or a read of this interval by another thread.
-    if (kind == KOSAN_RACE_KIND_READS || other != me)
-      report(state, launchId, site, (uint32_t)(w >> 44),
-             other != me ? other : KOSAN_RACE_THREAD_UNKNOWN, g << shift,
-             1u | (kind == KOSAN_RACE_KIND_WRITE ? 2u : 0u));
-    next = shadowWord(epoch, warpCount, false, me, KOSAN_RACE_KIND_WRITE, site);
-  }
-  words[g] = next;
+// One granule's shadow word against an access (kosan/race.h has the rule).
+__attribute__((always_inline)) inline void checkGranule(SharedU64 *words, uint32_t g,
+                                                        uint32_t shift, uint32_t me,
+                                                        uint32_t clock, uint64_t state,
+                                                        uint32_t launchId, uint32_t site,
+                                                        uint32_t isWrite) {
+  kosan_race_outcome o = kosan_race_step(words[g], me, clock, site, isWrite);
+  if (o.race)
+    report(state, launchId, site, o.other_site, o.other_thread, g << shift, o.kinds);
+  if (o.store)
+    words[g] = o.next;
 }
 
 } // namespace
@@ -222,18 +176,15 @@ KOSAN_RACE_ENTRY void __kosan_race_access(uint64_t state, uint32_t flags, uint32
   uint32_t first = (uint32_t)(offset >> shift);
   uint32_t me = linearThread();
   uint32_t clock = atOffset<SharedU32>(clocks)[me];
-  uint32_t epoch = clock & kEpochMask;
-  uint32_t warpCount = (clock >> kWarpCountShift) & kWarpCountMask;
   SharedU64 *words = atOffset<SharedU64>(shadow);
   if (first >= granules)
     return;
-  checkGranule(words, first, shift, me, epoch, warpCount, state, launchId, site, isWrite);
+  checkGranule(words, first, shift, me, clock, state, launchId, site, isWrite);
   uint32_t span = size >> shift;
   if (span > 1) {
     uint32_t step = span > 4 ? span / 4 : 1u;
     for (uint32_t k = step; k < span && first + k < granules; k += step)
-      checkGranule(words, first + k, shift, me, epoch, warpCount, state, launchId, site,
-                   isWrite);
+      checkGranule(words, first + k, shift, me, clock, state, launchId, site, isWrite);
   }
 }
 

@@ -187,6 +187,7 @@ void RaceCollector::handleEvent(const kosan_race_event &r, uint64_t count) {
 
   errors += count;
   races += count;
+  ++records;
   if (trace)
     trace->write(e);
   std::tuple<uint32_t, uint32_t, uint32_t> pair{mod ? mod->id : 0, siteId, r.other_site};
@@ -196,6 +197,13 @@ void RaceCollector::handleEvent(const kosan_race_event &r, uint64_t count) {
     return;
   ++printed;
   writeRaw(formatOobReport(e, ls ? &ls->record : nullptr, getpid()));
+}
+
+// After the OOB collector's: the end record counts every report and every
+// dropped event.
+void RaceCollector::exitRecord(TraceEnd &end) {
+  end.reports += records;
+  end.dropped += dropped;
 }
 
 void RaceCollector::exitReport() {

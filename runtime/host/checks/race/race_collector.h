@@ -23,6 +23,7 @@ public:
   void setUp(kosan_device_state &st) override;
   void beforeLaunch(LaunchContext &c) override;
   bool drain(bool deviceIdle) override;
+  void exitRecord(TraceEnd &end) override;
   void exitReport() override;
   void deviceReset() override;
 
@@ -35,7 +36,7 @@ private:
   int optInLimit = -1;                 // the device's largest dynamic shared memory
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> reportedPairs; // (module, site, other)
   std::set<const KernelInfo *> warnedKernels;
-  unsigned long races = 0, printed = 0, dropped = 0, unchecked = 0;
+  unsigned long races = 0, records = 0, printed = 0, dropped = 0, unchecked = 0;
 };
 
 } // namespace kosan::rt

@@ -19,10 +19,12 @@
 // What the check cannot follow makes it leave the module out, with a
 // warning, rather than report races that are not there: barriers that wait
 // for part of the block (bar.sync with a thread count, cluster barriers)
-// and barriers in inline assembly. It is built for NVIDIA GPUs only.
+// and barriers in inline assembly; relocatable device code (another unit's
+// granule may differ). It is built for NVIDIA GPUs only.
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceRuntime.h"
+#include "KosanPasses.h"
 #include "core/Instrumenter.h"
 #include "core/Provenance.h"
 #include "target/Target.h"
@@ -128,6 +130,14 @@ public:
   bool begin(ArrayRef<Function *> kernels, ArrayRef<Function *> deviceFunctions) override {
     if (!Triple(S.M.getTargetTriple()).isNVPTX()) {
       errs() << "kosan: warning: the race check is built for NVIDIA GPUs only; "
+             << S.M.getSourceFileName() << " is not checked for races\n";
+      return false;
+    }
+    // A device function of another unit would index the shadow by its own
+    // unit's granule, which may not be the kernel's.
+    if (S.opts.rdc) {
+      errs() << "kosan: warning: the race check does not support relocatable device code "
+                "(-fgpu-rdc); "
              << S.M.getSourceFileName() << " is not checked for races\n";
       return false;
     }

@@ -6,6 +6,13 @@
 ; RUN:   2> %t.err | FileCheck %s --implicit-check-not=__kosan_race
 ; RUN: FileCheck %s --check-prefix=WARN < %t.err
 
+; Relocatable device code is not race-checked either (another unit's device
+; functions would index the shadow by their own granule).
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-race -kosan-rdc -kosan-link-runtime=false -S < %s \
+; RUN:   2> %t.rdc | FileCheck %s --implicit-check-not=__kosan_race
+; RUN: FileCheck %s --check-prefix=RDC < %t.rdc
+; RDC: kosan: warning: the race check does not support relocatable device code (-fgpu-rdc); {{.*}} is not checked for races
+
 ; WARN: kosan: warning: 'producer' waits at a barrier for part of the block (a thread count, a cluster barrier or inline assembly), which the race check cannot follow; {{.*}} is not checked for races
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

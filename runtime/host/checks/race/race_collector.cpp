@@ -210,8 +210,8 @@ void RaceCollector::exitReport() {
   if (!race())
     return;
   if (dropped)
-    log("kosan: warning: %lu races were dropped because the race log was full "
-        "(raise log_capacity)\n", dropped);
+    log("kosan: note: %lu racing accesses were not logged because the race log was "
+        "full (log_capacity); the counts are lower bounds\n", dropped);
   if (unchecked && opts.verbosity >= 1)
     log("kosan: note: %lu launches were not checked for races\n", unchecked);
   if (opts.print_summary && (races || opts.verbosity >= 1))

@@ -15,8 +15,13 @@
 // REQUIRES: gpu
 #include "common.h"
 
-// CHECK: ERROR: kosan: data-race: {{READ|WRITE}} of size 4 in kernel 'block_sum(float*, float const*, int)' at
-// CHECK-NEXT: first by block ({{[0-9]+}},0,0) thread ({{[0-9]+}},0,0); this site fired
+// The first report names both lines (one as its site, the other in
+// "conflicts with"), in either order, before its SUMMARY line.
+// CHECK-DAG: ERROR: kosan: data-race: {{READ|WRITE}} of size 4 in kernel 'block_sum(float*, float const*, int)' at
+// CHECK-DAG: first by block ({{[0-9]+}},0,0) thread ({{[0-9]+}},0,0); this site fired
+// CHECK-DAG: conflicts with the {{READ|WRITE}} of size 4 at
+// CHECK-DAG: in block_sum(float*, float const*, int) by thread ({{[0-9]+}},0,0), with no barrier between them
+// CHECK-DAG: at offset {{[0-9]+}} of the block's shared memory, in 'block_sum(float*, float const*, int)::sdata'
 __global__ void block_sum(float *out, const float *in, int skipBarrier) {
   __shared__ float sdata[256];
   int t = threadIdx.x;
@@ -31,8 +36,6 @@ __global__ void block_sum(float *out, const float *in, int skipBarrier) {
   if (t == 0)
     out[blockIdx.x] = sdata[0];
 }
-// CHECK-DAG: conflicts with the {{READ|WRITE}} of size 4 at {{.*}} in block_sum(float*, float const*, int) by thread ({{[0-9]+}},0,0), with no barrier between them
-// CHECK-DAG: at offset {{[0-9]+}} of the block's shared memory, in 'block_sum(float*, float const*, int)::sdata'
 // CHECK: SUMMARY: kosan: data-race
 // FIXED-NOT: kosan
 // OFF-NOT: data-race

@@ -47,6 +47,9 @@ std::string overrun(const OobEvent &e, uint64_t left) {
 }
 
 std::string describeAddress(const OobEvent &e) {
+  if (e.kind == "data-race")
+    return "at offset " + std::to_string(e.address) + " of the block's shared memory" +
+           (e.buffer_name.empty() ? "" : ", in '" + e.buffer_name + "'");
   std::string out = "address " + hexAddress(e.address) + " is ";
   if (e.buffer_name.empty() && e.buffer_begin == 0 && e.buffer_end == 0)
     return out + "not inside any known buffer";
@@ -666,6 +669,9 @@ std::string formatOobReport(const OobEvent &e, const LaunchRecord *launch,
     out += " (grid " + dim(launch->grid) + " block " + dim(launch->block) + ")";
   out += "\n";
 
+  if (!e.conflict.empty())
+    out += "    conflicts with the " + e.conflict +
+           ", with no barrier between them (__syncthreads(), or __syncwarp() within a warp)\n";
   out += "    " + describeAddress(e) + "\n";
   if (e.kind == "misaligned-access") {
     uint64_t alignment = accessAlignment(e.size);

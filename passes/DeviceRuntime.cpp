@@ -16,7 +16,9 @@
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -91,6 +93,23 @@ bool linkDeviceRuntime(Module &M) {
       F.addFnAttr(cpu);
     if (features.isValid())
       F.addFnAttr(features);
+  }
+  // The entries whose every call is replaced by their body.
+  for (const char *name : rt::InlinedEntries) {
+    Function *F = M.getFunction(name);
+    if (!F || F->isDeclaration())
+      continue;
+    SmallVector<CallBase *, 16> calls;
+    for (User *U : F->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == F)
+        calls.push_back(CB);
+    for (CallBase *CB : calls) {
+      InlineFunctionInfo IFI;
+      if (!InlineFunction(*CB, IFI).isSuccess())
+        return false;
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
   }
   return true;
 }

@@ -32,7 +32,12 @@ KOSAN_DEVICE_ENTRIES(KOSAN_ENTRY_NAME)
 // Entries that take a site id, and the argument that holds it: relocatable
 // device code adds the unit's site base to it.
 inline constexpr std::pair<const char *, unsigned> SiteArguments[] = {
-    {OobCheckTable, 3}, {OobRecord, 3}, {OrderOp, 4}};
+    {OobCheckTable, 3}, {OobRecord, 3}, {OrderOp, 4}, {RaceAccess, 3}};
+
+// Entries the plugin inlines into their callers once the runtime is linked
+// (their fast path is a few shared-memory accesses; a call would cost more).
+inline constexpr const char *InlinedEntries[] = {RaceEnter, RaceAccess, RaceBarrier,
+                                                 RaceWarpSync};
 
 } // namespace rt
 

@@ -3,6 +3,7 @@
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-precision
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-order  (and kosan-order-ops)
+//   opt -load-pass-plugin=libkosan.so -passes=kosan-race
 //   opt -load-pass-plugin=libkosan.so -passes=kosan        (what clang runs)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-compat
 //   opt -load-pass-plugin=libkosan.so -passes='kosan-mutate<list>'   (or <id=ID>)
@@ -66,7 +67,8 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
         for (auto [pass, checks] :
              {std::pair<StringRef, uint32_t>{"kosan-precision", KOSAN_CHECK_PRECISION},
               {"kosan-order", KOSAN_CHECK_ORDER},
-              {"kosan-order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS}})
+              {"kosan-order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS},
+              {"kosan-race", KOSAN_CHECK_RACE}})
           if (name == pass) {
             o.checks = checks;
             MPM.addPass(kosan::InstrumentPass(o));

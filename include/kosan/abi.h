@@ -18,10 +18,10 @@
 
 #include "kosan/intercepts.h"
 
-#define KOSAN_ABI_VERSION 6
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v6"
+#define KOSAN_ABI_VERSION 7
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v7"
 // The same name as an identifier, for the runtime that defines it.
-#define KOSAN_VERSION_CHECK_FN __kosan_version_mismatch_check_v6
+#define KOSAN_VERSION_CHECK_FN __kosan_version_mismatch_check_v7
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -56,6 +56,9 @@ enum kosan_check_bits : uint32_t {
   // say at which operation two computations part. A diagnostic build: each
   // operation costs a runtime call.
   KOSAN_CHECK_ORDER_OPS = 1u << 3,
+  // Shared-memory data races between the threads of a block (docs/race.md).
+  // Not in "all": it must be named.
+  KOSAN_CHECK_RACE = 1u << 4,
 };
 
 // The checks by name: the one list every parser and message derives from
@@ -67,7 +70,10 @@ enum kosan_check_bits : uint32_t {
   X("oob", KOSAN_CHECK_OOB, 1)                                                \
   X("precision", KOSAN_CHECK_PRECISION, 1)                                    \
   X("order", KOSAN_CHECK_ORDER, 1)                                            \
-  X("order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS, 0)
+  X("order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS, 0)                 \
+  X("race", KOSAN_CHECK_RACE, 1)
+// "all": the checks that are cheap everywhere. race is left out (it takes a
+// barrier at each block's start and extra shared memory): name it.
 #define KOSAN_CHECKS_ALL (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER)
 
 // Bounds of one kernel argument, resolved by the host at launch. An access
@@ -92,7 +98,10 @@ struct kosan_launch_info {
   uint32_t launch_id;
   uint32_t flags;          // kosan_launch_flags
   uint64_t dyn_smem_bytes; // dynamic shared memory of this launch
-  uint64_t reserved;
+  // checks=race (KOSAN_LAUNCH_RACE): where the race shadow lies, in bytes
+  // from the start of the dynamic shared memory (low 32 bits), and how many
+  // granules it covers (high 32 bits). See kosan_race_header.
+  uint64_t race_layout;
   // followed by kosan_arg_bounds args[number of original kernel parameters]
 };
 
@@ -109,6 +118,9 @@ enum kosan_launch_flags : uint32_t {
   // load that reads it records an event at its site, with
   // KOSAN_SITE_UNINIT_BIT set in the site id.
   KOSAN_LAUNCH_UNINIT = 1u << 3,
+  // checks=race: the launch has the race shadow (race_layout); without it
+  // the clone's race checks do nothing.
+  KOSAN_LAUNCH_RACE = 1u << 4,
 };
 
 // The fill of fresh allocations under uninit=1, one 32-bit word repeated:
@@ -261,6 +273,62 @@ struct kosan_device_state {
   // 0: never.
   uint32_t event_budget;
   uint32_t reserved;
+  // checks=race: the race log, in mapped host memory (device view):
+  // kosan_race_event[race_capacity], and the word the device sets when it
+  // wrote one. race_count: events claimed (atomic).
+  uint64_t race_events;
+  uint64_t race_flag;
+  uint32_t race_capacity;
+  uint32_t race_count;
+};
+
+// checks=race: the shared memory of a block that a race-instrumented clone
+// runs in, when the launch has KOSAN_LAUNCH_RACE (the host enlarges the
+// dynamic shared memory for it):
+//
+//   [program's static shared][program's dynamic shared][order shadow]
+//   [pad to 16][shadow: uint64_t[granules]][clocks: uint32_t[threads]]
+//   [pad to 8][kosan_race_header]                   <- end of dynamic shared
+//
+// Granule g is the bytes [g << shift, (g + 1) << shift) of the block's
+// shared window (offsets as cvta.to.shared gives them); shift is the
+// module's smallest shared access (kernel flags, KOSAN_KERNEL_RACE_SHIFT).
+// The clocks hold each thread's barrier count (low 16 bits) and its warp
+// synchronisation count (bits 16-30), see KOSAN_RACE_SHADOW_*. The kernel
+// clone clears shadow and clocks and writes the header at its start, then
+// waits at a barrier; device functions find the header at the end.
+struct kosan_race_header {
+  uint32_t shadow;            // shared offset of the shadow
+  uint32_t granules;
+  uint32_t clocks;            // shared offset of the clocks
+  uint32_t reserved;
+};
+
+// One shadow word (uint64_t) per granule: the last access that matters in
+// the current barrier interval:
+//   bits  0-15 the barrier count (epoch) of the access
+//   bits 16-30 the warp synchronisation count of the thread that made it
+//   bit  31    readers: several warps read it
+//   bits 32-41 the thread (linear index in the block)
+//   bits 42-43 kind: 0 none, 1 read by one thread, 2 read by several, 3 written
+//   bits 44-63 the site (KOSAN_RACE_SITE_UNKNOWN: past 20 bits)
+#define KOSAN_RACE_KIND_NONE 0u
+#define KOSAN_RACE_KIND_READ 1u
+#define KOSAN_RACE_KIND_READS 2u
+#define KOSAN_RACE_KIND_WRITE 3u
+#define KOSAN_RACE_SITE_UNKNOWN 0xfffffu
+#define KOSAN_RACE_THREAD_UNKNOWN 0xffffffffu
+
+// One race, as the second thread found it: its own access (the key's site,
+// block, thread) and the earlier access it conflicts with.
+struct kosan_race_event {
+  uint64_t key;          // ((uint64_t)launch_id << 32 | site_id) + 1, written last
+  uint32_t other_site;   // the earlier access's site, KOSAN_RACE_SITE_UNKNOWN if unknown
+  uint32_t other_thread; // its thread (linear index), KOSAN_RACE_THREAD_UNKNOWN if unknown
+  uint32_t block[3];
+  uint32_t thread[3];
+  uint32_t offset;       // shared offset of the granule
+  uint32_t kinds;        // bit 0: this access writes; bit 1: the earlier one writes
 };
 
 // checks=order: where the fingerprints of stored values and the float
@@ -408,6 +476,11 @@ enum kosan_kernel_flags : uint32_t {
 // program's own bytes.
 #define KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT 8u
 #define KOSAN_KERNEL_DYNSMEM_SHADOW_MASK 0xf00u
+// checks=race: the clone checks its shared accesses for races (bit 12),
+// with granules of 1 << shift bytes (bits 13-14).
+#define KOSAN_KERNEL_RACE (1u << 12)
+#define KOSAN_KERNEL_RACE_SHIFT_SHIFT 13u
+#define KOSAN_KERNEL_RACE_SHIFT_MASK (3u << 13)
 
 struct kosan_param_entry {
   uint32_t name_str;      // the parameter's name, if debug information has it
@@ -472,7 +545,9 @@ struct kosan_site {
 static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
 static_assert(sizeof(kosan_launch_info) == 32, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
-static_assert(sizeof(kosan_device_state) == 64, "ABI");
+static_assert(sizeof(kosan_device_state) == 88, "ABI");
+static_assert(sizeof(kosan_race_event) == 48, "ABI");
+static_assert(sizeof(kosan_race_header) == 16, "ABI");
 static_assert(sizeof(kosan_order_state) == 56, "ABI");
 static_assert(sizeof(kosan_order_dense) == 24, "ABI");
 static_assert(sizeof(kosan_order_op) == 32, "ABI");
@@ -512,7 +587,11 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
   X(OrderStore, "__kosan_order_store")                                        \
   X(OrderAtomic, "__kosan_order_atomic")                                      \
   X(OrderSharedAtomic, "__kosan_order_shared_atomic")                         \
-  X(OrderOp, "__kosan_order_op")
+  X(OrderOp, "__kosan_order_op")                                              \
+  X(RaceEnter, "__kosan_race_enter")                                          \
+  X(RaceAccess, "__kosan_race_access")                                        \
+  X(RaceBarrier, "__kosan_race_barrier")                                      \
+  X(RaceWarpSync, "__kosan_race_warp_sync")
 
 // Signatures of the precision entry points (slot = module base + site id;
 // real and shadow as doubles; dtype = kosan_dtype of the real value):
@@ -539,6 +618,17 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 //                         uint32_t site);                  // order-ops builds
 // A 0 order pointer in the state makes the store, atomic and op entries
 // return at once.
+//
+// Race entry points (checks=race; NVPTX only). The plugin inlines them
+// into the clone after linking the runtime, so they cost no call:
+//   void __kosan_race_enter(uint32_t flags, uint64_t race_layout);  // kernel start
+//   void __kosan_race_access(uint64_t state, uint32_t flags, uint32_t launch,
+//                            uint32_t site, uint64_t shared_offset,
+//                            uint32_t size, uint32_t is_write, uint32_t shift,
+//                            uint64_t race_layout);  // 0 in device functions
+//   void __kosan_race_barrier(uint32_t flags);    // after a block barrier
+//   void __kosan_race_warp_sync(uint32_t flags);  // after __syncwarp
+// Without KOSAN_LAUNCH_RACE in flags they return at once.
 
 // Host-side replacements: instrumented host code calls these instead of the
 // CUDA and HIP runtime functions of the same signature (the pass rewrites

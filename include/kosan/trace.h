@@ -94,6 +94,9 @@ struct OobEvent {
   std::string allocated_at;       // "file:line" of the allocation, if known
   std::string freed_at;           // heap-use-after-free: "file:line" of the free, if known
   std::string space;              // "global", "shared", "local", "unknown"
+  // data-race: the earlier access of the pair, as the report says it:
+  // "WRITE of size 4 at k.cu:12:7 in f() by thread (3,0,0)".
+  std::string conflict;
 };
 
 // Element type of a snapshot (docs/trace-format.md names them).

@@ -47,12 +47,14 @@
 #define KOSAN_TRACE_SOURCE_LOC_FIELDS(F)                                                   \
   F(file, Plain) F(line, Plain) F(column, Plain) F(function, Plain) F(inlined_at, Plain)
 
-// OobEvent: "oob".
+// OobEvent: "oob" (memory errors: out of bounds, use after free, and the
+// race check's data races, whose `conflict` names the other access).
 #define KOSAN_TRACE_OOB_FIELDS(F)                                                          \
   F(launch, Plain) F(kind, Plain) F(access, Plain) F(size, Plain) F(count, Plain)          \
   F(site, Plain) F(site_id, Plain) F(block, Plain) F(thread, Plain) F(address, Address)    \
   F(buffer_name, Plain) F(buffer_begin, Address) F(buffer_end, Address) F(pitch, Plain)    \
-  F(row_bytes, Plain) F(allocated_at, Plain) F(freed_at, OmitEmpty) F(space, Plain)
+  F(row_bytes, Plain) F(allocated_at, Plain) F(freed_at, OmitEmpty) F(space, Plain)                          \
+  F(conflict, OmitEmpty)
 
 // PrecisionWorst: the "worst" of a precision record.
 #define KOSAN_TRACE_PRECISION_WORST_FIELDS(F)                                              \

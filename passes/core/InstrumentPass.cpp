@@ -54,12 +54,14 @@ namespace {
 
 // The instrumenters of the checks in `checks`, in the order they
 // instrument a clone.
-SmallVector<std::unique_ptr<Instrumenter>, 3> makeInstrumenters(ModuleState &S, uint32_t checks) {
-  SmallVector<std::unique_ptr<Instrumenter>, 3> out;
+SmallVector<std::unique_ptr<Instrumenter>, 4> makeInstrumenters(ModuleState &S, uint32_t checks) {
+  SmallVector<std::unique_ptr<Instrumenter>, 4> out;
   if (checks & KOSAN_CHECK_ORDER)
     out.push_back(makeOrderInstrumenter(S));
   if (checks & KOSAN_CHECK_PRECISION)
     out.push_back(makePrecisionInstrumenter(S));
+  if (checks & KOSAN_CHECK_RACE)
+    out.push_back(makeRaceInstrumenter(S));
   if (checks & KOSAN_CHECK_OOB)
     out.push_back(makeOOBInstrumenter(S));
   return out;
@@ -176,7 +178,7 @@ void remarkSummary(Function &F, const KernelSummary &summary) {
 bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
                       FunctionAnalysisManager &FAM) {
   ModuleState S{M, T, opts, SiteTable(), nullptr, staticSharedBytesLeft(M)};
-  SmallVector<std::unique_ptr<Instrumenter>, 3> checks = makeInstrumenters(S, opts.checks);
+  SmallVector<std::unique_ptr<Instrumenter>, 4> checks = makeInstrumenters(S, opts.checks);
   // On the kernels as written, before any clone exists.
   for (auto &I : checks)
     I->analyzeModule(FAM);
@@ -273,7 +275,8 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
 
 PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!isDeviceModule(M) ||
-      !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER)))
+      !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER |
+                       KOSAN_CHECK_RACE)))
     return PreservedAnalyses::all();
   // Device code for targets without a Target is left alone.
   const Target *T = Target::forModule(M);

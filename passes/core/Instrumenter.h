@@ -4,8 +4,9 @@
 // Instrumenter: InstrumentPass (core/InstrumentPass.cpp) clones the
 // kernels and device functions once, builds each clone's launch context,
 // and hands the clones to the instrumenters of the checks compiled in, in
-// a fixed order (order, precision, oob: the bounds checks see the shadow
-// code's memory accesses as kosan's own). An instrumenter emits its own
+// a fixed order (order, precision, race, oob: the race and bounds checks
+// see the shadow code's memory accesses as kosan's own, and the race check
+// sees the program's shared accesses before the bounds checks redirect them). An instrumenter emits its own
 // remarks (-Rpass=kosan-<check> / -Rpass-analysis=kosan-<check>) and keeps
 // its own statistics (-stats, DEBUG_TYPE kosan-<check>).
 //
@@ -90,6 +91,7 @@ protected:
 std::unique_ptr<Instrumenter> makeOOBInstrumenter(ModuleState &S);
 std::unique_ptr<Instrumenter> makePrecisionInstrumenter(ModuleState &S);
 std::unique_ptr<Instrumenter> makeOrderInstrumenter(ModuleState &S);
+std::unique_ptr<Instrumenter> makeRaceInstrumenter(ModuleState &S);
 
 } // namespace kosan
 

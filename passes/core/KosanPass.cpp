@@ -18,7 +18,7 @@ using namespace llvm;
 
 // Hidden options for opt and -mllvm; -fplugin-arg-kosan-* overrides them.
 static cl::opt<std::string>
-    ClChecks("kosan-checks", cl::desc("kosan: checks to instrument (oob,precision,order,order-ops|all|none)"),
+    ClChecks("kosan-checks", cl::desc("kosan: checks to instrument (oob,precision,order,order-ops,race|all|none)"),
              cl::Hidden, cl::init("oob"));
 static cl::opt<bool> ClLinkRuntime(
     "kosan-link-runtime",

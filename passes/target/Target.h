@@ -52,6 +52,7 @@ struct LaunchInfoLayout {
   static constexpr uint64_t launchId = offsetof(kosan_launch_info, launch_id);
   static constexpr uint64_t flags = offsetof(kosan_launch_info, flags);
   static constexpr uint64_t dynSmem = offsetof(kosan_launch_info, dyn_smem_bytes);
+  static constexpr uint64_t raceLayout = offsetof(kosan_launch_info, race_layout);
   // The bounds of argument i start at args + i * boundsSize.
   static constexpr uint64_t args = sizeof(kosan_launch_info);
   static constexpr uint64_t boundsSize = sizeof(kosan_arg_bounds);

@@ -241,13 +241,18 @@ def _make_trace(tmp_path, name, launch):
     return trace
 
 
-def _launch(values, oob=None, bits_ulp=None):
+def _launch(values, oob=None, bits_ulp=None, race=False):
     launch = {"kernel": "k(float*, int)", "mangled": "_Z1kPfi", "module": 1,
               "snapshots": [{"arg": 0, "name": "y", "dtype": "f32", "count": len(values),
                              "values": values, "store_sites": ["k.cu:5:3"]}]}
     if oob:
         launch["oob"] = [{"kind": "global-buffer-overflow", "access": "WRITE", "size": 4, "count": 1,
                           "file": "k.cu", "line": 5, "column": 3, "function": "k", "buffer_name": "y"}]
+    if race:
+        launch.setdefault("oob", []).append(
+            {"kind": "data-race", "access": "READ", "size": 4, "count": 3, "file": "k.cu", "line": 9,
+             "column": 7, "function": "k", "buffer_name": "k::tile", "space": "shared",
+             "conflict": "WRITE of size 4 at k.cu:6:5 in k by thread (40,0,0)"})
     if bits_ulp:
         launch["precision"] = [{"kind": "store", "op": "store", "dtype": "f32", "file": "k.cu", "line": 5,
                                 "column": 3, "function": "k", "site_id": 1, "module": 1, "count": 4,
@@ -270,6 +275,8 @@ def test_kosan_verdict_parts_on_real_traces(tmp_path):
     differs = _make_trace(tmp_path, "differs", _launch([1.0, 2.0, 3.5, 4.0], bits_ulp=4))
     oob = _make_trace(tmp_path, "oob", _launch([1.0, 2.0, 3.0, 4.0], oob=True, bits_ulp=4))
     lossy = _make_trace(tmp_path, "lossy", _launch([1.0, 2.0, 3.0, 4.0], bits_ulp=4096))
+    race = _make_trace(tmp_path, "race", _launch([1.0, 2.0, 3.0, 4.0], bits_ulp=4, race=True))
+    both = _make_trace(tmp_path, "both", _launch([1.0, 2.0, 3.0, 4.0], oob=True, bits_ulp=4, race=True))
 
     def parts(cand, run=ok_run):
         return kosan_verdict(settings, ref, cand, run, order_deterministic=False)["parts"]
@@ -278,6 +285,10 @@ def test_kosan_verdict_parts_on_real_traces(tmp_path):
     assert parts(differs) == ["diff"]
     assert parts(oob) == ["memory"]
     assert parts(lossy) == ["precision"]  # 12 bits lost against 2
+    # A data race (checks=race) is its own part, beside memory errors.
+    assert parts(race) == ["race"]
+    assert parts(both) == ["memory", "race"]
+    assert "data-race" in kosan_verdict(settings, ref, race, ok_run, order_deterministic=False)["summary"]
     assert parts(tmp_path / "missing.kosan") == ["crash"]
     assert parts(same, {"status": -11, "timeout": False}) == ["crash"]
     verdict = kosan_verdict(settings, ref, differs, ok_run, order_deterministic=False)

@@ -271,6 +271,7 @@ void writeOob(TraceWriter &writer, uint32_t launch, const Json &o) {
   e.buffer_begin = hexValue(o, "buffer_begin");
   e.buffer_end = hexValue(o, "buffer_end");
   e.space = o.value("space", "global");
+  e.conflict = o.value("conflict", "");
   writer.write(e);
 }
 

@@ -267,7 +267,7 @@ TEST(Options, UnknownCheckWarnsAndIsIgnored) {
   ASSERT_EQ(parsed.warnings.size(), 1u);
   EXPECT_EQ(parsed.warnings[0],
             "kosan: warning: KOSAN_OPTIONS: unknown check 'bogus' in checks "
-            "(valid: oob, precision, order, all, none); ignored");
+            "(valid: oob, precision, order, race, all, none); ignored");
   EXPECT_EQ(parsed.options.check_bits(), KOSAN_CHECK_OOB);
   EXPECT_EQ(parsed.options.checks, "oob");
 }

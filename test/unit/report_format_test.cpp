@@ -181,6 +181,34 @@ TEST(FormatOobReport, AccessStraddlingTheEnd) {
 }
 
 // A float4 load 8 bytes past a 16-byte boundary, inside its buffer.
+// checks=race: a read of sdata[t + 128] that found thread 133's write of
+// the same element in the same barrier interval.
+TEST(FormatOobReport, DataRace) {
+  LaunchRecord launch = scaleLaunch();
+  launch.kernel = "block_sum(float*)";
+  OobEvent e;
+  e.launch = 1;
+  e.kind = "data-race";
+  e.access = "READ";
+  e.size = 4;
+  e.count = 96;
+  e.site = {"reduce.cu", 27, 19, "block_sum(float*)", ""};
+  e.block = {3, 0, 0};
+  e.thread = {5, 0, 0};
+  e.address = 1556;
+  e.buffer_name = "block_sum(float*)::sdata";
+  e.space = "shared";
+  e.conflict = "WRITE of size 4 at reduce.cu:22:12 in block_sum(float*) by thread (133,0,0)";
+  EXPECT_EQ(formatOobReport(e, &launch, 7),
+            kRule + "\n"
+            "==7==ERROR: kosan: data-race: READ of size 4 in kernel 'block_sum(float*)' at reduce.cu:27:19\n"
+            "    first by block (3,0,0) thread (5,0,0); this site fired 96 times in launch #1 (grid (4,1,1) block (256,1,1))\n"
+            "    conflicts with the WRITE of size 4 at reduce.cu:22:12 in block_sum(float*) by thread (133,0,0), "
+            "with no barrier between them (__syncthreads(), or __syncwarp() within a warp)\n"
+            "    at offset 1556 of the block's shared memory, in 'block_sum(float*)::sdata'\n"
+            "SUMMARY: kosan: data-race reduce.cu:27:19 in block_sum(float*)\n");
+}
+
 TEST(FormatOobReport, MisalignedAccess) {
   OobEvent e = scaleOverflow();
   e.kind = "misaligned-access";

@@ -462,11 +462,13 @@ static CUDA runtime, and adapts clang 19 to the installed CUDA toolkit. Every
 option not listed here goes to clang unchanged.
 
 KOSAN OPTIONS:
-  --kosan-checks=<list>   checks compiled in, of oob, precision and order
-                          (default: oob); order-ops is order that also logs
-                          every floating-point operation, so that kosan-diff
-                          can say at which operation two runs part (slow:
-                          for diagnosis)
+  --kosan-checks=<list>   checks compiled in, of oob, precision, order and
+                          race (default: oob; all: the first three);
+                          order-ops is order that also logs every
+                          floating-point operation, so that kosan-diff can
+                          say at which operation two runs part (slow: for
+                          diagnosis); race reports shared-memory data races
+                          (docs/race.md)
   --kosan-plain           build without instrumentation through the same
                           compatibility layer (a baseline; the plugin is
                           loaded with no checks, for its compatibility pass)

@@ -11,7 +11,8 @@ mutant on several input draws, and judges each mutant with each oracle:
   or a hang fails it too), run from the plain build;
 - ``kosan``: kosan's verdict from the instrumented build, and which part of
   it fired: ``memory`` (out-of-bounds, use-after-free, uninitialized reads
-  in kosan-report), ``diff`` (kosan-diff against the unmutated program's
+  in kosan-report), ``race`` (shared-memory data races, checks=race),
+  ``diff`` (kosan-diff against the unmutated program's
   trace of the same draw), ``precision`` (bits lost beyond the
   reference's), ``order`` (fingerprints that differ from the reference's
   where the reference is deterministic), ``crash`` (no complete run).

@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--operators", default="", help="mutation operators to take (kosan-mutate operators)")
     p.add_argument("--max-mutants", type=int, default=0,
                    help="at most N mutants per program, taken in turn from each operator (0: all)")
-    p.add_argument("--checks", default="oob,precision,order", help="kosan's checks for the checked builds")
+    p.add_argument("--checks", default="oob,precision,order,race", help="kosan's checks for the checked builds")
     p.add_argument("--arch", default=os.environ.get("KOSAN_CUDA_ARCH", "sm_90"), help="GPU architecture")
     p.add_argument("--flags", default="-O2", help="compiler flags (default -O2)")
     p.add_argument("--compiler", default="", help="the compiler command (default: kosan-clang++ of --tools)")

@@ -123,7 +123,8 @@ def text_report(s: dict) -> str:
 
 
 _COLORS = {"own": "#888888", "kosan": "#1f77b4", "either": "#2ca02c", "memory": "#d62728",
-           "diff": "#9467bd", "precision": "#ff7f0e", "order": "#8c564b", "crash": "#e377c2"}
+           "race": "#bcbd22", "diff": "#9467bd", "precision": "#ff7f0e", "order": "#8c564b",
+           "crash": "#e377c2"}
 
 
 def _svg_bars(groups: dict, columns, title: str) -> str:

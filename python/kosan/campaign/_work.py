@@ -14,7 +14,7 @@ from pathlib import Path
 
 # kosan's parts, in the order reports list them; "crash" is a run that did
 # not complete (a signal, a CUDA error, a hang past the timeout).
-KOSAN_PARTS = ("memory", "diff", "precision", "order", "crash")
+KOSAN_PARTS = ("memory", "race", "diff", "precision", "order", "crash")
 ORACLES = ("own", "kosan", "either")
 # A mutant's precision finding: its worst site loses this many bits more
 # than the reference's worst site on the same draw, or it makes NaNs the
@@ -136,9 +136,17 @@ def kosan_verdict(settings: dict, ref_trace: Path, cand_trace: Path, cand_run: d
     report = subprocess.run([tool(settings, "kosan-report"), "--fail-on-error", str(cand_trace)],
                             capture_output=True, text=True, errors="replace")
     if report.returncode == 1:
-        parts.append("memory")
-        oob = [line for line in report.stdout.splitlines() if "ERROR" in line or "error" in line]
-        notes.append(oob[0][:200] if oob else "kosan-report: errors")
+        # The race check's data races are kosan-report's errors too; they
+        # are the verdict's own part.
+        errors = [line for line in report.stdout.splitlines() if "ERROR" in line or "error" in line]
+        races = [line for line in errors if "data-race" in line]
+        memory = [line for line in errors if "data-race" not in line and "ERROR" in line]
+        if memory or not races:
+            parts.append("memory")
+            notes.append(memory[0][:200] if memory else errors[0][:200] if errors else "kosan-report: errors")
+        if races:
+            parts.append("race")
+            notes.append(races[0][:200])
     diff = subprocess.run([tool(settings, "kosan-diff"), "--format", "json", str(ref_trace), str(cand_trace)],
                           capture_output=True, text=True, errors="replace")
     try:

@@ -69,6 +69,7 @@ protected:
   bool oob() const { return rt.oob(); }
   bool precision() const { return rt.precision(); }
   bool order() const { return rt.order(); }
+  bool race() const { return rt.race(); }
   bool uninit() const { return rt.uninit(); }
   void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   void writeRaw(const std::string &text) { rt.writeRaw(text); }

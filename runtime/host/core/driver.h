@@ -51,6 +51,8 @@ struct DriverApi {
   CUresult (*streamSynchronize)(CUstream) = nullptr;
   CUresult (*memcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
   CUresult (*memFreeHost)(void *) = nullptr;
+  // Optional: checks=race sizes its shadow by the clone's static shared memory.
+  CUresult (*funcGetAttribute)(int *, CUfunction_attribute, CUfunction) = nullptr;
   bool ok = false;
   std::string missing;
 
@@ -88,6 +90,7 @@ struct DriverApi {
     get("cuStreamSynchronize", streamSynchronize);
     get("cuMemcpyDtoHAsync", memcpyDtoHAsync);
     get("cuMemFreeHost", memFreeHost);
+    get("cuFuncGetAttribute", funcGetAttribute);
   }
 };
 

@@ -10,6 +10,7 @@
 #include "checks/oob/oob_collector.h"
 #include "checks/order/order_collector.h"
 #include "checks/precision/precision_collector.h"
+#include "checks/race/race_collector.h"
 #include "checks/snapshot/snapshot_collector.h"
 #include "core/collector.h"
 #include "core/hip.h"
@@ -113,6 +114,9 @@ Runtime::Runtime() {
   collectors.push_back(std::make_unique<SnapshotCollector>(*this));
   collectors.push_back(std::make_unique<PrecisionCollector>(*this));
   collectors.push_back(std::make_unique<OrderCollector>(*this));
+  // After order: the race shadow goes after the order shadow in dynamic
+  // shared memory.
+  collectors.push_back(std::make_unique<RaceCollector>(*this));
 }
 
 Runtime::~Runtime() = default;

@@ -61,10 +61,12 @@ public:
   bool oob() const { return checks & KOSAN_CHECK_OOB; }
   bool precision() const { return checks & KOSAN_CHECK_PRECISION; }
   bool order() const { return checks & KOSAN_CHECK_ORDER; }
+  bool race() const { return checks & KOSAN_CHECK_RACE; }
   // A check whose code lives in the instrumented clones: with none, the
   // plain kernels run.
   bool instrumentedChecks() const {
-    return checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER);
+    return checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER |
+                     KOSAN_CHECK_RACE);
   }
 
   void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,

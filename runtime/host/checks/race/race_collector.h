@@ -1,0 +1,44 @@
+//===- runtime/host/checks/race/race_collector.h - checks=race on the host ===//
+//
+// The race log (mapped host memory), the shared memory each launch of a
+// race-checked clone needs for its shadow (added after the program's own
+// dynamic shared memory, and the order check's), and the reports: one per
+// pair of sites, aggregated per (launch, site, other site), written to the
+// trace as "oob" records of kind "data-race".
+//
+//===----------------------------------------------------------------------===//
+#ifndef KOSAN_RUNTIME_HOST_CHECKS_RACE_RACE_COLLECTOR_H
+#define KOSAN_RUNTIME_HOST_CHECKS_RACE_RACE_COLLECTOR_H
+
+#include "core/collector.h"
+
+#include <set>
+#include <tuple>
+
+namespace kosan::rt {
+
+class RaceCollector : public Collector {
+public:
+  using Collector::Collector;
+  void setUp(kosan_device_state &st) override;
+  void beforeLaunch(LaunchContext &c) override;
+  bool drain(bool deviceIdle) override;
+  void exitRecord(TraceEnd &end) override;
+  void exitReport() override;
+  void deviceReset() override;
+
+private:
+  void handleEvent(const kosan_race_event &first, uint64_t count);
+
+  kosan_race_event *log_ = nullptr;    // mapped host memory
+  volatile uint32_t *flag = nullptr;   // set by the device after an event
+  uint32_t capacity = 0;
+  int optInLimit = -1;                 // the device's largest dynamic shared memory
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> reportedPairs; // (module, site, other)
+  std::set<const KernelInfo *> warnedKernels;
+  unsigned long races = 0, records = 0, printed = 0, dropped = 0, unchecked = 0;
+};
+
+} // namespace kosan::rt
+
+#endif // KOSAN_RUNTIME_HOST_CHECKS_RACE_RACE_COLLECTOR_H

@@ -92,7 +92,7 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           return true;
         }
         if (name == "kosan-host") {
-          MPM.addPass(kosan::HostHooksPass());
+          MPM.addPass(kosan::HostHooksPass(o));
           return true;
         }
         return false;

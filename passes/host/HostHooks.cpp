@@ -20,6 +20,7 @@
 #include "kosan/abi.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSet.h"
@@ -288,18 +289,21 @@ void registerHipDeviceGlobals(Module &M, const PassOptions &opts) {
   FunctionCallee registerVar = M.getOrInsertFunction(
       "__hipRegisterVar",
       FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, Ptr, Ptr, I32, SizeT, I32, I32}, false));
-  for (StringRef name : names) {
-    // Never read: HIP keys the global by the shadow's address.
-    Type *ShadowTy = Type::getInt64Ty(Ctx);
-    auto *shadow = new GlobalVariable(M, ShadowTy, /*isConstant=*/false,
-                                      GlobalValue::InternalLinkage,
-                                      Constant::getNullValue(ShadowTy), name + ".shadow");
-    for (auto &[F, CB] : last) {
-      IRBuilder<> B(CB->getNextNode());
+  // Never read: HIP keys a global by its shadow's address.
+  Type *ShadowTy = Type::getInt64Ty(Ctx);
+  uint64_t shadowBytes = M.getDataLayout().getTypeAllocSize(ShadowTy);
+  SmallVector<GlobalVariable *, 2> shadows;
+  for (StringRef name : names)
+    shadows.push_back(new GlobalVariable(M, ShadowTy, /*isConstant=*/false,
+                                         GlobalValue::InternalLinkage,
+                                         Constant::getNullValue(ShadowTy), name + ".shadow"));
+  for (auto &[F, CB] : last) {
+    IRBuilder<> B(CB->getNextNode()); // each call after the previous one
+    for (auto [name, shadow] : zip(names, shadows)) {
       Value *str = B.CreateGlobalStringPtr(name, name + ".name");
-      uint64_t bytes = M.getDataLayout().getTypeAllocSize(ShadowTy);
       B.CreateCall(registerVar, {CB->getArgOperand(0), shadow, str, str, B.getInt32(0),
-                                 ConstantInt::get(SizeT, bytes), B.getInt32(0), B.getInt32(0)});
+                                 ConstantInt::get(SizeT, shadowBytes), B.getInt32(0),
+                                 B.getInt32(0)});
       ++NumHipGlobals;
     }
   }

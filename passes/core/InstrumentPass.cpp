@@ -262,7 +262,8 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
 // a registered name is missing from the code object. A module with kernels
 // of which none was instrumented (-kosan-debug-func naming another) gets
 // an empty table, which tells the host that no kernel has a clone, and a
-// precision base nothing reads. True when it defined one.
+// module whose precision instrumenter defined no base (it declined the
+// module) a base nothing reads. True when it defined one.
 bool defineHipHostGlobals(Module &M, const Target &T, const PassOptions &opts) {
   if (!Triple(M.getTargetTriple()).isAMDGPU() || opts.rdc ||
       none_of(M, [&](const Function &F) { return T.isKernel(F); }))
@@ -301,9 +302,10 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
                        M.getTargetTriple() + ": install them and rebuild kosan (" +
                        M.getSourceFileName() + ")");
   FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  if (!instrumentModule(M, *T, opts, FAM))
-    return defineHipHostGlobals(M, *T, opts) ? PreservedAnalyses::none()
-                                             : PreservedAnalyses::all();
+  bool instrumented = instrumentModule(M, *T, opts, FAM);
+  bool defined = defineHipHostGlobals(M, *T, opts);
+  if (!instrumented)
+    return defined ? PreservedAnalyses::none() : PreservedAnalyses::all();
   if (opts.linkRuntime && !linkDeviceRuntime(M))
     report_fatal_error(Twine("kosan: could not link the device runtime into ") +
                        M.getSourceFileName());

@@ -58,10 +58,14 @@ struct InstrumentPass : llvm::PassInfoMixin<InstrumentPass> {
   PassOptions opts;
 };
 
-// Redirects CUDA runtime calls in host code to the kosan host runtime.
+// Redirects CUDA runtime calls in host code to the kosan host runtime; in
+// HIP host code, also registers kosan's device globals of the module's code
+// object (opts: which the device side has).
 struct HostHooksPass : llvm::PassInfoMixin<HostHooksPass> {
+  explicit HostHooksPass(PassOptions opts) : opts(std::move(opts)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+  PassOptions opts;
 };
 
 // Dispatches on the module's triple; what the plugin adds to clang's pipeline.

@@ -94,7 +94,7 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           return true;
         }
         if (name == "kosan-host") {
-          MPM.addPass(kosan::HostHooksPass());
+          MPM.addPass(kosan::HostHooksPass(o));
           return true;
         }
         return false;

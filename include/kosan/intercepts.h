@@ -95,6 +95,11 @@
 //   ModuleLaunch       hipModuleLaunchKernel: a launch of a module's kernel
 //   RegisterFunction   __hipRegisterFunction: names the kernel of a host stub
 //                      (the CUDA side asks cudaGetFuncBySymbol instead)
+//   RegisterVar        __hipRegisterVar: a device global's host shadow; for
+//                      kosan's own (the site table, the precision base, which
+//                      the host pass registers) the runtime keeps it, to find
+//                      the global in its code object (the CUDA side asks
+//                      cuModuleGetGlobal instead)
 // Triple-chevron launches need no entry of their own: clang's HIP host stubs
 // call hipLaunchKernel (after __hipPopCallConfiguration).
 // The parameters are spelled with HIP's types (runtime/host/core/hip.h).
@@ -137,7 +142,11 @@
     (void **modules, const void *stub, char *deviceFunction, const char *deviceName,        \
      unsigned threadLimit, void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize),\
     (modules, stub, deviceFunction, deviceName, threadLimit, tid, bid, blockDim, gridDim,   \
-     wSize), 0)
+     wSize), 0)                                                                             \
+  M(X, __hipRegisterVar, RegisterVar,                                                       \
+    (void **modules, void *var, char *hostVar, char *deviceVar, int ext, size_t size,       \
+     int constant, int global),                                                             \
+    (modules, var, hostVar, deviceVar, ext, size, constant, global), 0)
 
 // The lists as X(function, hook, (parameters), (arguments), per-thread).
 #define KOSAN_INTERCEPT_APPLY_(X, ...) X(__VA_ARGS__)

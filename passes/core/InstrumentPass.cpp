@@ -271,6 +271,36 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
   return true;
 }
 
+// HIP on AMD GPUs: the host side of the translation unit registers the
+// site table (and with the precision check the precision base) whenever it
+// has kernels (passes/host/HostHooks.cpp), and HIP aborts the process when
+// a registered name is missing from the code object. A module with kernels
+// of which none was instrumented (-kosan-debug-func naming another) gets
+// an empty table, which tells the host that no kernel has a clone, and a
+// module whose precision instrumenter defined no base (it declined the
+// module) a base nothing reads. True when it defined one.
+bool defineHipHostGlobals(Module &M, const Target &T, const PassOptions &opts) {
+  if (!Triple(M.getTargetTriple()).isAMDGPU() || opts.rdc ||
+      none_of(M, [&](const Function &F) { return T.isKernel(F); }))
+    return false;
+  bool defined = false;
+  if (!M.getNamedGlobal(KOSAN_SITE_TABLE_SYMBOL)) {
+    SiteTable().emit(M, "");
+    defined = true;
+  }
+  if ((opts.checks & KOSAN_CHECK_PRECISION) && !M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL)) {
+    Type *I32 = Type::getInt32Ty(M.getContext());
+    auto *base = new GlobalVariable(M, I32, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+                                    ConstantInt::get(I32, 0x80000000u), KOSAN_PREC_BASE_SYMBOL,
+                                    nullptr, GlobalValue::NotThreadLocal, addrspace::Global,
+                                    /*isExternallyInitialized=*/true);
+    base->setAlignment(Align(4));
+    appendToUsed(M, {base});
+    defined = true;
+  }
+  return defined;
+}
+
 } // namespace
 
 PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -288,8 +318,10 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
                        M.getTargetTriple() + ": install them and rebuild kosan (" +
                        M.getSourceFileName() + ")");
   FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  if (!instrumentModule(M, *T, opts, FAM))
-    return PreservedAnalyses::all();
+  bool instrumented = instrumentModule(M, *T, opts, FAM);
+  bool defined = defineHipHostGlobals(M, *T, opts);
+  if (!instrumented)
+    return defined ? PreservedAnalyses::none() : PreservedAnalyses::all();
   if (opts.linkRuntime && !linkDeviceRuntime(M))
     report_fatal_error(Twine("kosan: could not link the device runtime into ") +
                        M.getSourceFileName());

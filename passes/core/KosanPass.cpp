@@ -169,7 +169,7 @@ PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (isDeviceModule(M)) {
     PA = InstrumentPass(opts).run(M, MAM);
   } else if (opts.checks != 0) {
-    PA = HostHooksPass().run(M, MAM);
+    PA = HostHooksPass(opts).run(M, MAM);
   }
   if (!ClBreakIRForTest.empty()) {
     breakForTest(M);

@@ -19,12 +19,15 @@
 
 #include "kosan/abi.h"
 
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -44,6 +47,7 @@ using namespace llvm;
 
 STATISTIC(NumRedirected, "CUDA runtime calls redirected to kosan");
 STATISTIC(NumAllocSites, "Allocation and free sites named");
+STATISTIC(NumHipGlobals, "HIP: kosan's device globals registered with __hipRegisterVar");
 
 static cl::opt<std::string> RuntimePath(
     "kosan-runtime-path", cl::Hidden,
@@ -249,6 +253,62 @@ void nameAllocation(CallBase &CB, FunctionCallee siteFn) {
   ++NumAllocSites;
 }
 
+// HIP host code: kosan's device globals of the module's code object, the
+// site table (with the kernel summaries) and, when the precision check is
+// compiled in, the precision base, are registered with __hipRegisterVar
+// under a host shadow each, right after the module's kernels and as clang
+// registers a program's __device__ variables, so that the runtime finds
+// them with hipGetSymbolAddress (HIP's public API has no lookup by name in
+// the code objects it registers itself). The device side of the same
+// translation unit defines them whenever it has kernels (the device pass
+// makes sure of it on AMD GPUs): HIP aborts the process when a registered
+// name is missing from the code object. Relocatable device code names
+// them per unit, which the host side cannot know: not registered there.
+void registerHipDeviceGlobals(Module &M, const PassOptions &opts) {
+  Function *registerFunction = M.getFunction("__hipRegisterFunction");
+  if (!registerFunction || opts.rdc)
+    return;
+  // Each registering function's last kernel registration.
+  MapVector<Function *, CallBase *> last;
+  for (User *U : registerFunction->users())
+    if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledOperand() == registerFunction)
+      last[CB->getFunction()] = nullptr;
+  for (auto &[F, CB] : last)
+    for (Instruction &I : instructions(*F))
+      if (auto *C = dyn_cast<CallBase>(&I); C && C->getCalledOperand() == registerFunction)
+        CB = C;
+  if (last.empty())
+    return;
+  SmallVector<StringRef, 2> names = {KOSAN_SITE_TABLE_SYMBOL};
+  if (opts.checks & KOSAN_CHECK_PRECISION)
+    names.push_back(KOSAN_PREC_BASE_SYMBOL);
+  LLVMContext &Ctx = M.getContext();
+  PointerType *Ptr = PointerType::get(Ctx, 0);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *SizeT = M.getDataLayout().getIntPtrType(Ctx);
+  FunctionCallee registerVar = M.getOrInsertFunction(
+      "__hipRegisterVar",
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, Ptr, Ptr, I32, SizeT, I32, I32}, false));
+  // Never read: HIP keys a global by its shadow's address.
+  Type *ShadowTy = Type::getInt64Ty(Ctx);
+  uint64_t shadowBytes = M.getDataLayout().getTypeAllocSize(ShadowTy);
+  SmallVector<GlobalVariable *, 2> shadows;
+  for (StringRef name : names)
+    shadows.push_back(new GlobalVariable(M, ShadowTy, /*isConstant=*/false,
+                                         GlobalValue::InternalLinkage,
+                                         Constant::getNullValue(ShadowTy), name + ".shadow"));
+  for (auto &[F, CB] : last) {
+    IRBuilder<> B(CB->getNextNode()); // each call after the previous one
+    for (auto [name, shadow] : zip(names, shadows)) {
+      Value *str = B.CreateGlobalStringPtr(name, name + ".name");
+      B.CreateCall(registerVar, {CB->getArgOperand(0), shadow, str, str, B.getInt32(0),
+                                 ConstantInt::get(SizeT, shadowBytes), B.getInt32(0),
+                                 B.getInt32(0)});
+      ++NumHipGlobals;
+    }
+  }
+}
+
 } // namespace
 
 PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
@@ -258,6 +318,9 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
   PointerType *Ptr = PointerType::get(Ctx, 0);
   FunctionCallee siteFn = M.getOrInsertFunction(
       KOSAN_ALLOC_SITE_NAME, FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false));
+
+  // Before the redirection, which takes these calls to the runtime too.
+  registerHipDeviceGlobals(M, opts);
 
   bool changed = false;
   SmallVector<std::pair<Function *, Function *>, 8> redirected; // (CUDA, kosan)

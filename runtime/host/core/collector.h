@@ -75,6 +75,14 @@ protected:
   void writeRaw(const std::string &text) { rt.writeRaw(text); }
   void writeHeaderOnce() { rt.writeHeaderOnce(); }
   void loadSites(ModuleInfo *m) { rt.loadSites(m); }
+  // A module's device globals, on CUDA or HIP (Runtime::moduleGlobal).
+  bool moduleGlobal(const ModuleInfo *m, const std::string &name, uint64_t &ptr,
+                    size_t &bytes) {
+    return rt.moduleGlobal(m, name, ptr, bytes);
+  }
+  bool writeModuleGlobal(uint64_t dst, const void *src, size_t bytes) {
+    return rt.writeModuleGlobal(dst, src, bytes);
+  }
   ArgBuffer argBuffer(const KernelInfo *k, size_t i, uint64_t ptr) {
     return rt.argBuffer(k, i, ptr);
   }

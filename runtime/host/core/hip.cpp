@@ -15,6 +15,13 @@
 // clone does not launch (a code object built without kosan's amdgcn
 // instrumentation) runs as the program asked, and the launch is recorded.
 //
+// A kernel's module is its code object (__hipRegisterFatBinary's handle):
+// the host pass registers kosan's device globals of it (the site table
+// with the kernel summaries, the precision base) with __hipRegisterVar, as
+// clang registers a program's __device__ variables, and the runtime finds
+// them with hipGetSymbolAddress at the module's first launch (modules.cpp),
+// where the CUDA path asks cuModuleGetGlobal.
+//
 //===----------------------------------------------------------------------===//
 #include "core/hip.h"
 
@@ -138,7 +145,7 @@ const HipApi &hip() {
 }
 
 void Runtime::registerHipKernel(
-    const void *stub, const char *mangled,
+    void **modules, const void *stub, const char *mangled,
     const std::function<void(const void *handle, char *name)> &registerClone) {
   if (!stub || !mangled)
     return;
@@ -149,6 +156,8 @@ void Runtime::registerHipKernel(
     return;
   auto hk = std::make_unique<HipKernel>();
   KernelInfo &k = hk->info;
+  if (modules)
+    k.module = moduleFor(reinterpret_cast<CUmodule>(modules));
   k.mangled = mangled;
   k.name = demangle(k.mangled);
   hk->cloneName = k.mangled + KOSAN_CLONE_SUFFIX;
@@ -169,6 +178,15 @@ void Runtime::registerHipKernel(
   }
 }
 
+void Runtime::registerHipGlobal(void **modules, const char *name, const void *shadow) {
+  if (!modules || !name || !shadow ||
+      (std::strcmp(name, KOSAN_SITE_TABLE_SYMBOL) != 0 &&
+       std::strcmp(name, KOSAN_PREC_BASE_SYMBOL) != 0))
+    return;
+  std::lock_guard<std::mutex> lock(mu);
+  moduleFor(reinterpret_cast<CUmodule>(modules))->hipGlobals[name] = shadow;
+}
+
 int Runtime::launchHip(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
                        const void *stream,
                        const std::function<int(const void *, void **, size_t)> &launchWith) {
@@ -185,6 +203,13 @@ int Runtime::launchHip(const void *func, dim3 grid, dim3 block, void **args, siz
   LaunchRequest r{func, grid, block, args, shmem, reinterpret_cast<cudaStream_t>(hipS),
                   capture != hipStreamCaptureStatusNone, nullptr, nullptr};
   r.clone = [&](KernelInfo *k, void **params, size_t launchShmem) {
+    // The module's table lists every kernel that has a clone; HIP aborts
+    // the process at the launch of a name its code object lacks.
+    if (k->module && k->module->tableRead && !k->module->summaries.count(k->mangled)) {
+      k->hipClone = nullptr;
+      k->whyPlain = "its code object has no instrumented clone";
+      return false;
+    }
     int e = launchWith(k->hipClone, params, launchShmem);
     if (e == hipSuccess)
       return true;

@@ -44,14 +44,18 @@
     (void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind))                 \
   X(hipHostMalloc, hipError_t, (void **, size_t, unsigned))                                \
   X(hipHostGetDevicePointer, hipError_t, (void **, void *, unsigned))                     \
-  X(hipStreamIsCapturing, hipError_t, (hipStream_t, hipStreamCaptureStatus *))
+  X(hipStreamIsCapturing, hipError_t, (hipStream_t, hipStreamCaptureStatus *))            \
+  X(hipGetSymbolAddress, hipError_t, (void **, const void *))                              \
+  X(hipGetSymbolSize, hipError_t, (size_t *, const void *))
 
 // Called by the code clang generates for HIP programs and declared by no
-// HIP header (clang declares it returning int; libamdhip64 returns nothing).
+// HIP header (clang declares __hipRegisterFunction returning int;
+// libamdhip64 returns nothing).
 #define KOSAN_HIP_COMPILER_FUNCTIONS(X)                                                     \
   X(__hipRegisterFunction, void,                                                           \
     (void **, const void *, char *, const char *, unsigned, void *, void *, dim3 *, dim3 *, \
-     int *))
+     int *))                                                                               \
+  X(__hipRegisterVar, void, (void **, void *, char *, char *, int, size_t, int, int))
 
 #define KOSAN_HIP_FUNCTIONS(X) KOSAN_HIP_DECLARED_FUNCTIONS(X) KOSAN_HIP_COMPILER_FUNCTIONS(X)
 

@@ -134,10 +134,19 @@ hipError_t RegisterFunction(const Real &real, bool, void **modules, const void *
                             void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize) {
   real();
   runtime().registerHipKernel(
-      stub, deviceName ? deviceName : deviceFunction, [&](const void *handle, char *name) {
+      modules, stub, deviceName ? deviceName : deviceFunction,
+      [&](const void *handle, char *name) {
         hip().__hipRegisterFunction(modules, handle, name, name, threadLimit, tid, bid,
                                     blockDim, gridDim, wSize);
       });
+  return hipSuccess;
+}
+
+template <typename Real>
+hipError_t RegisterVar(const Real &real, bool, void **modules, void *var, char *hostVar,
+                       char *deviceVar, int, size_t, int, int) {
+  real();
+  runtime().registerHipGlobal(modules, deviceVar ? deviceVar : hostVar, var);
   return hipSuccess;
 }
 

@@ -8,6 +8,7 @@
 #include "core/modules.h"
 
 #include "core/collector.h"
+#include "core/hip.h"
 #include "core/runtime.h"
 
 #include <cxxabi.h>
@@ -72,20 +73,20 @@ void Runtime::loadSites(ModuleInfo *m) {
   rec.id = m->id;
   // One table, or (relocatable device code) one per unit of the module,
   // each unit's sites after the previous units' (abi.h).
+  // (HIP: one table; relocatable device code is not read there.)
   std::vector<std::string> units = {""};
-  CUdeviceptr ptr = 0;
+  uint64_t ptr = 0;
   size_t bytes = 0;
-  if (drv.moduleGetGlobal(&ptr, &bytes, m->handle, KOSAN_SITE_TABLE_SYMBOL) != CUDA_SUCCESS)
+  if (!isHip() && !moduleGlobal(m, KOSAN_SITE_TABLE_SYMBOL, ptr, bytes))
     units = rdcUnits(m->handle);
   std::vector<std::pair<std::string, uint32_t>> precBases; // (symbol, unit's first site)
   for (const std::string &unit : units) {
     std::string suffix = unit.empty() ? "" : "_" + unit;
-    if (drv.moduleGetGlobal(&ptr, &bytes, m->handle, (KOSAN_SITE_TABLE_SYMBOL + suffix).c_str()) !=
-            CUDA_SUCCESS ||
+    if (!moduleGlobal(m, KOSAN_SITE_TABLE_SYMBOL + suffix, ptr, bytes) ||
         bytes < sizeof(kosan_site_table_header))
       continue;
     std::vector<char> blob(bytes);
-    if (drv.memcpyDtoH(blob.data(), ptr, bytes) == CUDA_SUCCESS) {
+    if (readModuleGlobal(blob.data(), ptr, bytes)) {
       kosan_site_table_header h;
       std::memcpy(&h, blob.data(), sizeof h);
       size_t sitesAt = sizeof h;
@@ -95,6 +96,7 @@ void Runtime::loadSites(ModuleInfo *m) {
       size_t need = stringsAt + h.strings_size;
       if (h.magic == KOSAN_SITE_TABLE_MAGIC && h.abi_version == KOSAN_ABI_VERSION &&
           need <= bytes) {
+        m->tableRead = true;
         uint32_t siteBase = m->sites.size();
         uint32_t strBase = m->strings.size(); // string offsets of this unit's table
         m->sites.resize(siteBase + h.nsites);
@@ -107,12 +109,11 @@ void Runtime::loadSites(ModuleInfo *m) {
             *str += strBase;
         }
         if (!unit.empty()) {
-          CUdeviceptr basePtr = 0;
+          uint64_t basePtr = 0;
           size_t baseBytes = 0;
-          if (drv.moduleGetGlobal(&basePtr, &baseBytes, m->handle,
-                                  (KOSAN_SITE_BASE_PREFIX + unit).c_str()) != CUDA_SUCCESS ||
+          if (!moduleGlobal(m, KOSAN_SITE_BASE_PREFIX + unit, basePtr, baseBytes) ||
               baseBytes != sizeof(uint32_t) ||
-              drv.memcpyHtoD(basePtr, &siteBase, sizeof siteBase) != CUDA_SUCCESS)
+              !writeModuleGlobal(basePtr, &siteBase, sizeof siteBase))
             log("kosan: warning: cannot set the site base of a unit of relocatable device "
                 "code; its reports may name wrong source locations\n");
         }
@@ -153,6 +154,48 @@ void Runtime::loadSites(ModuleInfo *m) {
     trace->write(rec);
   for (const std::unique_ptr<Collector> &c : collectors)
     c->moduleRecorded(m);
+}
+
+bool Runtime::moduleGlobal(const ModuleInfo *m, const std::string &name, uint64_t &ptr,
+                           size_t &bytes) {
+  if (!isHip()) {
+    CUdeviceptr p = 0;
+    if (drv.moduleGetGlobal(&p, &bytes, m->handle, name.c_str()) != CUDA_SUCCESS)
+      return false;
+    ptr = p;
+    return true;
+  }
+  // Only a global the host pass registered: HIP aborts the process when a
+  // registered name is not in the code object, and knows no other.
+  auto it = m->hipGlobals.find(name);
+  if (it == m->hipGlobals.end())
+    return false;
+  void *p = nullptr;
+  if (hip().hipGetSymbolAddress(&p, it->second) != hipSuccess ||
+      hip().hipGetSymbolSize(&bytes, it->second) != hipSuccess) {
+    hip().hipGetLastError(); // not the program's error
+    return false;
+  }
+  ptr = reinterpret_cast<uint64_t>(p);
+  return true;
+}
+
+bool Runtime::readModuleGlobal(void *dst, uint64_t src, size_t bytes) {
+  if (!isHip())
+    return drv.memcpyDtoH(dst, src, bytes) == CUDA_SUCCESS;
+  if (gpu.toHost(dst, reinterpret_cast<const void *>(src), bytes) == cudaSuccess)
+    return true;
+  gpu.clearError();
+  return false;
+}
+
+bool Runtime::writeModuleGlobal(uint64_t dst, const void *src, size_t bytes) {
+  if (!isHip())
+    return drv.memcpyHtoD(dst, src, bytes) == CUDA_SUCCESS;
+  if (gpu.toDevice(reinterpret_cast<void *>(dst), src, bytes) == cudaSuccess)
+    return true;
+  gpu.clearError();
+  return false;
 }
 
 KernelInfo *Runtime::kernelFor(const void *func) {

@@ -34,8 +34,14 @@ struct KernelSummaryInfo {
 
 struct ModuleInfo {
   uint32_t id = 0;
+  // CUDA: the driver's module; HIP: the code object's handle
+  // (__hipRegisterFatBinary's).
   CUmodule handle = nullptr;
   bool sitesLoaded = false;
+  bool tableRead = false;         // a site table of this kosan version was read
+  // HIP: kosan's device globals of the code object, by name: their host
+  // shadows (__hipRegisterVar).
+  std::unordered_map<std::string, const void *> hipGlobals;
   // Precision slots [precBase, precBase + precSlots) of the process-wide
   // array; precSlots 0: the module has none (compiled without the precision
   // check, or the array was full).

@@ -267,7 +267,22 @@ void Runtime::onDeviceReset() {
   for (const std::unique_ptr<Collector> &c : collectors)
     c->deviceReset();
   kernels.clear();
-  modules.clear();
+  if (isHip()) {
+    // HIP's registrations (kernels, code objects and the shadows of their
+    // globals) outlive the reset: what was read from the device is read,
+    // and the precision base written, again at the next launch.
+    for (auto &[handle, m] : modules) {
+      m->sitesLoaded = m->tableRead = false;
+      m->sites.clear();
+      m->summaries.clear();
+      m->strings.clear();
+      m->precBase = m->precSlots = 0;
+    }
+    for (auto &[stub, hk] : hipKernels)
+      hk->info.summary = nullptr;
+  } else {
+    modules.clear();
+  }
   table = AllocTable();
   quarantine = Quarantine(quarantine.capacity());
 }

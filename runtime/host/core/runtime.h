@@ -123,11 +123,17 @@ public:
   // (core/device.h).
   void useHip() { gpu.useHip(); }
   bool isHip() const { return gpu.isHip(); }
-  // __hipRegisterFunction registered kernel `mangled` for host stub `stub`;
+  // __hipRegisterFunction registered kernel `mangled` of code object
+  // `modules` (__hipRegisterFatBinary's handle) for host stub `stub`;
   // registerClone registers its instrumented clone (same arguments, with
   // the clone's name and handle) with the HIP runtime.
-  void registerHipKernel(const void *stub, const char *mangled,
+  void registerHipKernel(void **modules, const void *stub, const char *mangled,
                          const std::function<void(const void *handle, char *name)> &registerClone);
+  // __hipRegisterVar registered device global `name` of code object
+  // `modules` with host shadow `shadow`: kept for kosan's own globals
+  // (KOSAN_SITE_TABLE_SYMBOL, KOSAN_PREC_BASE_SYMBOL), which the runtime
+  // then finds through HIP (moduleGlobal).
+  void registerHipGlobal(void **modules, const char *name, const void *shadow);
   // A HIP launch of the kernel of `func` (a host stub, or a module's
   // function); launchWith(f, args, shmem) makes the launch the program asked
   // for with another kernel, arguments and dynamic shared memory. Returns
@@ -145,6 +151,12 @@ public:
   void writeHeaderOnce();
   bool ensureDevice();
   void loadSites(ModuleInfo *m);
+  // Device global `name` of module m (CUDA: cuModuleGetGlobal; HIP: the
+  // shadow the host pass registered, hipGetSymbolAddress): its address and
+  // size; false when the module has none. Then the copies to and from it.
+  bool moduleGlobal(const ModuleInfo *m, const std::string &name, uint64_t &ptr, size_t &bytes);
+  bool readModuleGlobal(void *dst, uint64_t src, size_t bytes);
+  bool writeModuleGlobal(uint64_t dst, const void *src, size_t bytes);
   // The buffer kernel parameter i (value ptr) points into, as snapshots and
   // order records name it.
   struct ArgBuffer {

@@ -11,6 +11,7 @@
 #include "kosan/abi.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -20,6 +21,12 @@ namespace {
 FakeHipLog state;
 std::map<const void *, std::string> names;      // registered handle -> device name
 std::map<std::string, FakeCloneBody> bodies;    // kernel -> its clone's body
+struct Var {
+  void **module;
+  std::string name;
+};
+std::map<const void *, Var> vars;                                   // shadow -> its global
+std::map<std::pair<void **, std::string>, std::pair<void *, size_t>> globals; // defined ones
 int failMallocs = 0;
 bool clones = true;
 bool capturing = false;
@@ -70,6 +77,19 @@ int launch(const void *f, dim3 grid, dim3 block, void **args) {
   state.launches.push_back(l);
   return 0;
 }
+// The global a registered shadow names, in its module's code object.
+const std::pair<void *, size_t> *global(const void *symbol) {
+  auto v = vars.find(symbol);
+  if (v == vars.end())
+    return nullptr;
+  auto g = globals.find({v->second.module, v->second.name});
+  if (g == globals.end()) {
+    std::fprintf(stderr, "fake HIP: cannot create GlobalVar Obj for symbol: %s\n",
+                 v->second.name.c_str());
+    std::abort(); // as HIP's guarantee() does
+  }
+  return &g->second;
+}
 } // namespace
 
 extern "C" {
@@ -79,6 +99,10 @@ void fake_hip_clones(bool on) { clones = on; }
 void fake_hip_param_count(unsigned n) { paramCount = n; }
 void fake_hip_capturing(bool on) { capturing = on; }
 void fake_hip_clone_body(const char *mangled, FakeCloneBody body) { bodies[mangled] = body; }
+
+void fake_hip_define_global(void **module, const char *name, void *mem, size_t bytes) {
+  globals[{module, name}] = {mem, bytes};
+}
 
 void fake_hip_record_oob(const FakeLaunch &l, uint32_t site, uint64_t addr, uint32_t size,
                          const kosan_arg_bounds &bounds, dim3 block, dim3 thread) {
@@ -182,6 +206,25 @@ void __hipRegisterFunction(void **, const void *stub, char *, const char *name, 
                            void *, void *, dim3 *, dim3 *, int *) {
   names[stub] = name;
   state.registered.push_back(name);
+}
+void __hipRegisterVar(void **modules, void *var, char *hostVar, char *, int, size_t, int, int) {
+  vars[var] = {modules, hostVar};
+  state.registeredVars.push_back(hostVar);
+}
+int hipGetSymbolAddress(void **p, const void *symbol) {
+  ++state.symbolLookups;
+  const auto *g = global(symbol);
+  if (!g)
+    return 13; // hipErrorInvalidSymbol
+  *p = g->first;
+  return 0;
+}
+int hipGetSymbolSize(size_t *bytes, const void *symbol) {
+  const auto *g = global(symbol);
+  if (!g)
+    return 13;
+  *bytes = g->second;
+  return 0;
 }
 int hipGetLastError() { return 0; }
 int hipMemGetAddressRange(void **, size_t *, void *) { return 1; }

@@ -6,6 +6,7 @@
 
 #include <vector_types.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct FakeHipLog {
   std::vector<FakeLaunch> launches;
   std::vector<void *> frees;
   std::vector<std::string> registered;
+  std::vector<std::string> registeredVars; // __hipRegisterVar's device names
+  int symbolLookups = 0;                   // hipGetSymbolAddress calls
   int mallocs = 0, syncs = 0, moduleLaunches = 0, failedCloneLaunches = 0;
   int copies = 0; // synchronous copies and fills (hipMemcpy, hipMemcpy2D, hipMemset)
 };
@@ -38,6 +41,11 @@ void fake_hip_param_count(unsigned n);
 void fake_hip_capturing(bool on);
 // Launches of the clone of kernel `mangled` run body.
 void fake_hip_clone_body(const char *mangled, FakeCloneBody body);
+// The code object of `module` (__hipRegisterFatBinary's handle) defines
+// device global `name` at `mem` (host memory, bytes long): a registered
+// shadow of that name resolves there (hipGetSymbolAddress). As HIP does,
+// the fake aborts the process when a registered name is not defined.
+void fake_hip_define_global(void **module, const char *name, void *mem, size_t bytes);
 // Records a bad access into the device log of the launch's state, as the
 // device runtime records one (runtime/device/oob.cpp): claims a slot,
 // writes the event, its key last, and marks the host flag.

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -47,6 +48,7 @@ struct Shims {
   HipError (*hipDeviceSynchronize)();
   HipError (*registerFunction)(void **, const void *, char *, const char *, unsigned, void *,
                                void *, dim3 *, dim3 *, int *);
+  HipError (*registerVar)(void **, void *, char *, char *, int, size_t, int, int);
   void (*allocSite)(const char *site, const char *name);
 };
 
@@ -82,6 +84,7 @@ Shims &shims() {
     KOSAN_GET(hipModuleLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipModuleLaunchKernel")
     KOSAN_GET(hipDeviceSynchronize, KOSAN_INTERCEPT_PREFIX "hipDeviceSynchronize")
     KOSAN_GET(registerFunction, KOSAN_INTERCEPT_PREFIX "__hipRegisterFunction")
+    KOSAN_GET(registerVar, KOSAN_INTERCEPT_PREFIX "__hipRegisterVar")
     KOSAN_GET(allocSite, KOSAN_ALLOC_SITE_NAME)
 #undef KOSAN_GET
     return s;
@@ -91,12 +94,20 @@ Shims &shims() {
 
 FakeHipLog &fake() { return *fake_hip_log(); }
 
-// Registers kernel `mangled` for host stub `stub`, as a module constructor
-// of a HIP program does.
-void registerKernel(const void *stub, const char *mangled) {
+// Registers kernel `mangled` of code object `module` for host stub `stub`,
+// as a module constructor of a HIP program does.
+void registerKernel(const void *stub, const char *mangled, void **module = nullptr) {
   std::string name = mangled;
-  shims().registerFunction(nullptr, stub, name.data(), name.c_str(), ~0u, nullptr, nullptr,
+  shims().registerFunction(module, stub, name.data(), name.c_str(), ~0u, nullptr, nullptr,
                            nullptr, nullptr, nullptr);
+}
+
+// Registers device global `name` of `module` with host shadow `shadow`, as
+// the constructor does for a __device__ variable and, in code kosan built,
+// for kosan's globals (passes/host/HostHooks.cpp).
+void registerVar(void **module, void *shadow, const char *name) {
+  std::string n = name;
+  shims().registerVar(module, shadow, n.data(), n.data(), 0, 8, 0, 0);
 }
 
 bool contains(const std::vector<void *> &v, void *p) {
@@ -315,13 +326,14 @@ void tailClone(const FakeLaunch &l) {
 }
 char stubTail;
 
-// Launches tail over 1024 threads and synchronises; what kosan reported.
-std::string runTail(void *out, void *in, int n, uint32_t site) {
+// Launches tail (or another kernel of its parameters, through stub) over
+// 1024 threads and synchronises; what kosan reported.
+std::string runTail(void *out, void *in, int n, uint32_t site, const void *stub = &stubTail) {
   cloneSite = site;
   void *args[] = {&out, &in, &n};
   fake_hip_param_count(3);
   testing::internal::CaptureStderr();
-  EXPECT_EQ(shims().hipLaunchKernel(&stubTail, dim3(4), dim3(256), args, 0, nullptr), 0);
+  EXPECT_EQ(shims().hipLaunchKernel(stub, dim3(4), dim3(256), args, 0, nullptr), 0);
   EXPECT_EQ(shims().hipDeviceSynchronize(), 0);
   return testing::internal::GetCapturedStderr();
 }
@@ -415,6 +427,144 @@ TEST(HipIntercept, ALaunchCapturedIntoAGraphMakesNoSynchronousCall) {
   // Outside the capture the same launch makes them.
   EXPECT_EQ(shims().hipLaunchKernel(&stubTail, dim3(1), dim3(64), args, 0, nullptr), 0);
   EXPECT_GT(fake().copies, copies);
+}
+
+// A site table in abi.h's layout, as the device pass emits it into a code
+// object: kernel `kernel` (out, in, n) whose clone has one site, an access
+// of kind `access` through out at file:line:column.
+std::vector<char> siteTable(const std::string &kernel, const std::string &file, uint32_t line,
+                            uint32_t column, uint32_t access) {
+  std::string strings(1, '\0'); // offset 0: the empty string
+  auto intern = [&](const std::string &text) {
+    uint32_t off = strings.size();
+    strings += text;
+    strings += '\0';
+    return off;
+  };
+  kosan_site site{};
+  site.function_str = intern(kernel);
+  site.file_str = intern(file);
+  site.line = line;
+  site.column = column;
+  site.access = access;
+  site.space = KOSAN_SPACE_GLOBAL;
+  site.size = 4;
+  site.object_str = intern("out");
+  site.arg_index = 0;
+  kosan_param_entry params[3] = {};
+  params[0].name_str = intern("out");
+  params[0].flags = KOSAN_PARAM_POINTER | KOSAN_PARAM_WRITTEN;
+  params[1].name_str = intern("in");
+  params[1].flags = KOSAN_PARAM_POINTER | KOSAN_PARAM_READ;
+  params[2].name_str = intern("n");
+  kosan_kernel_entry k{};
+  k.name_str = intern(kernel);
+  k.nparams = 3;
+  k.nsites = 1;
+  kosan_site_table_header h{};
+  h.magic = KOSAN_SITE_TABLE_MAGIC;
+  h.abi_version = KOSAN_ABI_VERSION;
+  h.module_str = intern(file);
+  h.nsites = 1;
+  h.nkernels = 1;
+  h.nparams = 3;
+  h.strings_size = strings.size();
+  std::vector<char> blob;
+  auto append = [&](const void *p, size_t n) {
+    blob.insert(blob.end(), static_cast<const char *>(p), static_cast<const char *>(p) + n);
+  };
+  append(&h, sizeof h);
+  append(&site, sizeof site);
+  append(&k, sizeof k);
+  append(params, sizeof params);
+  append(strings.data(), strings.size());
+  return blob;
+}
+
+// A code object built by kosan: its kernels and kosan's device globals,
+// registered as the module constructor registers them.
+char moduleSited, stubSited, stubUnlisted, tableShadow, precShadow, userShadow;
+uint32_t precBase = 0x80000000u; // the device's initial value: nothing recorded
+void **sitedModule() { return reinterpret_cast<void **>(&moduleSited); }
+void registerSitedModule() {
+  static std::vector<char> table =
+      siteTable("_Z5sitedPfPKfi", "sited.hip", 33, 7, KOSAN_ACCESS_STORE);
+  static bool done = false;
+  if (done)
+    return;
+  done = true;
+  fake_hip_clones(true);
+  fake_hip_clone_body("_Z5sitedPfPKfi", tailClone);
+  fake_hip_clone_body("_Z8unlistedPfPKfi", tailClone);
+  fake_hip_define_global(sitedModule(), KOSAN_SITE_TABLE_SYMBOL, table.data(), table.size());
+  fake_hip_define_global(sitedModule(), KOSAN_PREC_BASE_SYMBOL, &precBase, sizeof precBase);
+  registerKernel(&stubSited, "_Z5sitedPfPKfi", sitedModule());
+  registerKernel(&stubUnlisted, "_Z8unlistedPfPKfi", sitedModule());
+  registerVar(sitedModule(), &tableShadow, KOSAN_SITE_TABLE_SYMBOL);
+  if (kAllChecks) // the host pass registers it with the precision check only
+    registerVar(sitedModule(), &precShadow, KOSAN_PREC_BASE_SYMBOL);
+  // The program's own __device__ variable, which the fake's code object
+  // does not define: HIP (and the fake) would abort if kosan asked for it.
+  registerVar(sitedModule(), &userShadow, "counter");
+}
+
+TEST(HipIntercept, RegisteredVariablesReachHip) {
+  registerSitedModule();
+  const std::vector<std::string> &vars = fake().registeredVars;
+  EXPECT_NE(std::find(vars.begin(), vars.end(), KOSAN_SITE_TABLE_SYMBOL), vars.end());
+  EXPECT_NE(std::find(vars.begin(), vars.end(), "counter"), vars.end());
+}
+
+TEST(HipIntercept, AReportNamesTheSourceLineAndTheAccessFromTheCodeObjectsSiteTable) {
+  registerSitedModule();
+  void *out = nullptr, *in = nullptr;
+  shims().allocSite("sited.hip:20", "d_out");
+  ASSERT_EQ(shims().hipMalloc(&out, 1000 * sizeof(float)), 0);
+  ASSERT_EQ(shims().hipMalloc(&in, 1000 * sizeof(float)), 0);
+  int lookups = fake().symbolLookups;
+  std::string err = runTail(out, in, 1000, 0, &stubSited);
+  EXPECT_EQ(fake().launches.back().name, "_Z5sitedPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_NE(err.find("ERROR: kosan: global-buffer-overflow: WRITE of size 4 in kernel "
+                     "'sited(float*, float const*, int)' at sited.hip:33:7"),
+            std::string::npos)
+      << err;
+  // The buffer by the kernel's parameter the site names, as on CUDA, and
+  // by the program's variable.
+  EXPECT_NE(err.find("is 0 bytes after the 4000-byte buffer 'out'"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("'out' was allocated at sited.hip:20 as 'd_out'"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("SUMMARY: kosan: global-buffer-overflow sited.hip:33:7"),
+            std::string::npos)
+      << err;
+  // kosan's globals only, each once: the table, and the precision base
+  // when the precision check runs.
+  EXPECT_EQ(fake().symbolLookups - lookups, kAllChecks ? 2 : 1);
+  // The precision check gave the module's site its slots: the base the
+  // device adds to its site ids is inside precision_sites (64).
+  if (kAllChecks)
+    EXPECT_LT(precBase, 64u);
+  else
+    EXPECT_EQ(precBase, 0x80000000u);
+
+  // Read once per module.
+  lookups = fake().symbolLookups;
+  std::string again = runTail(out, in, 999, 0, &stubSited);
+  EXPECT_EQ(again.find("ERROR"), std::string::npos) << again;
+  EXPECT_EQ(fake().symbolLookups, lookups);
+}
+
+TEST(HipIntercept, AKernelTheSiteTableDoesNotListRunsPlain) {
+  // HIP aborts at the launch of a kernel its code object lacks: a kernel
+  // the module's table does not list has no clone, and none is launched.
+  registerSitedModule();
+  void *out = nullptr, *in = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&out, 64), 0);
+  ASSERT_EQ(shims().hipMalloc(&in, 64), 0);
+  std::string err = runTail(out, in, 10, 0, &stubUnlisted);
+  EXPECT_EQ(err.find("ERROR"), std::string::npos) << err;
+  EXPECT_EQ(fake().launches.back().handle, &stubUnlisted);
+  EXPECT_EQ(fake().launches.back().name, "_Z8unlistedPfPKfi");
 }
 
 TEST(HipIntercept, SynchronisationsReachHip) {

@@ -154,8 +154,8 @@ void OobCollector::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   e.buffer_begin = slot.begin;
   e.buffer_end = slot.end;
   e.pitch = slot.pitch;
-  // Without its site (kernels whose site table kosan does not read: AMD
-  // code objects), an event bounded by a buffer the table holds was an
+  // Without its site (a module whose site table kosan could not read),
+  // an event bounded by a buffer the table holds was an
   // access through the argument that points to it; what kind of access is
   // not known.
   const Buffer *bounding = site || slot.end <= slot.begin ? nullptr : table.find(slot.begin);

@@ -101,12 +101,11 @@ void PrecisionCollector::assignPrecisionSlots(ModuleInfo *m, uint32_t nsites,
   if (!dPrecision || nsites == 0)
     return;
   // Each unit's base symbol and where in the module's sites the unit's start.
-  std::vector<std::pair<CUdeviceptr, uint32_t>> bases;
+  std::vector<std::pair<uint64_t, uint32_t>> bases;
   for (const auto &[symbol, first] : units) {
-    CUdeviceptr basePtr = 0;
+    uint64_t basePtr = 0;
     size_t bytes = 0;
-    if (drv.moduleGetGlobal(&basePtr, &bytes, m->handle, symbol.c_str()) == CUDA_SUCCESS &&
-        bytes == sizeof(uint32_t))
+    if (moduleGlobal(m, symbol, basePtr, bytes) && bytes == sizeof(uint32_t))
       bases.push_back({basePtr, first});
   }
   if (bases.empty())
@@ -128,7 +127,7 @@ void PrecisionCollector::assignPrecisionSlots(ModuleInfo *m, uint32_t nsites,
   for (auto [basePtr, first] : bases) {
     // Past the end stays past the end: the device records nothing.
     uint32_t unitBase = base == precCapacity ? base : base + first;
-    written &= drv.memcpyHtoD(basePtr, &unitBase, sizeof unitBase) == CUDA_SUCCESS;
+    written &= writeModuleGlobal(basePtr, &unitBase, sizeof unitBase);
   }
   if (!written) {
     m->precSlots = 0;

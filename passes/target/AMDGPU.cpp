@@ -90,10 +90,22 @@ public:
   Attribute::AttrKind launchInfoPassing() const override { return Attribute::ByRef; }
 
   Value *threadId(IRBuilderBase &B, unsigned dim) const override {
+    return B.CreateIntrinsic(threadIdIntrinsic(dim), {}, {});
+  }
+  Intrinsic::ID threadIdIntrinsic(unsigned dim) const override {
     static const Intrinsic::ID ids[3] = {Intrinsic::amdgcn_workitem_id_x,
                                          Intrinsic::amdgcn_workitem_id_y,
                                          Intrinsic::amdgcn_workitem_id_z};
-    return B.CreateIntrinsic(ids[dim], {}, {});
+    return ids[dim];
+  }
+  // "amdgpu-flat-work-group-size"="min,max": at most max work items in a
+  // work group, so in any one dimension.
+  uint64_t threadIdBound(const Function &F, unsigned) const override {
+    StringRef sizes = F.getFnAttribute("amdgpu-flat-work-group-size").getValueAsString();
+    uint64_t max = 0;
+    if (sizes.empty() || sizes.split(',').second.trim().getAsInteger(10, max))
+      return 0;
+    return max;
   }
   Value *blockId(IRBuilderBase &B, unsigned dim) const override {
     static const Intrinsic::ID ids[3] = {Intrinsic::amdgcn_workgroup_id_x,

@@ -103,6 +103,18 @@ public:
 
   // Reading the special values (dim: 0 x, 1 y, 2 z).
   virtual llvm::Value *threadId(llvm::IRBuilderBase &B, unsigned dim) const = 0;
+  // The intrinsic that reads the thread's index in dimension dim.
+  virtual llvm::Intrinsic::ID threadIdIntrinsic(unsigned dim) const = 0;
+  // What the kernel's launch bounds (__launch_bounds__, reqntid, HIP's
+  // flat work-group size) promise: every thread index in dimension dim is
+  // below the value returned; 0 when they say nothing.
+  virtual uint64_t threadIdBound(const llvm::Function & /*kernel*/, unsigned /*dim*/) const {
+    return 0;
+  }
+  // Gives the thread-index reads of `clone` the range that `original`'s
+  // launch bounds promise (a launch beyond them fails), intersected with
+  // the range they carry, so that the analyses of the clone see it.
+  void boundThreadIds(llvm::Function &clone, const llvm::Function &original) const;
   virtual llvm::Value *blockId(llvm::IRBuilderBase &B, unsigned dim) const = 0;
   // What a call reads, if it reads one of them (any dimension).
   virtual GpuValue classify(const llvm::Value &V) const = 0;

@@ -207,7 +207,8 @@ private:
   bool provenInBounds(const Access &A, const Provenance &p, ScalarEvolution &SE,
                       LazyValueInfo &LVI) const;
   void checkGroupMember(Check &c, Group &G, int64_t offset);
-  void checkGroupLeader(Check &c, Group &G, const LaunchContext &ctx);
+  void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
+                        const LaunchContext &ctx);
   void fillGroupTable(const Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
                       ArrayRef<uint32_t> sites);
   void reportFirstBadMember(Instruction *before, Check &c, const Group &G, Value *begin,
@@ -1058,7 +1059,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       } else {
         ++counts.groups;
         ++NumGroups;
-        checkGroupLeader(c, G, ctx);
+        checkGroupLeader(c, G, accesses, offsets, ctx);
       }
       continue;
     }
@@ -1121,7 +1122,8 @@ void OOBInstrumenter::checkGroupMember(Check &c, Group &G, int64_t offset) {
 // lowest offset to the highest end, against the object's bounds or the
 // kernel argument's. A pitched argument takes the report branch too (the
 // branch is uniform), where every member's row is tested.
-void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, const LaunchContext &ctx) {
+void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses,
+                                       ArrayRef<int64_t> offsets, const LaunchContext &ctx) {
   Access &A = c.A;
   const Provenance &p = c.p;
   IRBuilder<> &B = c.B;
@@ -1154,7 +1156,23 @@ void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, const LaunchContext &
     G.bad = B.CreateOr(G.bad, misaligned, "kosan.bad.or.misaligned");
   }
   uint64_t span = uint64_t(G.maxEnd - G.minOffset);
-  if (G.allLoads && p.kind == Provenance::StaticObject && span <= p.size) {
+  // A safe base puts member i at (start) + offset_i - min: each load must
+  // keep the alignment its instruction promises there (the object's and the
+  // sink's start are aligned to at least 16 bytes or to what the leader
+  // promises).
+  uint64_t maxAlign = 1;
+  bool keepsAlignment = all_of(G.members, [&](int member) {
+    auto *L = dyn_cast<LoadInst>(accesses[member].inst);
+    if (!L)
+      return false;
+    maxAlign = std::max<uint64_t>(maxAlign, L->getAlign().value());
+    return (offsets[member] - G.minOffset) % int64_t(L->getAlign().value()) == 0;
+  });
+  keepsAlignment &= maxAlign <= kSinkBytes;
+  if (!keepsAlignment) {
+    // Each member selects the sink on its own (checkGroupMember).
+  } else if (G.allLoads && p.kind == Provenance::StaticObject && span <= p.size &&
+             p.base->getPointerAlignment(DL).value() >= maxAlign) {
     // base + offset_i stays inside the object for every member.
     Value *base = p.base;
     if (base->getType()->getPointerAddressSpace() != c.ptrAS)

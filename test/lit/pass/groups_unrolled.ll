@@ -33,6 +33,7 @@ declare void @may_exit()
 ; REMARK: kernel 'stores': 3 accesses checked (3 against kernel arguments, {{.*}} by 1 checks, 3 of them in 1 groups
 ; REMARK: kernel 'not_returning': 4 accesses checked {{.*}} by 3 checks, 2 of them in 1 groups
 ; REMARK: kernel 'conditional': 4 accesses checked {{.*}} by 3 checks, 2 of them in 1 groups
+; REMARK: kernel 'mixed_alignment': 3 accesses checked {{.*}} by 2 checks, 2 of them in 1 groups
 
 ; CHECK-DAG: @__kosan_zero_sink = internal addrspace(1) global [1024 x i64] zeroinitializer, align 64
 ; The table of unrolled4's group: offsets 0, 4, 8, 12 from the leader, 4
@@ -273,9 +274,33 @@ done:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4}
+; in[i + 1] (align 4) and the float4 at in + i + 4 (align 16): off a safe
+; base the float4 would sit 12 bytes past it, off its 16-byte alignment, so
+; each member selects the (aligned) sink on its own.
+; CHECK-LABEL: define ptx_kernel void @mixed_alignment__kosan(
+; CHECK:         %kosan.group = ptrtoint ptr %q1 to i64
+; CHECK-NOT:     %kosan.safe.base
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %q1
+; CHECK:         %kosan.safe{{[0-9]+}} = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p4
+; CHECK-NEXT:    %v4 = load <4 x float>, ptr %kosan.safe{{[0-9]+}}, align 16
+define void @mixed_alignment(ptr align 16 %in, ptr %out, i64 %i4) {
+entry:
+  %i = shl i64 %i4, 2
+  %p1 = getelementptr inbounds float, ptr %in, i64 %i
+  %q1 = getelementptr inbounds float, ptr %p1, i64 1
+  %v1 = load float, ptr %q1, align 4
+  %p4 = getelementptr inbounds float, ptr %p1, i64 4
+  %v4 = load <4 x float>, ptr %p4, align 16
+  %e = extractelement <4 x float> %v4, i32 0
+  %s = fadd float %v1, %e
+  store float %s, ptr %out, align 4
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
 !0 = !{ptr @unrolled4, !"kernel", i32 1}
 !1 = !{ptr @early_exit, !"kernel", i32 1}
 !2 = !{ptr @stores, !"kernel", i32 1}
 !3 = !{ptr @not_returning, !"kernel", i32 1}
 !4 = !{ptr @conditional, !"kernel", i32 1}
+!5 = !{ptr @mixed_alignment, !"kernel", i32 1}

@@ -10,6 +10,10 @@ cases under bench/compile/ (named compile/NAME).
 
   bench/compile_time.py --samples /path/to/cuda-samples \\
       --programs compile/unrolled,reduction,threadFenceReduction --checks oob
+
+--baseline-driver OTHER adds OTHER's instrumented builds (another kosan, as
+"base:SETTING"), measured in the same run, program by program, so that the
+two compare under the same load.
 """
 import argparse
 import os
@@ -80,43 +84,53 @@ def main():
     ap.add_argument("--driver", default=os.path.join(ROOT, "build", "bin", "kosan-clang++"))
     ap.add_argument("--samples", help="a cuda-samples checkout (for its programs)")
     ap.add_argument("--programs", default="compile/unrolled")
-    ap.add_argument("--checks", default="oob", help="comma-separated settings of --kosan-checks, each measured: oob;all")
+    ap.add_argument("--checks", default="oob", help="settings of --kosan-checks to measure, separated by semicolons: oob or 'oob;all'")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per compile (default 600)")
+    ap.add_argument("--baseline-driver", help="another kosan-clang++ whose instrumented builds to measure too")
+    ap.add_argument("--no-ptx", action="store_true", help="skip the PTX line counts (a second compile each)")
     args = ap.parse_args()
     table = programs_table()
     settings = [s for s in args.checks.split(";") if s]
-    modes = [("plain", ["--kosan-plain"])] + [(s, ["--kosan-checks=" + s]) for s in settings]
+    modes = [("plain", ["--kosan-plain"], args.driver)]
+    if args.baseline_driver:
+        modes += [("base:" + s, ["--kosan-checks=" + s], args.baseline_driver) for s in settings]
+    modes += [(s, ["--kosan-checks=" + s], args.driver) for s in settings]
     head = "| program | " + " | ".join(
-        f"{m} (s) | {m} PTX lines" + ("" if m == "plain" else f" | {m}/plain") for m, _ in modes) + " |"
+        f"{m} (s)" + ("" if args.no_ptx else f" | {m} PTX lines") + ("" if m == "plain" else f" | {m}/plain")
+        for m, _, _ in modes) + " |"
     print(head)
     print("|---|" + "---:|" * (head.count("|") - 2))
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.programs.split(","):
             srcs, flags = sources_of(name, args.samples, table)
             cells, plain = [], None
-            for label, mode in modes:
+            for label, mode, driver in modes:
                 total, lines, why = 0.0, 0, ""
                 for i, src in enumerate(srcs):
-                    wall, why = compile_once(args.driver, src, flags, mode, os.path.join(tmp, f"{i}.o"),
+                    wall, why = compile_once(driver, src, flags, mode, os.path.join(tmp, f"{i}.o"),
                                              args.timeout, ["-c"])
                     if wall is None:
                         break
                     total += wall
                     ptx = os.path.join(tmp, f"{i}.ptx")
-                    if compile_once(args.driver, src, flags, mode, ptx, args.timeout,
+                    if args.no_ptx:
+                        continue
+                    if compile_once(driver, src, flags, mode, ptx, args.timeout,
                                     ["--cuda-device-only", "-S"])[0] is not None:
                         with open(ptx) as f:
                             lines += sum(1 for _ in f)
+                ptxcell = [] if args.no_ptx else [str(lines)]
                 if why:
-                    cells += [why if why == "timeout" else "failed", "-"] + ([] if label == "plain" else ["-"])
+                    cells += [why if why == "timeout" else "failed"] + ([] if args.no_ptx else ["-"]) + \
+                        ([] if label == "plain" else ["-"])
                     print(f"{name} {label}: {why}", file=sys.stderr)
                     continue
                 if label == "plain":
                     plain = total
-                    cells += [f"{total:.2f}", str(lines)]
+                    cells += [f"{total:.2f}"] + ptxcell
                 else:
                     ratio = f"{total / plain:.2f}" if plain else "-"
-                    cells += [f"{total:.2f}", str(lines), ratio]
+                    cells += [f"{total:.2f}"] + ptxcell + [ratio]
             print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 
 

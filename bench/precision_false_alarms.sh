@@ -70,6 +70,9 @@ build_one() {
   IFS=$'\t' read -r n p d s fl libs args <<< "$1"
   local dir=$SRC/$p/$d inc=(-I"$SRC/$p/$d") srcs=() objs=()
   [ "$p" = cuda-samples ] && inc+=(-I"$SRC/cuda-samples/Common")
+  # The programs' .cpp files include CUDA's headers, which nvcc puts on the
+  # path of every source and clang only on that of .cu files.
+  inc+=(-isystem "$CUDA_INCLUDE")
   [ "$fl" = - ] && fl=
   [ "$libs" = - ] && libs=
   for f in ${s//,/ }; do
@@ -96,7 +99,8 @@ run_one() {
   echo $? > "$OUT/log/$n.run.rc"
 }
 export -f build_one run_one trim
-export SRC OUT KOSAN BUILD_TIMEOUT RUN_TIMEOUT THRESHOLD
+CUDA_INCLUDE=${CUDA_PATH:-$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")}/include
+export SRC OUT KOSAN BUILD_TIMEOUT RUN_TIMEOUT THRESHOLD CUDA_INCLUDE
 
 start=$(date +%s)
 programs | tr '\n' '\0' | xargs -0 -P "$JOBS" -I{} bash -c 'build_one "$1"' _ {}

@@ -38,17 +38,16 @@ std::string location(const SourceLoc &s) {
   return out;
 }
 
-// "2^-11", "2^+2".
+// "2^-11", "2^0", "2^2", "2^-3.5".
 std::string pow2(double e) {
   char buf[32];
   if (std::isinf(e))
     return e > 0 ? "inf" : "0";
   if (e == std::floor(e))
-    std::snprintf(buf, sizeof buf, "2^%+d", int(e));
+    std::snprintf(buf, sizeof buf, "2^%d", int(e));
   else
-    std::snprintf(buf, sizeof buf, "2^%+.1f", e);
-  std::string s = buf;
-  return s[2] == '+' && e != 0 ? "2^" + s.substr(3) : s;
+    std::snprintf(buf, sizeof buf, "2^%.1f", e);
+  return buf;
 }
 
 } // namespace
@@ -110,6 +109,14 @@ std::string formatPrecisionCause(const PrecisionRecord &r) {
     return "introduced by cancellation in " + c.op + " (" + dtypeName(c.dtype) + ") at " +
            where + " (local error " + local +
            " of its result: operands that already carried error, subtracted)";
+  // A fast intrinsic as the program called it: "__expf (ex2.approx.ftz.f)",
+  // "expf (exp.f32, afn)".
+  bool named = c.op.find(" (") != std::string::npos;
+  if (named && (c.op.find("approx") != std::string::npos ||
+                c.op.find(", afn)") != std::string::npos))
+    return "introduced by the fast intrinsic " + c.op + " at " + where +
+           " (local error up to " + local + " of its result)";
+  // An approximation by itself (inside a library function), or hexp.
   if (c.op.find("approx") != std::string::npos || c.op.rfind("hexp", 0) == 0)
     return "introduced by the fast approximation " + c.op + " at " + where +
            " (local error up to " + local + " of its result)";

@@ -5,6 +5,7 @@
 // and people that already read ASan output read kosan's too.
 //
 //===----------------------------------------------------------------------===//
+#include "kosan/bounds.h"
 #include "kosan/trace.h"
 #include "kosan/precision_verdict.h"
 #include "trace_json.h"
@@ -667,7 +668,7 @@ std::string formatOobReport(const OobEvent &e, const LaunchRecord *launch,
 
   out += "    " + describeAddress(e) + "\n";
   if (e.kind == "misaligned-access") {
-    uint64_t alignment = e.size >= 16 ? 16 : e.size >= 8 ? 8 : e.size >= 4 ? 4 : 2;
+    uint64_t alignment = accessAlignment(e.size);
     out += "    the address is not " + std::to_string(alignment) + "-byte aligned (" +
            std::to_string(e.address % alignment) + " bytes past a boundary): the GPU "
            "faults on a " + std::to_string(e.size) + "-byte access there; kosan dropped it\n";

@@ -57,6 +57,18 @@ KOSAN_WEAK int kosan_allocated(const void *ptr, size_t bytes, const char *name, 
  * or -1 if nothing was registered at ptr. */
 KOSAN_WEAK int kosan_freed(const void *ptr, const char *freed_at);
 
+/* An allocator for PyTorch's CUDAPluggableAllocator (kosan.torch.enable(
+ * quarantine=True)): every tensor is a cudaMalloc of its own, of exactly the
+ * size asked for (filled with uninit=1), and a released tensor's memory waits
+ * in the quarantine (quarantine_mb) before the driver gets it back, so a
+ * kernel launched on it later is a heap-use-after-free whatever was
+ * allocated since. The signatures are the ones torch.cuda.memory.
+ * CUDAPluggableAllocator calls (stream: a cudaStream_t). kosan_torch_malloc
+ * returns NULL when the device is out of memory, after emptying the
+ * quarantine once. */
+KOSAN_WEAK void *kosan_torch_malloc(ptrdiff_t size, int device, void *stream);
+KOSAN_WEAK void kosan_torch_free(void *ptr, ptrdiff_t size, int device, void *stream);
+
 /* The 32-bit word KOSAN_OPTIONS=uninit=1 fills fresh allocations with
  * (every aligned 2-, 4- and 8-byte element of the fill is a NaN); elements
  * of an output that still hold it were never written. */

@@ -37,6 +37,19 @@ STATISTIC(NumKernels, "Kernels cloned and instrumented");
 STATISTIC(NumDeviceFunctions, "Device functions cloned and instrumented");
 
 namespace kosan {
+
+uint64_t staticSharedBytesLeft(const Module &M) {
+  constexpr uint64_t kStaticSharedLimit = 48 * 1024; // what every launch may use
+  // The OOB check's shared sink (64 bytes) and the padding that aligns
+  // the arrays.
+  constexpr uint64_t kReserved = 256;
+  uint64_t used = kReserved;
+  for (const GlobalVariable &G : M.globals())
+    if (G.getAddressSpace() == addrspace::Shared)
+      used += M.getDataLayout().getTypeAllocSize(G.getValueType());
+  return used < kStaticSharedLimit ? kStaticSharedLimit - used : 0;
+}
+
 namespace {
 
 // The instrumenters of the checks in `checks`, in the order they
@@ -162,7 +175,7 @@ void remarkSummary(Function &F, const KernelSummary &summary) {
 // Instruments M; false if there was nothing to instrument.
 bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
                       FunctionAnalysisManager &FAM) {
-  ModuleState S{M, T, opts, SiteTable(), nullptr};
+  ModuleState S{M, T, opts, SiteTable(), nullptr, staticSharedBytesLeft(M)};
   SmallVector<std::unique_ptr<Instrumenter>, 3> checks = makeInstrumenters(S, opts.checks);
   // On the kernels as written, before any clone exists.
   for (auto &I : checks)

@@ -41,7 +41,16 @@ struct ModuleState {
   // Relocatable device code: the unit's site base (KOSAN_SITE_BASE_PREFIX),
   // which site ids that reach the host include; nullptr otherwise.
   llvm::GlobalVariable *siteBase = nullptr;
+  // Bytes of static shared memory left for the checks' shadows of shared
+  // arrays (the order check's fingerprints, the precision check's values):
+  // the 48 KiB every launch may use, less the module's own static shared
+  // arrays and a reserve (the OOB check's sink, alignment). Each check takes
+  // what it uses from it.
+  uint64_t sharedShadowBytesLeft = 0;
 };
+
+// The sharedShadowBytesLeft of a module, before any check adds to it.
+uint64_t staticSharedBytesLeft(const llvm::Module &M);
 
 class Instrumenter {
 public:

@@ -28,9 +28,7 @@ uint32_t SiteTable::intern(StringRef s) {
   return it->second;
 }
 
-// Headers of clang and of the CUDA toolkit, whose inline wrappers are not
-// where a user would look for a bug.
-static bool isToolkitFile(StringRef file) {
+bool isToolkitFile(StringRef file) {
   if (file.contains("/lib/clang/") || file.contains("/cuda/include/") ||
       file.starts_with("/usr/include/") || file.starts_with("/usr/local/include/") ||
       file.contains("/targets/x86_64-linux/include/"))

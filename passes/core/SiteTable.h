@@ -24,6 +24,10 @@ class Module;
 
 namespace kosan {
 
+// Headers of clang and of the CUDA toolkit, whose inline wrappers are not
+// where a user would look for a bug (sites are reported at their callers).
+bool isToolkitFile(llvm::StringRef file);
+
 class SiteTable {
 public:
   // Adds a site for I (its debug location, or its position when there is

@@ -183,20 +183,24 @@ Function *noOp(Module &M, FunctionType *T) {
   return F;
 }
 
-// The allocation functions kosan intercepts (KOSAN_HOST_INTERCEPTS); others
-// (cudaMallocHost, cudaMallocArray, ...) get no allocation site.
-bool isAllocationApi(StringRef name) {
-  name.consume_back("_ptsz");
-  return name == "cudaMalloc" || name == "cudaMallocAsync" ||
-         name == "cudaMallocFromPoolAsync" || name == "cudaMallocManaged" ||
-         name == "cudaMallocPitch";
+// What the runtime does around function `name` (its hook in kosan/intercepts.h),
+// "" for a function kosan does not intercept.
+StringRef interceptHook(StringRef name) {
+#define KOSAN_HOOK_OF(function, hook, params, args, perThread)                               \
+  if (name == #function)                                                                     \
+    return #hook;
+  KOSAN_CUDA_INTERCEPTS(KOSAN_HOOK_OF)
+  KOSAN_HIP_INTERCEPTS(KOSAN_HOOK_OF)
+#undef KOSAN_HOOK_OF
+  return "";
 }
 
+// The allocation functions kosan intercepts, CUDA's and HIP's; others
+// (cudaMallocHost, cudaMallocArray, ...) get no allocation site.
+bool isAllocationApi(StringRef name) { return interceptHook(name).starts_with("Alloc"); }
+
 // The frees kosan intercepts: their site goes into use-after-free reports.
-bool isFreeApi(StringRef name) {
-  name.consume_back("_ptsz");
-  return name == "cudaFree" || name == "cudaFreeAsync";
-}
+bool isFreeApi(StringRef name) { return interceptHook(name) == "Free"; }
 
 // The buffer's name: the variable whose address the allocation call fills.
 std::string allocatedVariable(Value *out) {
@@ -217,10 +221,11 @@ std::string locationOf(const Instruction &I) {
   return "";
 }
 
-// cuda_runtime.h's C++ wrappers (template cudaMalloc(T**, size_t) and
-// friends) call the C functions; at -O0 they are not inlined, so the
-// interesting call site is their caller's.
-bool isCudaAllocWrapper(const Function &F) {
+// cuda_runtime.h's and hip_runtime_api.h's C++ wrappers (template
+// cudaMalloc(T**, size_t), hipMalloc(T**, size_t) and friends) call the C
+// functions; at -O0 they are not inlined, so the interesting call site is
+// their caller's.
+bool isAllocWrapper(const Function &F) {
   if (F.isDeclaration() || !F.getName().starts_with("_Z"))
     return false;
   ItaniumPartialDemangler D;
@@ -264,7 +269,7 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
       for (User *U : make_early_inc_range(F->users()))
         if (auto *CB = dyn_cast<CallBase>(U);
             CB && CB->getCalledOperand() == F &&
-            !isCudaAllocWrapper(*CB->getFunction()))
+            !isAllocWrapper(*CB->getFunction()))
           nameAllocation(*CB, siteFn);
     FunctionCallee R =
         M.getOrInsertFunction(to, F->getFunctionType(), F->getAttributes());
@@ -279,11 +284,11 @@ PreservedAnalyses HostHooksPass::run(Module &M, ModuleAnalysisManager &) {
 #undef KOSAN_REDIRECT
 
   for (Function &F : M)
-    if (isCudaAllocWrapper(F))
+    if (isAllocWrapper(F))
       for (User *U : make_early_inc_range(F.users()))
         if (auto *CB = dyn_cast<CallBase>(U);
             CB && CB->getCalledOperand() == &F &&
-            !isCudaAllocWrapper(*CB->getFunction()))
+            !isAllocWrapper(*CB->getFunction()))
           nameAllocation(*CB, siteFn);
 
   if (!changed) {

@@ -89,14 +89,11 @@ public:
   unsigned launchInfoAddressSpace() const override { return addrspace::Constant; }
   Attribute::AttrKind launchInfoPassing() const override { return Attribute::ByRef; }
 
-  Value *threadId(IRBuilderBase &B, unsigned dim) const override {
-    return B.CreateIntrinsic(threadIdIntrinsic(dim), {}, {});
-  }
-  Intrinsic::ID threadIdIntrinsic(unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::amdgcn_workitem_id_x,
-                                         Intrinsic::amdgcn_workitem_id_y,
-                                         Intrinsic::amdgcn_workitem_id_z};
-    return ids[dim];
+  IndexIntrinsics indexIntrinsics() const override {
+    return {{Intrinsic::amdgcn_workitem_id_x, Intrinsic::amdgcn_workitem_id_y,
+             Intrinsic::amdgcn_workitem_id_z},
+            {Intrinsic::amdgcn_workgroup_id_x, Intrinsic::amdgcn_workgroup_id_y,
+             Intrinsic::amdgcn_workgroup_id_z}};
   }
   // "amdgpu-flat-work-group-size"="min,max": at most max work items in a
   // work group, so in any one dimension.
@@ -106,12 +103,6 @@ public:
     if (sizes.empty() || sizes.split(',').second.trim().getAsInteger(10, max))
       return 0;
     return max;
-  }
-  Value *blockId(IRBuilderBase &B, unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::amdgcn_workgroup_id_x,
-                                         Intrinsic::amdgcn_workgroup_id_y,
-                                         Intrinsic::amdgcn_workgroup_id_z};
-    return B.CreateIntrinsic(ids[dim], {}, {});
   }
 
   GpuValue classify(const Value &V) const override {

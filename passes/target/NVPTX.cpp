@@ -105,14 +105,11 @@ public:
       Annotations->addOperand(N);
   }
 
-  Value *threadId(IRBuilderBase &B, unsigned dim) const override {
-    return B.CreateIntrinsic(threadIdIntrinsic(dim), {}, {});
-  }
-  Intrinsic::ID threadIdIntrinsic(unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::nvvm_read_ptx_sreg_tid_x,
-                                         Intrinsic::nvvm_read_ptx_sreg_tid_y,
-                                         Intrinsic::nvvm_read_ptx_sreg_tid_z};
-    return ids[dim];
+  IndexIntrinsics indexIntrinsics() const override {
+    return {{Intrinsic::nvvm_read_ptx_sreg_tid_x, Intrinsic::nvvm_read_ptx_sreg_tid_y,
+             Intrinsic::nvvm_read_ptx_sreg_tid_z},
+            {Intrinsic::nvvm_read_ptx_sreg_ctaid_x, Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+             Intrinsic::nvvm_read_ptx_sreg_ctaid_z}};
   }
   // reqntid fixes each dimension; maxntid bounds the product of the block's
   // dimensions (PTX ISA, .maxntid), so any one of them too.
@@ -146,12 +143,6 @@ public:
     for (uint64_t m : max)
       product *= m ? m : 1;
     return product;
-  }
-  Value *blockId(IRBuilderBase &B, unsigned dim) const override {
-    static const Intrinsic::ID ids[3] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-                                         Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-                                         Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
-    return B.CreateIntrinsic(ids[dim], {}, {});
   }
 
   GpuValue classify(const Value &V) const override {

@@ -36,7 +36,7 @@ void Target::boundThreadIds(Function &clone, const Function &original) const {
     if (!II || !II->getType()->isIntegerTy())
       continue;
     for (unsigned dim = 0; dim < 3; ++dim) {
-      if (II->getIntrinsicID() != threadIdIntrinsic(dim) || !bounds[dim])
+      if (II->getIntrinsicID() != indexIntrinsics().thread[dim] || !bounds[dim])
         continue;
       unsigned bits = II->getType()->getIntegerBitWidth();
       if (bounds[dim] >= (uint64_t(1) << std::min(bits, 63u)))

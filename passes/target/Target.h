@@ -101,10 +101,19 @@ public:
   virtual unsigned launchInfoAddressSpace() const { return addrspace::Generic; }
   virtual llvm::Attribute::AttrKind launchInfoPassing() const { return llvm::Attribute::ByVal; }
 
-  // Reading the special values (dim: 0 x, 1 y, 2 z).
-  virtual llvm::Value *threadId(llvm::IRBuilderBase &B, unsigned dim) const = 0;
-  // The intrinsic that reads the thread's index in dimension dim.
-  virtual llvm::Intrinsic::ID threadIdIntrinsic(unsigned dim) const = 0;
+  // The intrinsics that read the thread's index in its block and the
+  // block's in the grid, per dimension (x, y, z).
+  struct IndexIntrinsics {
+    llvm::Intrinsic::ID thread[3], block[3];
+  };
+  virtual IndexIntrinsics indexIntrinsics() const = 0;
+  // Reading them (dim: 0 x, 1 y, 2 z).
+  llvm::Value *threadId(llvm::IRBuilderBase &B, unsigned dim) const {
+    return B.CreateIntrinsic(indexIntrinsics().thread[dim], {}, {});
+  }
+  llvm::Value *blockId(llvm::IRBuilderBase &B, unsigned dim) const {
+    return B.CreateIntrinsic(indexIntrinsics().block[dim], {}, {});
+  }
   // What the kernel's launch bounds (__launch_bounds__, reqntid, HIP's
   // flat work-group size) promise: every thread index in dimension dim is
   // below the value returned; 0 when they say nothing.
@@ -115,7 +124,6 @@ public:
   // launch bounds promise (a launch beyond them fails), intersected with
   // the range they carry, so that the analyses of the clone see it.
   void boundThreadIds(llvm::Function &clone, const llvm::Function &original) const;
-  virtual llvm::Value *blockId(llvm::IRBuilderBase &B, unsigned dim) const = 0;
   // What a call reads, if it reads one of them (any dimension).
   virtual GpuValue classify(const llvm::Value &V) const = 0;
   // A warp shuffle: the target's intrinsic, or a call of the CUDA/HIP

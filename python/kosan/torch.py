@@ -15,7 +15,7 @@ After it, in this process:
   its storage.
 - a kernel launched with a pointer into a tensor PyTorch has released is
   reported as a heap-use-after-free (until PyTorch hands the block out
-  again), and with ``KOSAN_OPTIONS=uninit=1`` every fresh block is filled so
+  again; with ``quarantine=True`` whatever was allocated since), and with ``KOSAN_OPTIONS=uninit=1`` every fresh block is filled so
   that a kernel reading what nobody wrote is reported, and
   ``unwritten(t)`` counts what a kernel left unwritten.
 
@@ -29,6 +29,15 @@ graphs behave as before, and kernels not built by kosan run as before; a
 replacement allocator (``CUDAPluggableAllocator``) would have to be
 installed before the first CUDA allocation, would change what is measured
 and could not follow graph-private pools. See docs/python.md.
+
+``enable(quarantine=True)`` (or ``KOSAN_TORCH_QUARANTINE=1``) makes that
+trade for a use-after-free that does not depend on luck: kosan's runtime
+becomes PyTorch's allocator (``CUDAPluggableAllocator``), each tensor a
+cudaMalloc of its own, and a released tensor's memory waits in kosan's
+quarantine (``quarantine_mb``, oldest out first) before the driver gets it
+back, so a later allocation cannot take it over. It must run before the
+process's first CUDA allocation, costs a cudaMalloc per tensor, and CUDA
+graph capture is left to the default mode.
 """
 
 from __future__ import annotations
@@ -120,8 +129,39 @@ def _register_live_blocks(lib) -> int:
     return count
 
 
+def _library_path(function) -> str:
+    """The file of the shared library that defines a ctypes function."""
+    class DlInfo(ctypes.Structure):
+        _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                    ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+    info = DlInfo()
+    libc = ctypes.CDLL(None)
+    libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
+    if not libc.dladdr(ctypes.cast(function, ctypes.c_void_p), ctypes.byref(info)) or \
+            not info.dli_fname:
+        raise KosanError("cannot tell which file the kosan runtime was loaded from")
+    return os.fsdecode(info.dli_fname)
+
+
+def _install_allocator(runtime) -> str:
+    """kosan's runtime as PyTorch's CUDA allocator (quarantine=True)."""
+    import torch
+    if not hasattr(runtime, "kosan_torch_malloc"):
+        raise KosanError("enable(quarantine=True): this kosan runtime has no "
+                         "kosan_torch_malloc (rebuild kosan)")
+    path = _library_path(runtime.kosan_torch_malloc)
+    allocator = torch.cuda.memory.CUDAPluggableAllocator(path, "kosan_torch_malloc",
+                                                         "kosan_torch_free")
+    try:
+        torch.cuda.memory.change_current_allocator(allocator)
+    except RuntimeError as error:
+        raise KosanError("enable(quarantine=True) must run before the process's first CUDA "
+                         f"allocation (torch: {error})") from None
+    return path
+
+
 def enable(*, build_extensions: bool = True, checks: str | None = None,
-           verbose: bool = False) -> dict:
+           verbose: bool = False, quarantine: bool | None = None) -> dict:
     """Turns kosan on for this process (idempotent); returns what it did.
 
     build_extensions: set PYTORCH_NVCC to kosan-nvcc (unless it is set) and
@@ -132,6 +172,9 @@ def enable(*, build_extensions: bool = True, checks: str | None = None,
     --kosan-checks= takes them (``"oob,order"``); default: $KOSAN_CHECKS,
     else kosan-clang++'s default (oob). Builds with other checks are cached
     apart.
+    quarantine: kosan's runtime becomes PyTorch's CUDA allocator, and a
+    released tensor's memory waits in its quarantine before reuse (see the
+    module's text); default: $KOSAN_TORCH_QUARANTINE (1 or 0), else False.
     """
     global _state
     with _lock:
@@ -160,6 +203,13 @@ def enable(*, build_extensions: bool = True, checks: str | None = None,
             state["extensions_dir"] = os.environ["TORCH_EXTENSIONS_DIR"]
 
         runtime = find_runtime()
+        if quarantine is None:
+            quarantine = os.environ.get("KOSAN_TORCH_QUARANTINE", "0") not in ("", "0")
+        if quarantine:
+            state["allocator"] = _install_allocator(runtime)
+            torch.cuda.init()
+            _state = state
+            return dict(state)
         address = ctypes.cast(runtime.kosan_allocated, ctypes.c_void_p).value
         unaddress = ctypes.cast(runtime.kosan_freed, ctypes.c_void_p).value
         # The tracker is plain C++ for the host compiler, whatever nvcc is set.

@@ -238,16 +238,24 @@ TEST(Options, CheckLists) {
 
 TEST(Options, OrderFlagsAreChecked) {
   EXPECT_TRUE(parseOptions("checks=oob,order").warnings.empty());
-  ParsedOptions parsed = parseOptions("order_leaves=rows:order_stores=0:order_atomics=100");
-  ASSERT_EQ(parsed.warnings.size(), 2u) << joined(parsed.warnings);
+  ParsedOptions parsed =
+      parseOptions("order_leaves=rows:order_stores=-1:order_atomics=0:order_ops=100");
+  ASSERT_EQ(parsed.warnings.size(), 3u) << joined(parsed.warnings);
   EXPECT_EQ(parsed.warnings[0],
             "kosan: warning: KOSAN_OPTIONS: order_leaves=rows is neither position nor "
             "value; using position");
   EXPECT_EQ(parsed.warnings[1],
-            "kosan: warning: KOSAN_OPTIONS: order_stores=0 is not from 1 to 67108864; "
+            "kosan: warning: KOSAN_OPTIONS: order_stores=-1 is not from 0 to 67108864; "
+            "using 4194304");
+  EXPECT_EQ(parsed.warnings[2],
+            "kosan: warning: KOSAN_OPTIONS: order_atomics=0 is not from 1 to 67108864; "
             "using 4194304");
   EXPECT_EQ(parsed.options.order_leaves, "position");
-  EXPECT_EQ(parsed.options.order_atomics, 100);
+  EXPECT_EQ(parsed.options.order_ops, 100);
+  // 0: no store records at all (only float atomics).
+  ParsedOptions none = parseOptions("order_stores=0");
+  EXPECT_TRUE(none.warnings.empty()) << joined(none.warnings);
+  EXPECT_EQ(none.options.order_stores, 0);
   EXPECT_EQ(parseOptions("order_leaves=value").options.order_leaves, "value");
   EXPECT_TRUE(parseOptions("checks=oob").warnings.empty());
   EXPECT_TRUE(parseOptions("checks=precision").warnings.empty());

@@ -107,9 +107,18 @@ TEST(PrecisionVerdict, CauseNamesTheKindOfOperation) {
   EXPECT_EQ(formatPrecisionCause(r),
             "introduced by cancellation in fsub (f32) at var.cu:30:3 (local error 2^2 of its "
             "result: operands that already carried error, subtracted)");
+  // An approximation by itself (inside an accurate library function).
   r.cause = {"op", "ex2.approx.ftz.f", DType::F32, DType::Unknown, {"e.cu", 5, 1, "", ""}, -18};
   EXPECT_EQ(formatPrecisionCause(r), "introduced by the fast approximation ex2.approx.ftz.f at "
                                      "e.cu:5:1 (local error up to 2^-18 of its result)");
+  // Fast intrinsics, named as called, with the approximation they compile to.
+  r.cause = {"op", "__expf (ex2.approx.ftz.f)", DType::F32, DType::Unknown,
+             {"e.cu", 5, 1, "", ""}, -18};
+  EXPECT_EQ(formatPrecisionCause(r), "introduced by the fast intrinsic __expf (ex2.approx.ftz.f) "
+                                     "at e.cu:5:1 (local error up to 2^-18 of its result)");
+  r.cause = {"op", "logf (log.f32, afn)", DType::F32, DType::Unknown, {"l.cu", 7, 3, "", ""}, -9};
+  EXPECT_EQ(formatPrecisionCause(r), "introduced by the fast intrinsic logf (log.f32, afn) at "
+                                     "l.cu:7:3 (local error up to 2^-9 of its result)");
   // An f32 addition within its rounding: named as it is.
   r.cause = {"op", "fadd", DType::F32, DType::Unknown, {"s.cu", 9, 2, "", ""}, -24};
   EXPECT_EQ(formatPrecisionCause(r), "introduced by fadd (f32) at s.cu:9:2 (local error up to "

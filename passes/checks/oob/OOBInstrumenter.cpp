@@ -43,11 +43,11 @@
 #include "target/Target.h"
 
 #include "kosan/abi.h"
+#include "kosan/bounds.h"
 
 #include <cstddef>
 
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LazyValueInfo.h"
@@ -535,7 +535,7 @@ Value *OOBInstrumenter::argBound(const LaunchContext &ctx, unsigned arg, unsigne
 uint64_t OOBInstrumenter::requiredAlignment(const Access &A) const {
   if (!A.constSize || !S.opts.misaligned)
     return 0;
-  uint64_t need = std::min<uint64_t>(llvm::bit_floor(uint64_t(A.constSize)), 16);
+  uint64_t need = kosan::accessAlignment(A.constSize);
   MaybeAlign promised;
   if (auto *L = dyn_cast<LoadInst>(A.inst))
     promised = L->getAlign();

@@ -79,7 +79,7 @@ public:
   }
 
   bool begin(ArrayRef<Function *>, ArrayRef<Function *>) override {
-    shared.emplace(S.M);
+    shared.emplace(S.M, S.sharedShadowBytesLeft);
     logOps = S.opts.checks & KOSAN_CHECK_ORDER_OPS;
     flags = KOSAN_KERNEL_ORDER_FINGERPRINTS | (logOps ? uint32_t(KOSAN_KERNEL_ORDER_OPS) : 0u) |
             shared->dynamicFactor() << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;

@@ -34,7 +34,6 @@ namespace kosan {
 namespace {
 constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
 // What every launch may use without opting in to more.
-constexpr uint64_t kStaticSharedLimit = 48 * 1024;
 } // namespace
 
 // One fingerprint per element of a shared array of floats (8, 4 or 2 bytes
@@ -49,24 +48,20 @@ static unsigned granuleOf(Type *arrayType, const DataLayout &DL) {
   return size >= 8 ? 8 : size >= 4 ? 4 : 2;
 }
 
-SharedShadows::SharedShadows(Module &M) : M(M) {
-  uint64_t used = 0;
+SharedShadows::SharedShadows(Module &M, uint64_t &budget) : M(M), budget(budget) {
   const DataLayout &DL = M.getDataLayout();
   unsigned smallest = 0;
   for (GlobalVariable &G : M.globals()) {
     if (G.getAddressSpace() != kSharedAS)
       continue;
     Type *T = G.getValueType();
-    uint64_t size = DL.getTypeAllocSize(T);
-    used += size;
-    if (size == 0 && T->isArrayTy()) { // extern __shared__ T name[]
+    if (DL.getTypeAllocSize(T) == 0 && T->isArrayTy()) { // extern __shared__ T name[]
       unsigned g = granuleOf(T, DL);
       smallest = smallest ? std::min(smallest, g) : g;
     }
   }
   dynDeclared = smallest != 0;
   dynGranule = smallest ? smallest : 4;
-  budget = used < kStaticSharedLimit ? kStaticSharedLimit - used : 0;
 }
 
 GlobalVariable *SharedShadows::shadowOf(GlobalVariable *G, unsigned &granule) {

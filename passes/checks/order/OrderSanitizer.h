@@ -41,7 +41,8 @@ struct OrderCounts {
 // shadow region the host adds to the launch (dynamicFactor()).
 class SharedShadows {
 public:
-  explicit SharedShadows(llvm::Module &M);
+  // budget: ModuleState::sharedShadowBytesLeft, shared with the other checks.
+  SharedShadows(llvm::Module &M, uint64_t &budget);
   // The shadow of G and its granule in bytes, or nullptr.
   llvm::GlobalVariable *shadowOf(llvm::GlobalVariable *G, unsigned &granule);
   // Granule of the dynamic shared memory's shadow (by the element type of
@@ -55,7 +56,7 @@ public:
 private:
   llvm::Module &M;
   llvm::DenseMap<llvm::GlobalVariable *, std::pair<llvm::GlobalVariable *, unsigned>> shadows;
-  uint64_t budget = 0;     // bytes of static shared memory left for shadows
+  uint64_t &budget;        // bytes of static shared memory left for shadows
   unsigned dynGranule = 4;
   bool dynDeclared = false;
 };

@@ -14,6 +14,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llvm;
 
 #define DEBUG_TYPE "kosan-precision"
@@ -44,12 +46,13 @@ public:
              << " is not checked for precision\n";
       return false;
     }
+    shared.emplace(S.M, S.sharedShadowBytesLeft);
     return true;
   }
 
   void instrument(Function &clone, const Function &original, const LaunchContext &ctx,
                   FunctionAnalysisManager &) override {
-    PrecisionCounts c = instrumentPrecision(clone, ctx.state, ctx.launchId, S.sites);
+    PrecisionCounts c = instrumentPrecision(clone, ctx.state, ctx.launchId, S.sites, *shared);
     ++NumFunctions;
     NumShadowed += c.shadowed;
     NumSinks += c.sinks;
@@ -65,12 +68,18 @@ public:
         << ore::NV("Sinks", c.sinks) << " stores and atomics and "
         << ore::NV("Narrowings", c.narrowings) << " narrowing conversions recorded, "
         << ore::NV("Seeded", c.seeded) << " shadows seeded from loads, parameters or calls";
+      if (c.sharedStores || c.sharedLoads)
+        R << ", " << ore::NV("SharedStores", c.sharedStores) << " shared-memory stores and "
+          << ore::NV("SharedLoads", c.sharedLoads) << " loads carrying shadows";
       if (c.copies)
         R << ", " << ore::NV("Copies", c.copies)
           << " stores of copied values left out (exact)";
       return R;
     });
   }
+
+private:
+  std::optional<SharedValueShadows> shared;
 };
 
 } // namespace

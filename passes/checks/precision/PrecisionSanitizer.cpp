@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
@@ -29,6 +30,7 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace llvm;
 
@@ -142,9 +144,190 @@ PtxHalfOp parsePtxHalfOp(StringRef text) {
   return out;
 }
 
-namespace {
-
 constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
+
+//===----------------------------------------------------------------------===//
+// Shadows of shared memory
+//===----------------------------------------------------------------------===//
+
+StructType *SharedValueShadows::elementType(LLVMContext &Ctx) {
+  Type *I32 = Type::getInt32Ty(Ctx);
+  return StructType::get(Ctx, {Type::getDoubleTy(Ctx), I32, I32});
+}
+
+GlobalVariable *SharedValueShadows::make(GlobalVariable *G, unsigned elemBytes) {
+  auto it = shadows.find(G);
+  if (it != shadows.end())
+    return it->second.second == elemBytes ? it->second.first : nullptr;
+  const DataLayout &DL = M.getDataLayout();
+  uint64_t size = DL.getTypeAllocSize(G->getValueType());
+  StructType *E = elementType(M.getContext());
+  uint64_t slots = size / elemBytes + 1; // the last one takes out-of-range indices
+  uint64_t bytes = slots * DL.getTypeAllocSize(E);
+  GlobalVariable *S = nullptr;
+  if (size && bytes <= budget) {
+    budget -= bytes;
+    auto *AT = ArrayType::get(E, slots);
+    S = new GlobalVariable(M, AT, false, GlobalValue::InternalLinkage, UndefValue::get(AT),
+                           G->getName() + ".kosan_prec", nullptr,
+                           GlobalValue::NotThreadLocal, kSharedAS);
+    S->setAlignment(Align(16));
+  }
+  shadows[G] = {S, elemBytes};
+  return S;
+}
+
+GlobalVariable *SharedValueShadows::find(GlobalVariable *G, unsigned &elemBytes) const {
+  auto it = shadows.find(G);
+  if (it == shadows.end())
+    return nullptr;
+  elemBytes = it->second.second;
+  return it->second.first;
+}
+
+//===----------------------------------------------------------------------===//
+// Fast intrinsics
+//===----------------------------------------------------------------------===//
+
+// The f32 constants the fast intrinsics scale by, and their exact values.
+static const struct {
+  double exact;
+  const char *name;
+} kFastConstants[] = {
+    {1.44269504088896340736, "log2(e)"},   // __expf: ex2.approx(x * log2(e))
+    {3.32192809488736234787, "log2(10)"},  // __exp10f
+    {0.69314718055994530942, "ln(2)"},     // __logf: lg2.approx(x) * ln(2)
+    {0.30102999566398119521, "log10(2)"},  // __log10f
+};
+
+// The exact value of C where C is one of kFastConstants rounded to f32.
+static std::optional<double> exactFastConstant(const Value *C) {
+  auto *CF = dyn_cast<ConstantFP>(C);
+  if (!CF || !CF->getType()->isFloatTy())
+    return std::nullopt;
+  // -__logf(x) folds the negation into the constant.
+  float f = CF->getValueAPF().convertToFloat();
+  for (const auto &k : kFastConstants)
+    if (std::fabs(f) == float(k.exact))
+      return std::copysign(k.exact, double(f));
+  return std::nullopt;
+}
+
+static bool isNvvmCall(const Value *V, StringRef prefix) {
+  auto *CI = dyn_cast<CallInst>(V);
+  const Function *F = CI ? CI->getCalledFunction() : nullptr;
+  return F && F->getName().starts_with(prefix);
+}
+
+// What the IR around a fast approximation shows it to be, as a whole: the
+// scaled ex2.approx of __expf, __exp10f and __powf, the scaled lg2.approx of
+// __logf and __log10f, and lg2.approx in __powf. Empty otherwise (an
+// approximation on a reduced argument, inside an accurate function).
+static std::string wholeFastIntrinsic(const CallInst &CI, StringRef name) {
+  auto scaledBy = [](const Value *V, double c) {
+    auto *M = dyn_cast<BinaryOperator>(V);
+    if (!M || M->getOpcode() != Instruction::FMul)
+      return false;
+    for (const Value *O : M->operands())
+      if (std::optional<double> e = exactFastConstant(O); e && std::fabs(*e) == c)
+        return true;
+    return false;
+  };
+  auto toExp = [](const User *U) { return isNvvmCall(U, "llvm.nvvm.ex2.approx"); };
+  if (name.starts_with("llvm.nvvm.ex2.approx")) {
+    const Value *arg = CI.getArgOperand(0);
+    if (scaledBy(arg, kFastConstants[0].exact))
+      return "__expf";
+    if (scaledBy(arg, kFastConstants[1].exact))
+      return "__exp10f";
+    if (auto *M = dyn_cast<BinaryOperator>(arg); M && M->getOpcode() == Instruction::FMul &&
+        (isNvvmCall(M->getOperand(0), "llvm.nvvm.lg2.approx") ||
+         isNvvmCall(M->getOperand(1), "llvm.nvvm.lg2.approx")))
+      return "__powf";
+    return "";
+  }
+  if (name.starts_with("llvm.nvvm.lg2.approx") && CI.hasOneUse()) {
+    const User *U = *CI.user_begin();
+    if (scaledBy(U, kFastConstants[2].exact))
+      return "__logf";
+    if (scaledBy(U, kFastConstants[3].exact))
+      return "__log10f";
+    if (auto *M = dyn_cast<BinaryOperator>(U); M && M->getOpcode() == Instruction::FMul &&
+        any_of(M->users(), toExp))
+      return "__powf"; // ex2.approx(y * lg2.approx(x))
+  }
+  return "";
+}
+
+std::string fastIntrinsicName(const CallInst &CI) {
+  const Function *callee = CI.getCalledFunction();
+  if (!callee)
+    return "";
+  StringRef name = callee->getName();
+  bool approx = name.starts_with("llvm.nvvm.") && name.contains(".approx");
+  // A math intrinsic allowed to be approximated (-ffast-math's afn): the
+  // backend computes some of them with the same approximations.
+  bool afn = false;
+  if (isa<FPMathOperator>(CI) && CI.hasApproxFunc())
+    switch (callee->getIntrinsicID()) {
+    case Intrinsic::exp: case Intrinsic::exp2: case Intrinsic::log:
+    case Intrinsic::log2: case Intrinsic::log10: case Intrinsic::sin:
+    case Intrinsic::cos: case Intrinsic::sqrt:
+      afn = true;
+      break;
+    default:
+      break;
+    }
+  if (!approx && !afn)
+    return "";
+  // The toolkit wrapper the program called, as the inlining left it in the
+  // debug information: the outermost frame in a toolkit header.
+  std::string wrapper;
+  for (const DILocation *L = CI.getDebugLoc(); L && L->getInlinedAt(); L = L->getInlinedAt()) {
+    if (!isToolkitFile(L->getFilename()))
+      break;
+    if (const DISubprogram *SP = L->getScope()->getSubprogram())
+      wrapper = SP->getName().str();
+  }
+  if (afn)
+    return wrapper.empty()
+               ? Intrinsic::getBaseName(callee->getIntrinsicID()).drop_front(strlen("llvm.")).str() + "f"
+               : wrapper;
+  // The fast intrinsics proper (__expf, __fdividef, ...), and the accurate
+  // functions that fast math (-fgpu-approx-transcendentals) compiles to
+  // them, whose IR shows them whole.
+  if (StringRef(wrapper).starts_with("__"))
+    return wrapper;
+  std::string whole = wholeFastIntrinsic(CI, name);
+  if (!whole.empty())
+    return wrapper.empty() ? whole : wrapper;
+  // The functions that are one approximation; called directly, or, without
+  // debug information, as the program's own call (the mutations of
+  // kosan-mutate are).
+  static const struct {
+    const char *prefix, *function;
+  } kWhole[] = {
+      {"llvm.nvvm.div.approx", "__fdividef"}, {"llvm.nvvm.rsqrt.approx", "rsqrtf"},
+      {"llvm.nvvm.sin.approx", "__sinf"},     {"llvm.nvvm.cos.approx", "__cosf"},
+      {"llvm.nvvm.tanh.approx", "__tanhf"},   {"llvm.nvvm.sqrt.approx", "sqrtf"},
+      {"llvm.nvvm.ex2.approx", "exp2f"},
+  };
+  for (const auto &n : kWhole)
+    if (name.starts_with(n.prefix)) {
+      // An approximation inside an accurate library function (expf's
+      // ex2.approx of its reduced argument) is not one the program chose.
+      if (!wrapper.empty() && wrapper != n.function)
+        return "";
+      // ex2.approx on a computed argument, without debug information: as
+      // likely the inside of expf as exp2f.
+      if (wrapper.empty() && StringRef(n.prefix) == "llvm.nvvm.ex2.approx")
+        return "";
+      return n.function;
+    }
+  return "";
+}
+
+namespace {
 
 // What a value holds, for the shadow: its element type and lane count.
 struct Kind {
@@ -173,9 +356,10 @@ Instruction *afterOf(Value *S, Instruction *I) {
 
 class Instrumenter {
 public:
-  Instrumenter(Function &F, Value *state, Value *launchId, SiteTable &sites)
-      : F(F), M(*F.getParent()), Ctx(F.getContext()), state(state),
-        launchId(launchId), sites(sites), F64(Type::getDoubleTy(Ctx)),
+  Instrumenter(Function &F, Value *state, Value *launchId, SiteTable &sites,
+               SharedValueShadows &shared)
+      : F(F), M(*F.getParent()), Ctx(F.getContext()), DL(M.getDataLayout()), state(state),
+        launchId(launchId), sites(sites), shared(shared), F64(Type::getDoubleTy(Ctx)),
         I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
   PrecisionCounts run();
 
@@ -224,6 +408,16 @@ private:
                   Value *inherited);
   bool isSharedPointer(Value *ptr);
   bool feedsShared(Value *V);
+  // Shadows of shared memory (SharedValueShadows).
+  GlobalVariable *sharedArrayOf(Value *ptr);
+  bool mayCarryError(Value *V, unsigned depth = 0);
+  void planSharedShadows(ArrayRef<Instruction *> order);
+  GlobalVariable *sharedShadowFor(Value *ptr, Value *V, GlobalVariable *&G, unsigned &elem);
+  Value *sharedShadowIndex(IRBuilder<> &B, Value *ptr, GlobalVariable *G, GlobalVariable *SG,
+                           unsigned elem);
+  Value *bitsOf(IRBuilder<> &B, Value *V);
+  bool storeSharedShadow(StoreInst *ST);
+  bool loadSharedShadow(LoadInst *LI);
   bool handleIntrinsic(CallInst *CI, IRBuilder<> &B);
   bool handleAsm(CallInst *CI, IRBuilder<> &B);
   bool isGlobalPointer(Value *ptr);
@@ -235,8 +429,10 @@ private:
   Function &F;
   Module &M;
   LLVMContext &Ctx;
+  const DataLayout &DL;
   Value *state, *launchId;
   SiteTable &sites;
+  SharedValueShadows &shared;
   Type *F64, *I32, *I64;
   Value *base = nullptr;
   DenseMap<Value *, Value *> shadows;
@@ -674,11 +870,17 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   setShadow(CI, S);
   ++counts.shadowed;
   SmallVector<Value *, 3> operands(CI->args());
-  // The fast approximations keep their own names ("ex2.approx.ftz.f"), so
-  // that a root cause says which one.
+  // The fast intrinsics are named as the program calls them, with the
+  // approximation they compile to ("__expf (ex2.approx.ftz.f)"), so that a
+  // root cause says which one.
   std::string shown = op.empty() ? "call" : op;
   if (name.contains(".approx") && name.starts_with("llvm.nvvm."))
     shown = name.drop_front(strlen("llvm.nvvm.")).str();
+  if (std::string fast = fastIntrinsicName(*CI); !fast.empty())
+    shown = fast + " (" +
+            (name.starts_with("llvm.nvvm.") ? name.drop_front(strlen("llvm.nvvm.")).str()
+                                             : name.drop_front(strlen("llvm.")).str() + ", afn") +
+            ")";
   checkNonfinite(CI, afterOf(S, CI), CI, operands, shown);
   return true;
 }
@@ -958,14 +1160,19 @@ void Instrumenter::tagOp(Instruction *I) {
       onRounded = roundTo(B, B.CreateIntrinsic(Intrinsic::fma, {F64}, rounded), k.dtype);
     } else if (callee && rounded.size() == 2 && name.starts_with("llvm.nvvm.add.rn")) {
       onRounded = roundTo(B, B.CreateFAdd(rounded[0], rounded[1]), k.dtype);
-    } else if (callee && name.starts_with("llvm.nvvm.") &&
-               (name.contains(".approx") || name.starts_with("llvm.nvvm.div.full")) &&
-               k.dtype == KOSAN_DTYPE_F32) {
-      // A fast approximation: itself, on its rounded operands.
+    } else if (callee && k.dtype == KOSAN_DTYPE_F32 &&
+               ((name.starts_with("llvm.nvvm.") &&
+                 (name.contains(".approx") || name.starts_with("llvm.nvvm.div.full"))) ||
+                !fastIntrinsicName(*CI).empty())) {
+      // A fast approximation (or a math intrinsic allowed to be one, afn):
+      // itself, on its rounded operands.
       SmallVector<Value *, 2> args;
       for (Value *R : raw)
         args.push_back(B.CreateFPTrunc(R, I->getType()));
-      onRounded = B.CreateFPExt(B.CreateCall(callee, args), F64);
+      CallInst *again = B.CreateCall(callee, args);
+      if (isa<FPMathOperator>(again))
+        again->copyFastMathFlags(CI);
+      onRounded = B.CreateFPExt(again, F64);
     } else if (CI && CI->isInlineAsm()) {
       PtxHalfOp op =
           parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString());
@@ -1016,7 +1223,10 @@ bool Instrumenter::feedsShared(Value *V) {
       continue;
     for (User *U : X->users()) {
       if (auto *ST = dyn_cast<StoreInst>(U)) {
-        if (ST->getValueOperand() == X && isSharedPointer(ST->getPointerOperand()))
+        GlobalVariable *G;
+        unsigned elem;
+        if (ST->getValueOperand() == X && isSharedPointer(ST->getPointerOperand()) &&
+            !sharedShadowFor(ST->getPointerOperand(), X, G, elem))
           return true;
       } else if (isa<CastInst>(U) || isa<InsertElementInst>(U) || isa<InsertValueInst>(U) ||
                  isa<ExtractValueInst>(U) ||
@@ -1030,6 +1240,183 @@ bool Instrumenter::feedsShared(Value *V) {
     }
   }
   return false;
+}
+
+// The static __shared__ array ptr points into, as far as the IR tells.
+GlobalVariable *Instrumenter::sharedArrayOf(Value *ptr) {
+  const Value *obj = getUnderlyingObject(ptr, 12);
+  if (auto *ASC = dyn_cast<AddrSpaceCastOperator>(obj))
+    obj = getUnderlyingObject(ASC->getPointerOperand(), 12);
+  auto *G = dyn_cast<GlobalVariable>(const_cast<Value *>(obj));
+  if (!G || G->getAddressSpace() != kSharedAS || G->isDeclaration() ||
+      DL.getTypeAllocSize(G->getValueType()) == 0)
+    return nullptr;
+  return G;
+}
+
+// Whether V, stored to shared memory, may differ from its shadow: not a
+// constant, a parameter or a value loaded from memory without a shadow (or
+// such a value widened), which come back from shared memory as exact as
+// they went in.
+bool Instrumenter::mayCarryError(Value *V, unsigned depth) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return false;
+  if (auto *LI = dyn_cast<LoadInst>(V)) {
+    unsigned elem;
+    GlobalVariable *G = sharedArrayOf(LI->getPointerOperand());
+    return (G && shared.find(G, elem)) || shadowSlotFor(LI->getPointerOperand());
+  }
+  if (depth > 4)
+    return true;
+  if (isa<FPExtInst>(V) || isa<BitCastInst>(V) || isa<UnaryOperator>(V))
+    return mayCarryError(cast<Instruction>(V)->getOperand(0), depth + 1);
+  // Operations that pick one of their operands, or its magnitude: exact.
+  if (auto *II = dyn_cast<IntrinsicInst>(V))
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::maxnum: case Intrinsic::minnum: case Intrinsic::maximum:
+    case Intrinsic::minimum: case Intrinsic::fabs:
+      return any_of(II->args(), [&](Value *A) { return mayCarryError(A, depth + 1); });
+    default:
+      break;
+    }
+  // A loaded value or a constant, chosen (a tile's padding: in range ?
+  // x[i] : 0.0f).
+  if (auto *SI = dyn_cast<SelectInst>(V))
+    return mayCarryError(SI->getTrueValue(), depth + 1) ||
+           mayCarryError(SI->getFalseValue(), depth + 1);
+  if (auto *P = dyn_cast<PHINode>(V))
+    return P->getNumIncomingValues() > 4 ||
+           any_of(P->incoming_values(), [&](Value *In) { return mayCarryError(In, depth + 1); });
+  if (auto *CI = dyn_cast<CallInst>(V); CI && CI->isInlineAsm() && CI->arg_size() == 1) {
+    PtxHalfOp op = parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString());
+    if (op.kind == PtxHalfOp::Convert && op.lanes == 1 &&
+        (op.dtype == KOSAN_DTYPE_F32 || op.dtype == KOSAN_DTYPE_F64))
+      return mayCarryError(CI->getArgOperand(0), depth + 1);
+  }
+  return true;
+}
+
+// The shared arrays of F that get shadows: those a value that may carry
+// error is stored to, and, through them, those such arrays' values are
+// copied to.
+void Instrumenter::planSharedShadows(ArrayRef<Instruction *> order) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Instruction *I : order) {
+      auto *ST = dyn_cast<StoreInst>(I);
+      if (!ST || ST->hasMetadata(LLVMContext::MD_nosanitize))
+        continue;
+      Value *V = ST->getValueOperand();
+      Kind k = kindOf(V);
+      if (!k || k.lanes != 1 ||
+          (k.dtype != KOSAN_DTYPE_F32 && k.dtype != KOSAN_DTYPE_F16 &&
+           k.dtype != KOSAN_DTYPE_BF16))
+        continue;
+      unsigned elem = k.dtype == KOSAN_DTYPE_F32 ? 4 : 2, had;
+      GlobalVariable *G = sharedArrayOf(ST->getPointerOperand());
+      if (!G || shared.find(G, had) || DL.getTypeStoreSize(V->getType()) != elem ||
+          !mayCarryError(V))
+        continue;
+      if (shared.make(G, elem))
+        changed = true;
+    }
+  }
+}
+
+// The shadow array of the shared element ptr points to, for V (the value
+// stored or loaded there): its array G and element size, or nullptr when
+// ptr's array has none or V is not one of its elements.
+GlobalVariable *Instrumenter::sharedShadowFor(Value *ptr, Value *V, GlobalVariable *&G,
+                                              unsigned &elem) {
+  unsigned as = ptr->getType()->getPointerAddressSpace();
+  if (as != kSharedAS && as != addrspace::Generic)
+    return nullptr;
+  G = sharedArrayOf(ptr);
+  GlobalVariable *SG = G ? shared.find(G, elem) : nullptr;
+  if (!SG)
+    return nullptr;
+  Kind k = kindOf(V);
+  if (!k || k.lanes != 1 || (elem == 4) != (k.dtype == KOSAN_DTYPE_F32) ||
+      DL.getTypeStoreSize(V->getType()) != elem)
+    return nullptr;
+  return SG;
+}
+
+// The index of ptr's element in G, which indexes its shadow SG; indices out
+// of G's range (a bug of the program's own) take SG's last element.
+Value *Instrumenter::sharedShadowIndex(IRBuilder<> &B, Value *ptr, GlobalVariable *G,
+                                       GlobalVariable *SG, unsigned elem) {
+  Type *IntPtr = DL.getIntPtrType(ptr->getType());
+  Constant *base = G;
+  if (ptr->getType()->getPointerAddressSpace() != kSharedAS)
+    base = ConstantExpr::getAddrSpaceCast(G, ptr->getType());
+  // Offsets within shared memory fit 32 bits: 32-bit arithmetic from here.
+  Value *offset = B.CreateTrunc(
+      B.CreateSub(B.CreatePtrToInt(ptr, IntPtr), B.CreatePtrToInt(base, IntPtr)), I32);
+  Value *index = B.CreateLShr(offset, elem == 4 ? 2 : 1);
+  uint64_t last = cast<ArrayType>(SG->getValueType())->getNumElements() - 1;
+  return B.CreateBinaryIntrinsic(Intrinsic::umin, index, ConstantInt::get(I32, last),
+                                 nullptr, "kosan.shared_index");
+}
+
+// V's bits, as the i32 a shadow element keeps to recognise its value.
+Value *Instrumenter::bitsOf(IRBuilder<> &B, Value *V) {
+  Type *T = V->getType();
+  if (T->isFloatingPointTy())
+    V = B.CreateBitCast(V, B.getIntNTy(T->getPrimitiveSizeInBits()));
+  return B.CreateZExtOrTrunc(V, I32);
+}
+
+bool Instrumenter::storeSharedShadow(StoreInst *ST) {
+  Value *V = ST->getValueOperand(), *ptr = ST->getPointerOperand();
+  GlobalVariable *G;
+  unsigned elem;
+  GlobalVariable *SG = sharedShadowFor(ptr, V, G, elem);
+  if (!SG)
+    return false;
+  IRBuilder<> B(ST);
+  B.SetCurrentDebugLocation(ST->getDebugLoc());
+  Value *index = sharedShadowIndex(B, ptr, G, SG, elem);
+  Value *fields[] = {shadow(V), tagOf(V), bitsOf(B, V)};
+  const Align aligns[] = {Align(8), Align(4), Align(4)};
+  for (unsigned f = 0; f < 3; ++f) {
+    Value *at = B.CreateInBoundsGEP(SG->getValueType(), SG,
+                                    {B.getInt32(0), index, B.getInt32(f)});
+    B.CreateAlignedStore(fields[f], at, aligns[f])
+        ->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(Ctx, {}));
+  }
+  ++counts.sharedStores;
+  return true;
+}
+
+bool Instrumenter::loadSharedShadow(LoadInst *LI) {
+  Value *ptr = LI->getPointerOperand();
+  GlobalVariable *G;
+  unsigned elem;
+  GlobalVariable *SG = sharedShadowFor(ptr, LI, G, elem);
+  if (!SG)
+    return false;
+  Kind k = kindOf(LI);
+  IRBuilder<> B(LI->getNextNode());
+  B.SetCurrentDebugLocation(LI->getDebugLoc());
+  Value *index = sharedShadowIndex(B, ptr, G, SG, elem);
+  Type *types[] = {F64, I32, I32};
+  const Align aligns[] = {Align(8), Align(4), Align(4)};
+  Value *fields[3];
+  for (unsigned f = 0; f < 3; ++f) {
+    Value *at = B.CreateInBoundsGEP(SG->getValueType(), SG,
+                                    {B.getInt32(0), index, B.getInt32(f)});
+    LoadInst *L = B.CreateAlignedLoad(types[f], at, aligns[f]);
+    L->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(Ctx, {}));
+    fields[f] = L;
+  }
+  // The shadow holds only while the element still has the value it was
+  // stored with.
+  Value *valid = B.CreateICmpEQ(fields[2], bitsOf(B, LI), "kosan.shadow_valid");
+  setShadow(LI, B.CreateSelect(valid, fields[0], toDouble(B, LI, k), "kosan.shared_shadow"));
+  tags[LI] = B.CreateSelect(valid, fields[1], ConstantInt::get(I32, 0), "kosan.shared_cause");
+  ++counts.sharedLoads;
+  return true;
 }
 
 void Instrumenter::visit(Instruction *I) {
@@ -1053,6 +1440,21 @@ void Instrumenter::visit(Instruction *I) {
     if (!k)
       return;
     Value *a = shadow(BO->getOperand(0)), *b = shadow(BO->getOperand(1));
+    // The f32 constant a fast intrinsic scales by (__expf's log2(e),
+    // __logf's ln(2)) is exact in the shadow: the intrinsic's shadow is then
+    // the exact function of its argument's, and the constant's rounding
+    // counts as the intrinsic's own error.
+    if (BO->getOpcode() == Instruction::FMul)
+      for (unsigned i = 0; i < 2; ++i) {
+        std::optional<double> exact = exactFastConstant(BO->getOperand(i));
+        if (!exact)
+          continue;
+        bool ofLog = isNvvmCall(BO->getOperand(1 - i), "llvm.nvvm.lg2.approx");
+        bool toExp = any_of(BO->users(),
+                            [](User *U) { return isNvvmCall(U, "llvm.nvvm.ex2.approx"); });
+        if (ofLog || toExp)
+          (i == 0 ? a : b) = ConstantFP::get(F64, *exact);
+      }
     Value *S = B.CreateBinOp(BO->getOpcode(), a, b);
     setShadow(BO, S);
     ++counts.shadowed;
@@ -1099,9 +1501,13 @@ void Instrumenter::visit(Instruction *I) {
   } else if (auto *LI = dyn_cast<LoadInst>(I)) {
     if (AllocaInst *slotAI = shadowSlotFor(LI->getPointerOperand()); slotAI && fpKind(LI->getType()))
       setShadow(LI, B.CreateAlignedLoad(F64, slotAI, Align(8)));
+    else
+      loadSharedShadow(LI);
   } else if (auto *ST = dyn_cast<StoreInst>(I)) {
     Value *V = ST->getValueOperand();
     if (!kindOf(V))
+      return;
+    if (storeSharedShadow(ST))
       return;
     if (AllocaInst *slotAI = shadowSlotFor(ST->getPointerOperand())) {
       IRBuilder<> SB(ST);
@@ -1144,6 +1550,7 @@ PrecisionCounts Instrumenter::run() {
       if (&I != base)
         order.push_back(&I);
   markHalfRegisters(order);
+  planSharedShadows(order);
 
   for (Instruction *I : order) {
     visit(I);
@@ -1171,8 +1578,8 @@ PrecisionCounts Instrumenter::run() {
 } // namespace
 
 PrecisionCounts instrumentPrecision(Function &F, Value *state, Value *launchId,
-                                    SiteTable &sites) {
-  return Instrumenter(F, state, launchId, sites).run();
+                                    SiteTable &sites, SharedValueShadows &shared) {
+  return Instrumenter(F, state, launchId, sites, shared).run();
 }
 
 } // namespace kosan

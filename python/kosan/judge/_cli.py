@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import DEFAULT_BUILD_TIMEOUT, DEFAULT_SEEDS, DEFAULT_TIMEOUT, judge
@@ -93,6 +94,10 @@ def parser() -> argparse.ArgumentParser:
                         f"{DEFAULT_BUILD_TIMEOUT:g})")
     p.add_argument("--no-kosan", action="store_true",
                    help="build with torch's own nvcc, no kosan checks in the kernels")
+    p.add_argument("--quarantine", action="store_true",
+                   help="kosan's runtime as the candidate's PyTorch allocator: released "
+                        "tensors wait in a quarantine, so a use after free is found even when "
+                        "the memory was allocated again (KOSAN_TORCH_QUARANTINE=1; slower)")
     p.add_argument("--device", default="cuda", help="torch device (default cuda)")
     p.add_argument("-j", "--jobs", type=_positive(int), default=1,
                    help="candidates judged at once (default 1)")
@@ -109,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         checks.remove("batch")
     if args.no_sizes and "sizes" in checks:
         checks.remove("sizes")
+
+    if args.quarantine:
+        os.environ["KOSAN_TORCH_QUARANTINE"] = "1"  # read by the worker's kosan.torch.enable()
 
     def progress(name, event, total):
         print(progress_line(name, event, total), file=sys.stderr, flush=True)

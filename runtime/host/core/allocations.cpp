@@ -82,12 +82,12 @@ cudaError_t Runtime::freeAllocation(void *p, bool async,
     std::erase_if(release, [&](const FreedBuffer &r) { return r.buffer.begin == begin; });
   } else if (!async) {
     // cudaFree waits for the device; programs may count on it.
-    result = deviceSynchronize();
+    result = gpu.synchronize();
   }
   // What leaves the quarantine: the device may still be using it through a
   // bad pointer; cudaFree waits for it.
   for (const FreedBuffer &r : release)
-    deviceFree(reinterpret_cast<void *>(r.buffer.begin));
+    gpu.free(reinterpret_cast<void *>(r.buffer.begin));
   return result;
 }
 
@@ -98,7 +98,7 @@ bool Runtime::releaseQuarantine() {
     release = quarantine.releaseAll();
   }
   for (const FreedBuffer &r : release)
-    deviceFree(reinterpret_cast<void *>(r.buffer.begin));
+    gpu.free(reinterpret_cast<void *>(r.buffer.begin));
   return !release.empty();
 }
 
@@ -122,7 +122,7 @@ void Runtime::poisonFresh(const void *p, uint64_t bytes, cudaStream_t stream, bo
       CUDA_SUCCESS)
     return;
   if (wait)
-    cudart().cudaStreamSynchronize(stream);
+    gpu.synchronize(stream);
 }
 
 int Runtime::noteAllocated(const void *p, size_t bytes, const char *name, cudaStream_t stream) {

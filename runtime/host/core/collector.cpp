@@ -7,7 +7,7 @@
 namespace kosan::rt {
 
 Collector::Collector(Runtime &rt)
-    : rt(rt), opts(rt.opts), drv(rt.drv), table(rt.table), quarantine(rt.quarantine),
+    : rt(rt), opts(rt.opts), drv(rt.drv), gpu(rt.gpu), table(rt.table), quarantine(rt.quarantine),
       trace(rt.trace), modules(rt.modules), launches(rt.launches),
       deviceReady(rt.deviceReady), deviceFailed(rt.deviceFailed), dState(rt.dState),
       events(rt.events), eventCapacity(rt.eventCapacity), hostFlag(rt.hostFlag),

@@ -80,7 +80,8 @@ protected:
 
   Runtime &rt;
   const Options &opts;
-  DriverApi &drv;
+  DriverApi &drv;    // CUDA's modules and functions only
+  const DeviceApi &gpu; // device memory and synchronisation, on CUDA or HIP
   AllocTable &table;
   Quarantine &quarantine;
   std::unique_ptr<TraceWriter> &trace;

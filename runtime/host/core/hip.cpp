@@ -1,28 +1,24 @@
 //===- runtime/host/core/hip.cpp - HIP programs: the API, kernels, launches ===//
 //
-// The program's HIP runtime (hip.h), and what the core does for HIP
-// programs: the device API calls it makes itself, the kernels
-// __hipRegisterFunction names, and the launch path.
+// The program's HIP runtime (hip.h), and what is HIP's own in the core:
+// the kernels __hipRegisterFunction names, their parameters, and how their
+// clones are launched.
 //
-// A HIP launch runs the kernel's instrumented clone (the kernel's name with
+// A HIP launch goes through the launch path CUDA launches take
+// (launch.cpp): the kernel's instrumented clone (the kernel's name with
 // KOSAN_CLONE_SUFFIX, registered next to the kernel under a handle of
-// kosan's) with the launch info as its last argument, as on CUDA: each
-// pointer argument gets the bounds of its buffer from the allocation table
-// (empty for a freed buffer, so every access through it is a use after
-// free). The parameters are read from the kernel's mangled name (an
-// extern "C" kernel, whose name says nothing of them, runs plain). A kernel
-// whose clone does not launch (a code object built without kosan's amdgcn
+// kosan's) runs with the launch info as its last argument, which the
+// collectors fill in (the device state, each pointer argument's bounds)
+// and whose device log they collect at the synchronisation points. The
+// parameters are read from the kernel's mangled name (an extern "C"
+// kernel, whose name says nothing of them, runs plain). A kernel whose
+// clone does not launch (a code object built without kosan's amdgcn
 // instrumentation) runs as the program asked, and the launch is recorded.
-// The device log is not set up on AMD GPUs yet: the launch info's state
-// is 0.
 //
 //===----------------------------------------------------------------------===//
 #include "core/hip.h"
 
-#include "checks/oob/oob_collector.h"
 #include "core/runtime.h"
-
-#include "kosan/bounds.h"
 
 #include <dlfcn.h>
 
@@ -141,37 +137,6 @@ const HipApi &hip() {
   return api;
 }
 
-cudaError_t Runtime::deviceSynchronize() {
-  return isHip() ? static_cast<cudaError_t>(hip().hipDeviceSynchronize())
-                 : cudart().cudaDeviceSynchronize();
-}
-
-cudaError_t Runtime::deviceFree(void *p) {
-  return isHip() ? static_cast<cudaError_t>(hip().hipFree(p)) : cudart().cudaFree(p);
-}
-
-bool Runtime::addressRange(uint64_t addr, uint64_t &base, uint64_t &size) {
-  if (isHip()) {
-    hipDeviceptr_t b = nullptr;
-    size_t n = 0;
-    if (hip().hipMemGetAddressRange(&b, &n, reinterpret_cast<hipDeviceptr_t>(addr)) !=
-        hipSuccess) {
-      hip().hipGetLastError(); // not the program's error
-      return false;
-    }
-    base = reinterpret_cast<uint64_t>(b);
-    size = n;
-    return true;
-  }
-  CUdeviceptr b = 0;
-  size_t n = 0;
-  if (!drv.memGetAddressRange || drv.memGetAddressRange(&b, &n, addr) != CUDA_SUCCESS)
-    return false;
-  base = b;
-  size = n;
-  return true;
-}
-
 void Runtime::registerHipKernel(
     const void *stub, const char *mangled,
     const std::function<void(const void *handle, char *name)> &registerClone) {
@@ -182,90 +147,55 @@ void Runtime::registerHipKernel(
   // registration, and its clone's handle, stay.
   if (hipKernels.count(stub))
     return;
-  auto k = std::make_unique<HipKernel>();
-  k->mangled = mangled;
-  k->cloneName = k->mangled + KOSAN_CLONE_SUFFIX;
-  k->paramsKnown = pointerParams(k->mangled, k->pointerParams);
-  HipKernel *kp = k.get();
-  hipKernels[stub] = std::move(k);
+  auto hk = std::make_unique<HipKernel>();
+  KernelInfo &k = hk->info;
+  k.mangled = mangled;
+  k.name = demangle(k.mangled);
+  hk->cloneName = k.mangled + KOSAN_CLONE_SUFFIX;
+  std::vector<bool> pointers;
+  bool paramsKnown = pointerParams(k.mangled, pointers);
+  for (bool pointer : pointers)
+    k.paramSizes.push_back(pointer ? sizeof(void *) : 0);
+  k.infoBytes = sizeof(kosan_launch_info) + pointers.size() * sizeof(kosan_arg_bounds);
+  if (!paramsKnown)
+    k.whyPlain = "its name does not give its parameters (an extern \"C\" kernel)";
+  HipKernel *registered = hk.get();
+  hipKernels[stub] = std::move(hk);
   lock.unlock();
-  if (kp->paramsKnown && instrumentedChecks())
-    registerClone(&kp->cloneHandle, kp->cloneName.data());
+  if (paramsKnown && instrumentedChecks()) {
+    registerClone(&registered->cloneHandle, registered->cloneName.data());
+    lock.lock();
+    registered->info.hipClone = &registered->cloneHandle;
+  }
 }
 
 int Runtime::launchHip(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
                        const void *stream,
-                       const std::function<int(const void *, void **)> &launchWith) {
+                       const std::function<int(const void *, void **, size_t)> &launchWith) {
   if (!instrumentedChecks())
-    return launchWith(func, args);
-  std::unique_lock<std::mutex> lock(mu);
-  registerExitHandler();
-  writeHeaderOnce();
-  LaunchState ls;
-  ls.record.id = launches.size() + 1;
-  ls.record.grid = {grid.x, grid.y, grid.z};
-  ls.record.block = {block.x, block.y, block.z};
-  ls.record.shared_bytes = shmem;
-  ls.record.stream = reinterpret_cast<uint64_t>(stream);
-  auto it = hipKernels.find(func);
-  HipKernel *k = it == hipKernels.end() ? nullptr : it->second.get();
-  if (k) {
-    ls.record.mangled = k->mangled;
-    ls.record.kernel = demangle(k->mangled);
+    return launchWith(func, args, shmem);
+  // While a stream is captured into a graph, synchronous calls would
+  // invalidate the capture: the launch uses what is set up already.
+  auto hipS = reinterpret_cast<hipStream_t>(const_cast<void *>(stream));
+  hipStreamCaptureStatus capture = hipStreamCaptureStatusNone;
+  if (hip().hipStreamIsCapturing(hipS, &capture) != hipSuccess) {
+    hip().hipGetLastError();
+    capture = hipStreamCaptureStatusNone;
   }
-  int result = hipSuccess;
-  bool instrumented = false;
-  if (k && k->paramsKnown && !k->cloneFailed) {
-    size_t n = k->pointerParams.size();
-    std::vector<uint64_t> info((sizeof(kosan_launch_info) + n * sizeof(kosan_arg_bounds)) / 8,
-                               0);
-    auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
-    auto *bounds = reinterpret_cast<kosan_arg_bounds *>(hdr + 1);
-    hdr->state = 0; // no device log on AMD GPUs yet
-    hdr->launch_id = ls.record.id;
-    hdr->flags = opts.halt_on_error ? uint32_t(KOSAN_LAUNCH_HALT_ON_ERROR) : 0u;
-    hdr->dyn_smem_bytes = shmem;
-    std::vector<void *> params(n + 1);
-    for (size_t i = 0; i < n; ++i) {
-      params[i] = args[i];
-      bounds[i] = unboundedArg();
-      if (oob() && oobCollector && k->pointerParams[i]) {
-        uint64_t value;
-        std::memcpy(&value, args[i], sizeof value);
-        bounds[i] = oobCollector->boundsFor(value, ls);
-      }
-    }
-    params.back() = info.data();
-    lock.unlock();
-    int r = launchWith(&k->cloneHandle, params.data());
-    lock.lock();
-    if (r == hipSuccess) {
-      instrumented = true;
-    } else {
-      hip().hipGetLastError(); // the clone's failure is not the program's error
-      k->cloneFailed = true;
-      if (opts.verbosity >= 1)
-        log("kosan: note: kernel '%s' runs uninstrumented: its code object has no "
-            "instrumented clone (HIP error %d)\n", ls.record.kernel.c_str(), r);
-    }
-  }
-  if (!instrumented) {
-    ++plainLaunches;
-    lock.unlock();
-    result = launchWith(func, args);
-    lock.lock();
-  }
-  ls.record.instrumented = instrumented;
-  if (ls.record.kernel.empty())
-    ls.record.kernel = "<unknown kernel>";
-  if (trace)
-    trace->write(ls.record);
-  if (opts.verbosity >= 2)
-    log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
-        ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
-        instrumented ? "" : " [uninstrumented]");
-  launches.push_back(std::move(ls));
-  return result;
+  LaunchRequest r{func, grid, block, args, shmem, reinterpret_cast<cudaStream_t>(hipS),
+                  capture != hipStreamCaptureStatusNone, nullptr, nullptr};
+  r.clone = [&](KernelInfo *k, void **params, size_t launchShmem) {
+    int e = launchWith(k->hipClone, params, launchShmem);
+    if (e == hipSuccess)
+      return true;
+    hip().hipGetLastError(); // the clone's failure is not the program's error
+    k->hipClone = nullptr;
+    k->whyPlain = "its code object has no instrumented clone (HIP error " +
+                  std::to_string(e) + ")";
+    return false;
+  };
+  r.plain = [&] { return launchWith(func, args, shmem); };
+  return launchKernel(r);
 }
 
 } // namespace kosan::rt

@@ -7,8 +7,10 @@
 //
 // kosan builds without HIP's headers: the few types and codes of HIP's ABI
 // it needs are declared here. They match HIP 5.2 and later, whose ABI keeps
-// them (hipSuccess 0, hipErrorInvalidValue 1, hipErrorOutOfMemory 2; dim3
-// three unsigned ints, as CUDA's; streams, events, pools and functions
+// them (hipSuccess 0, hipErrorInvalidValue 1, hipErrorOutOfMemory 2;
+// hipMemcpyHostToDevice 1, hipMemcpyDeviceToHost 2; hipHostMallocMapped 2;
+// hipStreamCaptureStatusNone 0;
+// dim3 three unsigned ints, as CUDA's; streams, events, pools and functions
 // opaque pointers); test/unit/hip/hip_abi_test.cpp compares them, and the
 // signatures of hip_functions.h, with HIP's headers where those are
 // installed.
@@ -34,6 +36,9 @@ enum hipError_t : int {
   hipErrorInvalidValue = 1,
   hipErrorOutOfMemory = 2,
 };
+enum : int { hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2 };
+enum hipStreamCaptureStatus : int { hipStreamCaptureStatusNone = 0 };
+enum : unsigned { hipHostMallocMapped = 0x2 };
 }
 
 // The HIP functions the runtime calls, with their types (hip_functions.h).

@@ -34,7 +34,17 @@
   X(hipGetLastError, hipError_t, ())                                                       \
   X(hipMemGetAddressRange, hipError_t, (hipDeviceptr_t *, size_t *, hipDeviceptr_t))       \
   X(hipDriverGetVersion, hipError_t, (int *))                                              \
-  X(hipRuntimeGetVersion, hipError_t, (int *))
+  X(hipRuntimeGetVersion, hipError_t, (int *))                                             \
+  X(hipGetDevice, hipError_t, (int *))                                                     \
+  X(hipGetErrorString, const char *, (hipError_t))                                         \
+  X(hipMemset, hipError_t, (void *, int, size_t))                                          \
+  X(hipMemsetAsync, hipError_t, (void *, int, size_t, hipStream_t))                        \
+  X(hipMemcpyAsync, hipError_t, (void *, const void *, size_t, hipMemcpyKind, hipStream_t)) \
+  X(hipMemcpy2D, hipError_t,                                                               \
+    (void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind))                 \
+  X(hipHostMalloc, hipError_t, (void **, size_t, unsigned))                                \
+  X(hipHostGetDevicePointer, hipError_t, (void **, void *, unsigned))                     \
+  X(hipStreamIsCapturing, hipError_t, (hipStream_t, hipStreamCaptureStatus *))
 
 // Called by the code clang generates for HIP programs and declared by no
 // HIP header (clang declares it returning int; libamdhip64 returns nothing).

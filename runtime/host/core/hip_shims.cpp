@@ -7,8 +7,7 @@
 // program's HIP runtime (hip.h); the hooks share the core with CUDA
 // programs: the allocation table, the quarantine, the launch path.
 //
-// Not on HIP (yet): uninit=1's fill of fresh allocations, and the device
-// log (hip.cpp).
+// Not on HIP (yet): uninit=1's fill of fresh allocations.
 //
 //===----------------------------------------------------------------------===//
 #include "core/hip.h"
@@ -91,16 +90,16 @@ template <typename Real>
 hipError_t Launch(const Real &, bool, const void *f, dim3 g, dim3 b, void **args,
                   size_t shmem, hipStream_t s) {
   return static_cast<hipError_t>(
-      runtime().launchHip(f, g, b, args, shmem, s, [&](const void *fn, void **a) {
-        return int(hip().hipLaunchKernel(fn, g, b, a, shmem, s));
+      runtime().launchHip(f, g, b, args, shmem, s, [&](const void *fn, void **a, size_t bytes) {
+        return int(hip().hipLaunchKernel(fn, g, b, a, bytes, s));
       }));
 }
 template <typename Real>
 hipError_t LaunchCooperative(const Real &, bool, const void *f, dim3 g, dim3 b, void **args,
                              unsigned shmem, hipStream_t s) {
   return static_cast<hipError_t>(
-      runtime().launchHip(f, g, b, args, shmem, s, [&](const void *fn, void **a) {
-        return int(hip().hipLaunchCooperativeKernel(fn, g, b, a, shmem, s));
+      runtime().launchHip(f, g, b, args, shmem, s, [&](const void *fn, void **a, size_t bytes) {
+        return int(hip().hipLaunchCooperativeKernel(fn, g, b, a, bytes, s));
       }));
 }
 // A module's kernel (hipModuleLoad): recorded; kosan knows no clone of it.
@@ -110,7 +109,7 @@ hipError_t ModuleLaunch(const Real &real, bool, hipFunction_t f, unsigned gx, un
                         hipStream_t s, void **params, void **) {
   return static_cast<hipError_t>(runtime().launchHip(
       f, dim3(gx, gy, gz), dim3(bx, by, bz), params, shmem, s,
-      [&](const void *, void **) { return int(real()); }));
+      [&](const void *, void **, size_t) { return int(real()); }));
 }
 
 template <typename Real> hipError_t DeviceSync(const Real &real, bool) {

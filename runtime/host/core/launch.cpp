@@ -4,7 +4,9 @@
 // the launch info (kosan_launch_info, then one kosan_arg_bounds per
 // parameter) as its last parameter; the collectors fill in their part
 // before it and collect after it. A kernel without a usable clone, or
-// one launched on another device, runs as the program asked.
+// one launched on another device, runs as the program asked. CUDA and HIP
+// launches share this path (launchKernel); what differs is how the clone
+// is launched (here for CUDA, hip.cpp for HIP).
 //
 //===----------------------------------------------------------------------===//
 #include "core/collector.h"
@@ -30,8 +32,7 @@ KernelInfo *Runtime::kernelToLaunch(const void *func, bool capturing) {
     auto it = k->module->summaries.find(k->mangled);
     k->summary = it == k->module->summaries.end() ? nullptr : &it->second;
   }
-  int device = -1;
-  cudart().cudaGetDevice(&device);
+  int device = gpu.current();
   if (k && device != stateDevice) {
     // The device log lives on one GPU; launches elsewhere run plain for now.
     if (!warnedOtherDevice)
@@ -67,6 +68,71 @@ CUresult Runtime::launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launc
                           block.z, launchShmem, s, params, nullptr);
 }
 
+int Runtime::launchKernel(const LaunchRequest &r) {
+  std::unique_lock<std::mutex> lock(mu);
+  registerExitHandler();
+  KernelInfo *k = kernelToLaunch(r.func, r.capturing);
+  writeHeaderOnce();
+
+  LaunchState ls;
+  ls.kernel = k;
+  ls.record.id = launches.size() + 1;
+  ls.record.grid = {r.grid.x, r.grid.y, r.grid.z};
+  ls.record.block = {r.block.x, r.block.y, r.block.z};
+  ls.record.shared_bytes = r.shmem;
+  ls.record.stream = reinterpret_cast<uint64_t>(r.stream);
+  if (k) {
+    ls.record.kernel = k->name;
+    ls.record.mangled = k->mangled;
+    ls.record.module = k->module ? k->module->id : 0;
+  }
+
+  int result = 0;
+  bool instrumented = false;
+  std::vector<uint64_t> info(k && k->hasClone() ? k->infoBytes / 8 : 0, 0);
+  auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
+  LaunchContext context{ls, k, r.args, r.stream, r.capturing, r.shmem, r.shmem, hdr,
+                        hdr ? reinterpret_cast<kosan_arg_bounds *>(hdr + 1) : nullptr};
+  if (k && k->hasClone()) {
+    hdr->state = reinterpret_cast<uint64_t>(dState);
+    hdr->launch_id = ls.record.id;
+    hdr->flags = 0;
+    hdr->dyn_smem_bytes = r.shmem;
+    std::vector<void *> params(k->paramSizes.size() + 1);
+    for (size_t i = 0; i < k->paramSizes.size(); ++i) {
+      params[i] = r.args[i];
+      context.bounds[i] = unboundedArg();
+    }
+    params.back() = info.data();
+    for (const std::unique_ptr<Collector> &c : collectors)
+      c->beforeLaunch(context);
+    instrumented = r.clone(k, params.data(), context.launchShmem);
+  }
+  if (!instrumented) {
+    ++plainLaunches;
+    if (k && opts.verbosity >= 1 && !k->whyPlain.empty())
+      log("kosan: note: kernel '%s' runs uninstrumented: %s\n", k->name.c_str(),
+          k->whyPlain.c_str());
+    lock.unlock();
+    result = r.plain();
+    lock.lock();
+  }
+  ls.record.instrumented = instrumented;
+  if (ls.record.kernel.empty())
+    ls.record.kernel = "<unknown kernel>";
+  if (trace)
+    trace->write(ls.record);
+  if (instrumented)
+    for (const std::unique_ptr<Collector> &c : collectors)
+      c->afterLaunch(context);
+  if (opts.verbosity >= 2)
+    log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
+        ls.record.kernel.c_str(), r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y,
+        r.block.z, instrumented ? "" : " [uninstrumented]");
+  launches.push_back(std::move(ls));
+  return result;
+}
+
 cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
                             void **args, size_t shmem, cudaStream_t stream,
                             bool perThread, bool cooperative,
@@ -82,84 +148,25 @@ cudaError_t Runtime::launch(const void *func, dim3 grid, dim3 block,
     cudart().cudaGetLastError();
     capture = cudaStreamCaptureStatusNone;
   }
-  bool capturing = capture != cudaStreamCaptureStatusNone;
-
-  std::unique_lock<std::mutex> lock(mu);
-  registerExitHandler();
-  KernelInfo *k = kernelToLaunch(func, capturing);
-  writeHeaderOnce();
-
-  LaunchState ls;
-  ls.kernel = k;
-  ls.record.id = launches.size() + 1;
-  ls.record.grid = {grid.x, grid.y, grid.z};
-  ls.record.block = {block.x, block.y, block.z};
-  ls.record.shared_bytes = shmem;
-  ls.record.stream = reinterpret_cast<uint64_t>(stream);
-  if (k) {
-    ls.record.kernel = k->name;
-    ls.record.mangled = k->mangled;
-    ls.record.module = k->module ? k->module->id : 0;
-  }
-
-  cudaError_t result = cudaSuccess;
-  bool instrumented = false;
-  std::vector<uint64_t> info(k && k->instrumented ? k->infoBytes / 8 : 0, 0);
-  auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
-  LaunchContext context{ls, k, args, stream, capturing, shmem, shmem, hdr,
-                        hdr ? reinterpret_cast<kosan_arg_bounds *>(hdr + 1) : nullptr};
-  if (k && k->instrumented) {
-    hdr->state = reinterpret_cast<uint64_t>(dState);
-    hdr->launch_id = ls.record.id;
-    hdr->flags = 0;
-    hdr->dyn_smem_bytes = shmem;
-    std::vector<void *> params(k->paramSizes.size() + 1);
-    for (size_t i = 0; i < k->paramSizes.size(); ++i) {
-      params[i] = args[i];
-      context.bounds[i] = unboundedArg();
-    }
-    params.back() = info.data();
-    for (const std::unique_ptr<Collector> &c : collectors)
-      c->beforeLaunch(context);
-    size_t launchShmem = context.launchShmem;
+  LaunchRequest r{func, grid, block, args, shmem, stream,
+                  capture != cudaStreamCaptureStatusNone, nullptr, nullptr};
+  r.clone = [&](KernelInfo *k, void **params, size_t launchShmem) {
     CUstream s = reinterpret_cast<CUstream>(stream);
     if (!stream)
       s = perThread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
-    CUresult r = launchClone(k, grid, block, launchShmem, s, params.data(), cooperative, ex);
-    if (r == CUDA_SUCCESS) {
-      instrumented = true;
-    } else {
-      // Driver and runtime error codes coincide for launch failures.
-      const char *why = cudart().cudaGetErrorString(static_cast<cudaError_t>(r));
-      log("kosan: warning: the instrumented kernel '%s' failed to launch (%s); "
-          "running it uninstrumented\n", k->name.c_str(), why);
-      k->instrumented = nullptr;
-      k->whyPlain = why;
-    }
-  }
-  if (!instrumented) {
-    ++plainLaunches;
-    if (k && opts.verbosity >= 1 && !k->whyPlain.empty())
-      log("kosan: note: kernel '%s' runs uninstrumented: %s\n", k->name.c_str(),
-          k->whyPlain.c_str());
-    lock.unlock();
-    result = plain();
-    lock.lock();
-  }
-  ls.record.instrumented = instrumented;
-  if (ls.record.kernel.empty())
-    ls.record.kernel = "<unknown kernel>";
-  if (trace)
-    trace->write(ls.record);
-  if (instrumented)
-    for (const std::unique_ptr<Collector> &c : collectors)
-      c->afterLaunch(context);
-  if (opts.verbosity >= 2)
-    log("kosan: launch #%u %s grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls.record.id,
-        ls.record.kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
-        instrumented ? "" : " [uninstrumented]");
-  launches.push_back(std::move(ls));
-  return result;
+    CUresult e = launchClone(k, grid, block, launchShmem, s, params, cooperative, ex);
+    if (e == CUDA_SUCCESS)
+      return true;
+    // Driver and runtime error codes coincide for launch failures.
+    const char *why = cudart().cudaGetErrorString(static_cast<cudaError_t>(e));
+    log("kosan: warning: the instrumented kernel '%s' failed to launch (%s); "
+        "running it uninstrumented\n", k->name.c_str(), why);
+    k->instrumented = nullptr;
+    k->whyPlain = why;
+    return false;
+  };
+  r.plain = [&] { return int(plain()); };
+  return static_cast<cudaError_t>(launchKernel(r));
 }
 
 } // namespace kosan::rt

@@ -156,6 +156,10 @@ void Runtime::loadSites(ModuleInfo *m) {
 }
 
 KernelInfo *Runtime::kernelFor(const void *func) {
+  if (isHip()) {
+    auto it = hipKernels.find(func);
+    return it == hipKernels.end() ? nullptr : &it->second->info;
+  }
   auto &slot = kernels[func];
   if (slot)
     return slot.get();
@@ -215,9 +219,8 @@ Runtime::ArgBuffer Runtime::argBuffer(const KernelInfo *k, size_t i, uint64_t pt
   } else if (ptr >= (1ull << 32)) {
     // Memory from an allocator kosan does not see: the driver still knows
     // the allocation's extent (no device allocation lies below 4 GiB).
-    CUdeviceptr base = 0;
-    size_t size = 0;
-    if (drv.memGetAddressRange(&base, &size, ptr) == CUDA_SUCCESS)
+    uint64_t base = 0, size = 0;
+    if (gpu.addressRange(ptr, base, size))
       out.end = base + size;
   }
   if (out.name.empty() && k->summary && i < k->summary->params.size())

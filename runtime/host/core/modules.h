@@ -54,14 +54,20 @@ struct ModuleInfo {
 
 struct KernelInfo {
   CUfunction plain = nullptr, instrumented = nullptr;
+  // HIP: the handle the clone is registered under, null when it has none or
+  // it would not launch.
+  const void *hipClone = nullptr;
   ModuleInfo *module = nullptr;
   std::string mangled, name;
-  std::vector<size_t> paramSizes; // of the original kernel's parameters
+  // Of the original kernel's parameters. HIP, where the mangled name gives
+  // the types and not the sizes: 8 for a pointer, 0 for anything else.
+  std::vector<size_t> paramSizes;
   size_t infoBytes = 0;
   std::string whyPlain;           // set when the instrumented clone is unusable
   const KernelSummaryInfo *summary = nullptr;
   bool warnedNoSummary = false;
   int dynSmemOptIn = 0;           // the clone's opt-in to dynamic shared memory, as set
+  bool hasClone() const { return instrumented || hipClone; }
 };
 
 // The sites of kernel k's clone; none when its module's table does not

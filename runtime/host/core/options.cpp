@@ -175,9 +175,12 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   }
   // Records are 16, 40 and 32 bytes: 64 Mi of each is 5.5 GiB of device memory.
   constexpr int kMaxOrderRecords = 1 << 26;
+  // order_stores=0: no store records at all (only float atomics, as
+  // without a trace).
+  keepWithin("order_stores", options.order_stores, 0, kMaxOrderRecords, defaults.order_stores,
+             "is not from 0 to 67108864");
   for (auto [name, value, fallback] :
-       {std::tuple{"order_stores", &options.order_stores, defaults.order_stores},
-        std::tuple{"order_atomics", &options.order_atomics, defaults.order_atomics},
+       {std::tuple{"order_atomics", &options.order_atomics, defaults.order_atomics},
         std::tuple{"order_ops", &options.order_ops, defaults.order_ops}}) {
     keepWithin(name, *value, 1, kMaxOrderRecords, fallback, "is not from 1 to 67108864");
   }

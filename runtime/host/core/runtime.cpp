@@ -154,12 +154,16 @@ bool Runtime::ensureDevice() {
     log("kosan: warning: %s; kernels run uninstrumented\n", why.c_str());
     return false;
   };
-  if (!driverTried) {
-    driverTried = true;
-    drv.load();
+  // HIP programs need no driver entry points: HIP's runtime does it all.
+  if (!isHip()) {
+    if (!driverTried) {
+      driverTried = true;
+      drv.load();
+    }
+    if (!drv.ok)
+      return fail("the CUDA driver lacks " + drv.missing +
+                  " (kosan needs a driver for CUDA 12.4 or newer)");
   }
-  if (!drv.ok)
-    return fail("the CUDA driver lacks " + drv.missing + " (kosan needs a driver for CUDA 12.4 or newer)");
   uint32_t capacity = 64;
   while (capacity < uint32_t(opts.log_capacity))
     capacity <<= 1;
@@ -167,16 +171,16 @@ bool Runtime::ensureDevice() {
   // them without a copy, and they outlive a kernel that traps.
   size_t bytes = sizeof(kosan_host_flag) + 64 + size_t(capacity) * sizeof(kosan_oob_event);
   void *mapped = nullptr;
-  if (cudart().cudaHostAlloc(&mapped, bytes, cudaHostAllocMapped) != cudaSuccess)
+  if (gpu.allocMapped(&mapped, bytes) != cudaSuccess)
     return fail("cannot allocate mapped host memory");
   std::memset(mapped, 0, bytes);
   hostFlag = static_cast<kosan_host_flag *>(mapped);
   events = reinterpret_cast<kosan_oob_event *>(static_cast<char *>(mapped) + 64);
   eventCapacity = capacity;
   void *mappedDevice = nullptr;
-  if (cudart().cudaHostGetDevicePointer(&mappedDevice, mapped, 0) != cudaSuccess)
+  if (gpu.mappedAddress(&mappedDevice, mapped) != cudaSuccess)
     return fail("cannot map host memory into the device");
-  if (cudart().cudaMalloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess)
+  if (gpu.alloc(reinterpret_cast<void **>(&dState), sizeof(kosan_device_state)) != cudaSuccess)
     return fail("cannot allocate the device log");
   kosan_device_state st{};
   st.abi_version = KOSAN_ABI_VERSION;
@@ -186,9 +190,9 @@ bool Runtime::ensureDevice() {
   st.host_flag = reinterpret_cast<uint64_t>(mappedDevice);
   for (const std::unique_ptr<Collector> &c : collectors)
     c->setUp(st);
-  if (cudart().cudaMemcpy(dState, &st, sizeof st, cudaMemcpyHostToDevice) != cudaSuccess)
+  if (gpu.toDevice(dState, &st, sizeof st) != cudaSuccess)
     return fail("cannot initialise the device log");
-  cudart().cudaGetDevice(&stateDevice);
+  stateDevice = gpu.current();
   deviceReady = true;
   registerExitHandler();
   return true;
@@ -268,7 +272,7 @@ void Runtime::atExit() {
   // A program may exit without waiting for its kernels: their reports are
   // still to come.
   if (deviceReady)
-    cudart().cudaDeviceSynchronize();
+    gpu.synchronize();
   drain(false);
   std::lock_guard<std::mutex> lock(mu);
   for (const std::unique_ptr<Collector> &c : collectors)

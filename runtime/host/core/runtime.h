@@ -19,6 +19,7 @@
 #define KOSAN_RUNTIME_HOST_CORE_RUNTIME_H
 
 #include "core/alloc_table.h"
+#include "core/device.h"
 #include "core/driver.h"
 #include "core/modules.h"
 #include "core/options.h"
@@ -82,7 +83,8 @@ public:
   // and remembered as freed.
   int noteAllocated(const void *p, size_t bytes, const char *name, cudaStream_t stream);
   int noteFreed(const void *p, const char *freedAt);
-  bool uninit() const { return opts.uninit && oob(); }
+  // Not on HIP: fresh HIP allocations are not filled.
+  bool uninit() const { return opts.uninit && oob() && !isHip(); }
   int registerBuffer(const void *p, size_t bytes, const char *name,
                      const char *dtype = nullptr, std::vector<int64_t> shape = {});
   int unregisterBuffer(const void *p);
@@ -94,8 +96,8 @@ public:
     if (instrumentedChecks())
       ensureDevice();
   }
-  // One launch as the program asked for it; plain launches the original
-  // kernel as the program would have (the intercepted call).
+  // A CUDA launch; plain launches the original kernel as the program would
+  // have (the intercepted call).
   cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
                      size_t shmem, cudaStream_t stream, bool perThread,
                      bool cooperative, const cudaLaunchConfig_t *ex,
@@ -114,23 +116,23 @@ public:
   void onFatalSignal(int sig);
   unsigned long errorsReported() const { return errors; }
 
-  // HIP programs (core/hip_shims.cpp, core/hip_launch.cpp): the runtime then
-  // calls the program's HIP runtime (core/hip.h) where it would call CUDA.
-  void useHip() { hipProgram.store(true, std::memory_order_relaxed); }
-  bool isHip() const { return hipProgram.load(std::memory_order_relaxed); }
+  // HIP programs (core/hip_shims.cpp, core/hip.cpp): the runtime then
+  // calls the program's HIP runtime (core/hip.h) where it would call CUDA
+  // (core/device.h).
+  void useHip() { gpu.useHip(); }
+  bool isHip() const { return gpu.isHip(); }
   // __hipRegisterFunction registered kernel `mangled` for host stub `stub`;
   // registerClone registers its instrumented clone (same arguments, with
   // the clone's name and handle) with the HIP runtime.
   void registerHipKernel(const void *stub, const char *mangled,
                          const std::function<void(const void *handle, char *name)> &registerClone);
   // A HIP launch of the kernel of `func` (a host stub, or a module's
-  // function); launchWith(f, args) makes the launch the program asked for
-  // with another kernel and arguments. Returns the hipError_t of the launch.
+  // function); launchWith(f, args, shmem) makes the launch the program asked
+  // for with another kernel, arguments and dynamic shared memory. Returns
+  // the hipError_t of the launch.
   int launchHip(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                const void *stream, const std::function<int(const void *, void **)> &launchWith);
-  // The extent of the device allocation that holds addr, as the driver
-  // knows it (mu held); false when it knows none.
-  bool addressRange(uint64_t addr, uint64_t &base, uint64_t &size);
+                const void *stream,
+                const std::function<int(const void *, void **, size_t)> &launchWith);
 
   // Set by __kosan_alloc_site just before an intercepted allocation.
   static thread_local const char *pendingSite, *pendingName;
@@ -153,11 +155,29 @@ public:
 
 private:
   friend class Collector;
-  // The program's device API (CUDA or HIP) for what the runtime does itself.
-  cudaError_t deviceSynchronize();
-  cudaError_t deviceFree(void *p);
   std::vector<std::string> rdcUnits(CUmodule mod);
+  // The kernel of a launch's func (HIP: a kernel registerHipKernel named).
   KernelInfo *kernelFor(const void *func);
+  // One launch as the program asked for it, on either API (launch.cpp).
+  struct LaunchRequest {
+    const void *func;          // what names the kernel: a host stub, a function
+    dim3 grid, block;
+    void **args;
+    size_t shmem;
+    cudaStream_t stream;       // HIP: its hipStream_t
+    bool capturing;            // the stream is being captured into a graph
+    // Launches k's clone with params (the arguments, then the launch info)
+    // and launchShmem bytes of dynamic shared memory; false when it did not
+    // launch, having said why and marked k to run plain (mu held).
+    std::function<bool(KernelInfo *k, void **params, size_t launchShmem)> clone;
+    // The launch as the program asked for it (the intercepted call); the
+    // API's error code.
+    std::function<int()> plain;
+  };
+  // The launch path both APIs share: the launch's record, and the clone
+  // launched between the collectors' beforeLaunch and afterLaunch, or the
+  // plain kernel. Returns the plain launch's code, or 0.
+  int launchKernel(const LaunchRequest &r);
   // The kernel a launch runs the clone of (mu held): null when it runs
   // plain (no device state, launched on another device). While capturing,
   // nothing synchronous is done.
@@ -177,6 +197,7 @@ private:
   AllocTable table;
   Quarantine quarantine;
   DriverApi drv;
+  DeviceApi gpu{drv};             // the program's API, for kosan's own device work
   bool driverTried = false, deviceReady = false, deviceFailed = false;
   int stateDevice = -1;           // the device kosan's state lives on
   bool warnedOtherDevice = false;
@@ -202,14 +223,12 @@ private:
   std::vector<std::unique_ptr<Collector>> collectors;
   OobCollector *oobCollector = nullptr; // also in collectors
 
-  std::atomic<bool> hipProgram{false};
-  // HIP kernels by host stub (registerHipKernel).
+  // HIP kernels by host stub (registerHipKernel); they outlive a device
+  // reset, as HIP's registrations do.
   struct HipKernel {
-    std::string mangled, cloneName;
+    KernelInfo info;                 // as the launch path and the collectors see it
+    std::string cloneName;
     char cloneHandle = 0;            // its address names the clone to HIP
-    bool paramsKnown = false;        // the mangled name gives the parameters
-    std::vector<bool> pointerParams; // per parameter: a pointer
-    bool cloneFailed = false;        // the clone would not launch: run plain
   };
   std::unordered_map<const void *, std::unique_ptr<HipKernel>> hipKernels;
 };

@@ -12,7 +12,6 @@
 #include "kosan/intercepts.h"
 
 namespace kosan::rt::shims {
-namespace {
 
 // An allocation that runs out of memory while the quarantine holds some is
 // tried again once the quarantine is emptied.
@@ -24,6 +23,8 @@ template <typename Real> cudaError_t allocate(const Real &real) {
   }
   return e;
 }
+
+namespace {
 
 cudaError_t track(cudaError_t e, void **p, size_t bytes, BufferOrigin origin,
                   cudaStream_t stream = nullptr) {
@@ -141,6 +142,36 @@ template <typename Real> cudaError_t DeviceReset(const Real &real, bool) {
 }
 
 } // namespace kosan::rt::shims
+
+// PyTorch's allocator, when kosan is it (kosan/kosan.h): the program's
+// cudaMalloc and cudaFree, as if the tensor's code had called them.
+extern "C" void *kosan_torch_malloc(ptrdiff_t size, int, void *stream) {
+  using namespace kosan::rt;
+  void *p = nullptr;
+  size_t bytes = size > 0 ? size_t(size) : 0;
+  cudaError_t e = shims::allocate([&] { return cudart().cudaMalloc(&p, bytes ? bytes : 1); });
+  if (e != cudaSuccess) {
+    cudart().cudaGetLastError(); // PyTorch reports the out-of-memory itself
+    return nullptr;
+  }
+  // The fill is queued on the tensor's stream, as the caching allocator's
+  // blocks' are.
+  if (p && runtime().instrumentedChecks()) {
+    runtime().addAllocation(p, bytes, 0, 0, BufferOrigin::Malloc);
+    runtime().poisonFresh(p, bytes, static_cast<cudaStream_t>(stream), false);
+  }
+  Runtime::pendingSite = Runtime::pendingName = nullptr;
+  return p;
+}
+
+extern "C" void kosan_torch_free(void *p, ptrdiff_t, int, void *) {
+  using namespace kosan::rt;
+  Runtime::pendingSite = "PyTorch (the tensor was released)";
+  // Not synchronising: kernels still queued on the tensor's streams may use
+  // it, and the quarantine keeps it allocated until they are done with it
+  // (what leaves the quarantine goes through cudaFree, which waits).
+  runtime().freeAllocation(p, /*async=*/true, [](void *q) { return cudart().cudaFree(q); });
+}
 
 #define KOSAN_SHIM_ARGS_(...) __VA_OPT__(, __VA_ARGS__)
 #define KOSAN_SHIM(function, hook, params, args, perThread)                                  \

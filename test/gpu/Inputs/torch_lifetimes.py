@@ -3,6 +3,9 @@
   uaf        the extension launches a kernel on a temporary tensor's memory
              after the tensor was released (heap-use-after-free)
   uaf-ok     the same with the temporary alive through the launch
+  uaf-reused the same, with a tensor of the same size allocated between the
+             release and the launch (the caching allocator hands it the
+             released block; KOSAN_TORCH_QUARANTINE=1 keeps it from it)
   uninit     a kernel accumulates into torch::empty_like (uninit=1: a read
              of what nobody wrote)
   uninit-ok  the same into torch::zeros_like
@@ -37,9 +40,9 @@ __global__ void accumulate(const float *x, float *out, int n) {
     out[i] += x[i];
 }
 
-void stale_into(torch::Tensor x, torch::Tensor y, bool keep) {
+void stale_into(torch::Tensor x, torch::Tensor y, bool keep, bool reuse) {
   int n = x.numel();
-  torch::Tensor kept;
+  torch::Tensor kept, other;
   const float *p;
   {
     torch::Tensor tmp = x.clone();
@@ -47,6 +50,8 @@ void stale_into(torch::Tensor x, torch::Tensor y, bool keep) {
     if (keep)
       kept = tmp;
   }
+  if (reuse)
+    other = torch::zeros_like(x);
   add_one<<<(n + 255) / 256, 256>>>(p, y.data_ptr<float>(), n);
 }
 
@@ -65,7 +70,7 @@ torch::Tensor first(torch::Tensor x, int64_t count) {
 }
 """
 cpp_source = """
-void stale_into(torch::Tensor x, torch::Tensor y, bool keep);
+void stale_into(torch::Tensor x, torch::Tensor y, bool keep, bool reuse);
 torch::Tensor accumulated(torch::Tensor x, bool zeroed);
 torch::Tensor first(torch::Tensor x, int64_t count);
 """
@@ -73,9 +78,9 @@ ext = load_inline(name="kosan_torch_lifetimes", cpp_sources=cpp_source,
                   cuda_sources=cuda_source, functions=["stale_into", "accumulated", "first"],
                   extra_cuda_cflags=["-O2"])
 x = torch.ones(1000, device="cuda")
-if mode in ("uaf", "uaf-ok"):
+if mode in ("uaf", "uaf-ok", "uaf-reused"):
     y = torch.zeros(1000, device="cuda")
-    ext.stale_into(x, y, mode == "uaf-ok")
+    ext.stale_into(x, y, mode == "uaf-ok", mode == "uaf-reused")
 elif mode in ("uninit", "uninit-ok"):
     out = ext.accumulated(x, mode == "uninit-ok")
 else:

@@ -1,22 +1,36 @@
 // A stand-in for libamdhip64.so in the unit tests of kosan's HIP
 // interception (hip_intercept_test.cpp): it exports the HIP functions the
-// runtime loads (runtime/host/core/hip.h), hands out device addresses that
-// are never dereferenced, and records every call for the test to inspect.
+// runtime loads (runtime/host/core/hip.h) and records every call for the
+// test to inspect. Its "GPU" is the host: device memory (hipMalloc) and
+// mapped memory (hipHostMalloc) are host memory, copies are memcpy, and a
+// launch of an instrumented clone runs the body the test gave the kernel
+// (fake_hip_clone_body), which records into kosan's device log through the
+// launch info it was given.
 #include "fake_hip.h"
 
 #include "kosan/abi.h"
 
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
 
 namespace {
 FakeHipLog state;
-std::map<const void *, std::string> names; // registered handle -> device name
-uint64_t next = 0x7f0000000000ull;         // above 4 GiB, as device memory is
+std::map<const void *, std::string> names;      // registered handle -> device name
+std::map<std::string, FakeCloneBody> bodies;    // kernel -> its clone's body
 int failMallocs = 0;
 bool clones = true;
+bool capturing = false;
 unsigned paramCount = 0;
+const std::string kCloneSuffix = KOSAN_CLONE_SUFFIX;
+
+// Page-aligned and never given back, so that no two buffers of a test
+// share an address; above 4 GiB, as device memory is.
+void *hostMemory(size_t bytes) {
+  return std::aligned_alloc(4096, (bytes + 4095) & ~size_t(4095));
+}
 
 int allocate(void **p, size_t bytes) {
   ++state.mallocs;
@@ -24,18 +38,20 @@ int allocate(void **p, size_t bytes) {
     --failMallocs;
     return 2; // hipErrorOutOfMemory
   }
-  *p = reinterpret_cast<void *>(next);
-  next += (bytes + 0xfff) & ~uint64_t(0xfff);
-  next += 0x1000; // a gap between buffers
-  return 0;
+  *p = hostMemory(bytes);
+  return *p ? 0 : 2;
 }
 
-int launch(const void *f, void **args) {
+int launch(const void *f, dim3 grid, dim3 block, void **args) {
   FakeLaunch l;
   l.handle = f;
+  l.grid = grid;
+  l.block = block;
   auto it = names.find(f);
   l.name = it == names.end() ? "" : it->second;
-  bool clone = l.name.size() > 7 && l.name.compare(l.name.size() - 7, 7, "__kosan") == 0;
+  bool clone = l.name.size() > kCloneSuffix.size() &&
+               l.name.compare(l.name.size() - kCloneSuffix.size(), kCloneSuffix.size(),
+                              kCloneSuffix) == 0;
   if (clone && !clones) {
     state.failedCloneLaunches++;
     return 98; // hipErrorInvalidDeviceFunction
@@ -47,6 +63,9 @@ int launch(const void *f, void **args) {
     std::memcpy(&l.info, info, sizeof l.info);
     const auto *b = reinterpret_cast<const kosan_arg_bounds *>(info + sizeof(kosan_launch_info));
     l.bounds.assign(b, b + paramCount);
+    auto body = bodies.find(l.name.substr(0, l.name.size() - kCloneSuffix.size()));
+    if (body != bodies.end())
+      body->second(l);
   }
   state.launches.push_back(l);
   return 0;
@@ -58,6 +77,35 @@ FakeHipLog *fake_hip_log() { return &state; }
 void fake_hip_fail_mallocs(int n) { failMallocs = n; }
 void fake_hip_clones(bool on) { clones = on; }
 void fake_hip_param_count(unsigned n) { paramCount = n; }
+void fake_hip_capturing(bool on) { capturing = on; }
+void fake_hip_clone_body(const char *mangled, FakeCloneBody body) { bodies[mangled] = body; }
+
+void fake_hip_record_oob(const FakeLaunch &l, uint32_t site, uint64_t addr, uint32_t size,
+                         const kosan_arg_bounds &bounds, dim3 block, dim3 thread) {
+  auto *st = reinterpret_cast<kosan_device_state *>(l.info.state);
+  if (!st)
+    return; // no device log: the clone checks and records nothing
+  uint32_t index = std::atomic_ref<uint32_t>(st->event_count).fetch_add(1);
+  auto *hf = reinterpret_cast<kosan_host_flag *>(st->host_flag);
+  if (index < st->event_capacity) {
+    kosan_oob_event *e = reinterpret_cast<kosan_oob_event *>(st->events) + index;
+    e->addr = addr;
+    e->begin = bounds.begin;
+    e->end = bounds.end;
+    e->pitch = bounds.pitch;
+    e->size = size;
+    e->flags = 0;
+    e->block[0] = block.x;
+    e->block[1] = block.y;
+    e->block[2] = block.z;
+    e->thread[0] = thread.x;
+    e->thread[1] = thread.y;
+    e->thread[2] = thread.z;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    e->key = (uint64_t(l.info.launch_id) << 32 | site) + 1;
+  }
+  hf->dirty = 1;
+}
 
 int hipMalloc(void **p, size_t bytes) { return allocate(p, bytes); }
 int hipMallocAsync(void **p, size_t bytes, void *) { return allocate(p, bytes); }
@@ -72,16 +120,17 @@ int hipFree(void *p) {
   return 0;
 }
 int hipFreeAsync(void *p, void *) { return hipFree(p); }
-int hipLaunchKernel(const void *f, dim3, dim3, void **args, size_t, void *) {
-  return launch(f, args);
+int hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t, void *) {
+  return launch(f, grid, block, args);
 }
-int hipLaunchCooperativeKernel(const void *f, dim3, dim3, void **args, unsigned, void *) {
-  return launch(f, args);
+int hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args, unsigned,
+                               void *) {
+  return launch(f, grid, block, args);
 }
-int hipModuleLaunchKernel(void *f, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                          unsigned, void *, void **params, void **) {
+int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                          unsigned by, unsigned bz, unsigned, void *, void **params, void **) {
   ++state.moduleLaunches;
-  return launch(f, params);
+  return launch(f, dim3(gx, gy, gz), dim3(bx, by, bz), params);
 }
 int hipDeviceSynchronize() {
   ++state.syncs;
@@ -89,7 +138,45 @@ int hipDeviceSynchronize() {
 }
 int hipStreamSynchronize(void *) { return hipDeviceSynchronize(); }
 int hipEventSynchronize(void *) { return hipDeviceSynchronize(); }
-int hipMemcpy(void *, const void *, size_t, int) { return 0; }
+int hipMemcpy(void *dst, const void *src, size_t bytes, int) {
+  ++state.copies;
+  std::memcpy(dst, src, bytes);
+  return 0;
+}
+int hipMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *) {
+  return hipMemcpy(dst, src, bytes, kind);
+}
+int hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                size_t height, int) {
+  ++state.copies;
+  for (size_t row = 0; row < height; ++row)
+    std::memcpy(static_cast<char *>(dst) + row * dpitch,
+                static_cast<const char *>(src) + row * spitch, width);
+  return 0;
+}
+int hipMemset(void *p, int value, size_t bytes) {
+  ++state.copies;
+  std::memset(p, value, bytes);
+  return 0;
+}
+int hipMemsetAsync(void *p, int value, size_t bytes, void *) { return hipMemset(p, value, bytes); }
+int hipHostMalloc(void **p, size_t bytes, unsigned) {
+  *p = hostMemory(bytes);
+  return *p ? 0 : 2;
+}
+int hipHostGetDevicePointer(void **device, void *host, unsigned) {
+  *device = host; // one address space
+  return 0;
+}
+int hipStreamIsCapturing(void *, int *status) {
+  *status = capturing ? 1 : 0; // hipStreamCaptureStatusActive, None
+  return 0;
+}
+int hipGetDevice(int *device) {
+  *device = 0;
+  return 0;
+}
+const char *hipGetErrorString(int) { return "fake HIP error"; }
 int hipDeviceReset() { return 0; }
 void __hipRegisterFunction(void **, const void *stub, char *, const char *name, unsigned,
                            void *, void *, dim3 *, dim3 *, int *) {

@@ -1,4 +1,6 @@
-// What the fake libamdhip64 (fake_amdhip64.cpp) records.
+// What the fake libamdhip64 (fake_amdhip64.cpp) records, and its GPU: device
+// memory is host memory, and a launch of a kernel's instrumented clone runs
+// the host function the test gave for that kernel.
 #pragma once
 #include "kosan/abi.h"
 
@@ -10,6 +12,7 @@
 struct FakeLaunch {
   const void *handle = nullptr;
   std::string name;                      // as registered for the handle
+  dim3 grid, block;
   std::vector<void *> args;              // the argument pointers it got
   kosan_launch_info info{};              // clones: the launch info
   std::vector<kosan_arg_bounds> bounds;  // clones: one per parameter
@@ -20,11 +23,25 @@ struct FakeHipLog {
   std::vector<void *> frees;
   std::vector<std::string> registered;
   int mallocs = 0, syncs = 0, moduleLaunches = 0, failedCloneLaunches = 0;
+  int copies = 0; // synchronous copies and fills (hipMemcpy, hipMemcpy2D, hipMemset)
 };
+
+// What a kernel's instrumented clone does, run once for the whole launch.
+typedef void (*FakeCloneBody)(const FakeLaunch &launch);
 
 extern "C" {
 FakeHipLog *fake_hip_log();
 void fake_hip_fail_mallocs(int n);
 void fake_hip_clones(bool on);
 void fake_hip_param_count(unsigned n);
+// Every stream is being captured into a graph (hipStreamIsCapturing).
+void fake_hip_capturing(bool on);
+// Launches of the clone of kernel `mangled` run body.
+void fake_hip_clone_body(const char *mangled, FakeCloneBody body);
+// Records a bad access into the device log of the launch's state, as the
+// device runtime records one (runtime/device/oob.cpp): claims a slot,
+// writes the event, its key last, and marks the host flag.
+void fake_hip_record_oob(const FakeLaunch &launch, uint32_t site, uint64_t addr,
+                         uint32_t size, const kosan_arg_bounds &bounds, dim3 block,
+                         dim3 thread);
 }

@@ -25,6 +25,11 @@ TEST(HipAbi, KosansDeclarationsMatchHipsHeaders) {
   EXPECT_EQ(int(hipSuccess), 0);
   EXPECT_EQ(int(hipErrorInvalidValue), 1);
   EXPECT_EQ(int(hipErrorOutOfMemory), 2);
+  EXPECT_EQ(int(hipMemcpyHostToDevice), 1);
+  EXPECT_EQ(int(hipMemcpyDeviceToHost), 2);
+  EXPECT_EQ(unsigned(hipHostMallocMapped), 2u);
+  EXPECT_EQ(int(hipStreamCaptureStatusNone), 0);
+  EXPECT_EQ(sizeof(hipStreamCaptureStatus), sizeof(int));
   EXPECT_EQ(sizeof(hipError_t), sizeof(int));
   EXPECT_EQ(sizeof(hipMemcpyKind), sizeof(int));
   EXPECT_EQ(sizeof(dim3), 3 * sizeof(unsigned));

@@ -2,8 +2,13 @@
 // hip.cpp), through the real libkosan_rt.so: its __kosan_hip* replacements
 // are called as instrumented host code calls them, and forward to a fake
 // libamdhip64 (fake_amdhip64.cpp, loaded as KOSAN_HIP_LIBRARY) that records
-// what reaches the HIP runtime. No CUDA is attached: a HIP program's path
-// through the runtime must not call CUDA (the runtime would abort).
+// what reaches the HIP runtime, and runs the instrumented clones' bodies on
+// the host. No CUDA is attached: a HIP program's path through the runtime
+// must not call CUDA (the runtime would abort).
+//
+// Built twice: with the default checks (oob), and with KOSAN_TEST_OPTIONS
+// turning on the precision and order checks too, whose collectors must
+// run along on HIP.
 #include "fake_hip.h"
 
 #include "kosan/abi.h"
@@ -15,9 +20,16 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace {
+
+#ifdef KOSAN_TEST_OPTIONS
+constexpr bool kAllChecks = true;
+#else
+constexpr bool kAllChecks = false;
+#endif
 
 using HipError = int;
 using Stream = void *;
@@ -35,12 +47,17 @@ struct Shims {
   HipError (*hipDeviceSynchronize)();
   HipError (*registerFunction)(void **, const void *, char *, const char *, unsigned, void *,
                                void *, dim3 *, dim3 *, int *);
+  void (*allocSite)(const char *site, const char *name);
 };
 
 Shims &shims() {
   static Shims s = [] {
     setenv("KOSAN_HIP_LIBRARY", KOSAN_FAKE_HIP, 1);
+#ifdef KOSAN_TEST_OPTIONS
+    setenv("KOSAN_OPTIONS", KOSAN_TEST_OPTIONS, 1);
+#else
     unsetenv("KOSAN_OPTIONS");
+#endif
     void *rt = dlopen(KOSAN_RUNTIME_LIB, RTLD_NOW | RTLD_GLOBAL);
     if (!rt) {
       ADD_FAILURE() << dlerror();
@@ -65,6 +82,7 @@ Shims &shims() {
     KOSAN_GET(hipModuleLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipModuleLaunchKernel")
     KOSAN_GET(hipDeviceSynchronize, KOSAN_INTERCEPT_PREFIX "hipDeviceSynchronize")
     KOSAN_GET(registerFunction, KOSAN_INTERCEPT_PREFIX "__hipRegisterFunction")
+    KOSAN_GET(allocSite, KOSAN_ALLOC_SITE_NAME)
 #undef KOSAN_GET
     return s;
   }();
@@ -273,6 +291,130 @@ TEST(HipIntercept, ExternCKernelsAndModuleKernelsRunPlain) {
             0);
   EXPECT_EQ(fake().moduleLaunches, modules + 1);
   EXPECT_EQ(fake().launches.back().handle, &function);
+}
+
+// tail(float *out, float const *in, int n): its clone, as it runs on the
+// fake GPU. Thread i of the launch stores out[i] for i <= n (one element
+// more than n): each store is checked against out's bounds from the launch
+// info, and one outside them is recorded at site cloneSite.
+uint32_t cloneSite = 0;
+void tailClone(const FakeLaunch &l) {
+  uint64_t out = 0;
+  int n = 0;
+  std::memcpy(&out, l.args[0], sizeof out);
+  std::memcpy(&n, l.args[2], sizeof n);
+  const kosan_arg_bounds &b = l.bounds[0];
+  for (unsigned block = 0; block < l.grid.x; ++block)
+    for (unsigned thread = 0; thread < l.block.x; ++thread) {
+      uint64_t i = uint64_t(block) * l.block.x + thread;
+      uint64_t addr = out + i * sizeof(float);
+      if (i <= uint64_t(n) && (addr < b.begin || addr + sizeof(float) > b.end))
+        fake_hip_record_oob(l, cloneSite, addr, sizeof(float), b, dim3(block, 0, 0),
+                            dim3(thread, 0, 0));
+    }
+}
+char stubTail;
+
+// Launches tail over 1024 threads and synchronises; what kosan reported.
+std::string runTail(void *out, void *in, int n, uint32_t site) {
+  cloneSite = site;
+  void *args[] = {&out, &in, &n};
+  fake_hip_param_count(3);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(shims().hipLaunchKernel(&stubTail, dim3(4), dim3(256), args, 0, nullptr), 0);
+  EXPECT_EQ(shims().hipDeviceSynchronize(), 0);
+  return testing::internal::GetCapturedStderr();
+}
+
+// Registers tail and allocates its buffers, n floats each: out as the
+// program's variable `name` at `site` (as the pass names it), then in.
+struct TailBuffers {
+  void *out = nullptr, *in = nullptr;
+};
+TailBuffers setUpTail(size_t n, const char *site, const char *name) {
+  fake_hip_clones(true);
+  fake_hip_clone_body("_Z4tailPfPKfi", tailClone);
+  registerKernel(&stubTail, "_Z4tailPfPKfi");
+  TailBuffers b;
+  shims().allocSite(site, name);
+  EXPECT_EQ(shims().hipMalloc(&b.out, n * sizeof(float)), 0);
+  EXPECT_EQ(shims().hipMalloc(&b.in, n * sizeof(float)), 0);
+  return b;
+}
+
+TEST(HipIntercept, AStorePastTheEndIsReportedWithTheBufferAndTheKernel) {
+  auto [out, in] = setUpTail(1000, "tail.hip:30", "d_out");
+
+  // The twin in bounds: n = 999 stores out[0..999], all of the buffer.
+  std::string quiet = runTail(out, in, 999, 1);
+  EXPECT_EQ(quiet.find("ERROR"), std::string::npos) << quiet;
+  const FakeLaunch &l = fake().launches.back();
+  EXPECT_EQ(l.name, "_Z4tailPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_NE(l.info.state, 0u); // the device log, set up on HIP
+
+  // n = 1000: thread 232 of block 3 stores out[1000], just past the end.
+  std::string err = runTail(out, in, 1000, 2);
+  EXPECT_NE(err.find("ERROR: kosan: global-buffer-overflow: ACCESS of size 4 in kernel "
+                     "'tail(float*, float const*, int)'"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("first by block (3,0,0) thread (232,0,0); this site fired 1 time"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("is 0 bytes after the 4000-byte buffer 'd_out'"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("'d_out' was allocated at tail.hip:30"), std::string::npos) << err;
+  EXPECT_NE(err.find("SUMMARY: kosan: global-buffer-overflow"), std::string::npos) << err;
+
+  // Collected once: the next synchronisation finds the log empty.
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(shims().hipDeviceSynchronize(), 0);
+  std::string after = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(after.find("ERROR"), std::string::npos) << after;
+}
+
+TEST(HipIntercept, AStoreThroughAFreedBufferIsAUseAfterFree) {
+  auto [gone, in] = setUpTail(64, "tail.hip:40", "d_gone");
+  ASSERT_EQ(shims().hipFree(gone), 0);
+  std::string err = runTail(gone, in, 63, 3);
+  EXPECT_NE(err.find("ERROR: kosan: heap-use-after-free"), std::string::npos) << err;
+  EXPECT_NE(err.find("this site fired 64 times"), std::string::npos) << err;
+  EXPECT_NE(err.find("the 256-byte freed buffer 'd_gone'"), std::string::npos) << err;
+}
+
+TEST(HipIntercept, ClonesGetTheDeviceStateOfTheChecksAskedFor) {
+  auto [out, in] = setUpTail(64, "", "");
+  std::string err = runTail(out, in, 10, 4);
+  EXPECT_EQ(err.find("ERROR"), std::string::npos) << err;
+  const auto *st = reinterpret_cast<const kosan_device_state *>(
+      fake().launches.back().info.state);
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->abi_version, uint32_t(KOSAN_ABI_VERSION));
+  EXPECT_EQ(st->event_capacity, 4096u); // log_capacity's default
+  EXPECT_NE(st->events, 0u);
+  EXPECT_NE(st->host_flag, 0u);
+  EXPECT_EQ(st->precision != 0, kAllChecks);
+  EXPECT_EQ(st->order != 0, kAllChecks);
+}
+
+TEST(HipIntercept, ALaunchCapturedIntoAGraphMakesNoSynchronousCall) {
+  // New buffers: the next launch would copy the table of buffers to the
+  // device (or set the device log up, if none ran yet).
+  auto [out, in] = setUpTail(64, "", "");
+  int n = 10;
+  void *args[] = {&out, &in, &n};
+  fake_hip_param_count(3);
+  int copies = fake().copies, mallocs = fake().mallocs;
+  size_t launches = fake().launches.size();
+  fake_hip_capturing(true);
+  EXPECT_EQ(shims().hipLaunchKernel(&stubTail, dim3(1), dim3(64), args, 0, nullptr), 0);
+  fake_hip_capturing(false);
+  EXPECT_EQ(fake().launches.size(), launches + 1); // captured, as the program asked
+  EXPECT_EQ(fake().copies, copies);
+  EXPECT_EQ(fake().mallocs, mallocs);
+  // Outside the capture the same launch makes them.
+  EXPECT_EQ(shims().hipLaunchKernel(&stubTail, dim3(1), dim3(64), args, 0, nullptr), 0);
+  EXPECT_GT(fake().copies, copies);
 }
 
 TEST(HipIntercept, SynchronisationsReachHip) {

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <map>
@@ -76,7 +75,7 @@ kosan_arg_bounds OobCollector::boundsFor(uint64_t value, LaunchState &ls) {
   // Memory from an allocator kosan does not see (an uninstrumented library):
   // the driver still knows the allocation's extent.
   uint64_t base = 0, size = 0;
-  if (rt.addressRange(value, base, size))
+  if (gpu.addressRange(value, base, size))
     return bufferArg(base, base + size, 0, 0);
   ++unresolvedArgs;
   return b;
@@ -91,22 +90,22 @@ void OobCollector::syncTable() {
     ranges = table.flatRanges();
   if (ranges.size() > dTableCap) {
     if (dTable)
-      cudart().cudaFree(dTable);
+      gpu.free(dTable);
     dTableCap = ranges.size() * 2;
-    if (cudart().cudaMalloc(reinterpret_cast<void **>(&dTable), dTableCap * 16) != cudaSuccess) {
+    if (gpu.alloc(reinterpret_cast<void **>(&dTable), dTableCap * 16) != cudaSuccess) {
       dTable = nullptr;
       dTableCap = 0;
       ranges.clear();
     }
   }
   if (!ranges.empty())
-    cudart().cudaMemcpy(dTable, ranges.data(), ranges.size() * 16, cudaMemcpyHostToDevice);
+    gpu.toDevice(dTable, ranges.data(), ranges.size() * 16);
   uint64_t tablePtr = reinterpret_cast<uint64_t>(dTable);
   uint32_t len = ranges.size();
-  cudart().cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table),
-             &tablePtr, sizeof tablePtr, cudaMemcpyHostToDevice);
-  cudart().cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table_len),
-             &len, sizeof len, cudaMemcpyHostToDevice);
+  gpu.toDevice(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table),
+               &tablePtr, sizeof tablePtr);
+  gpu.toDevice(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, table_len),
+               &len, sizeof len);
 }
 
 // Where a buffer was allocated, and the variable the allocation filled when
@@ -126,8 +125,7 @@ bool misalignedInBounds(const kosan_oob_event &slot) {
   if (slot.size < 2 || slot.addr < slot.begin)
     return false;
   bool inside = slot.end > slot.begin ? slot.addr + slot.size <= slot.end : slot.pitch != 0;
-  uint64_t alignment = std::min<uint64_t>(std::bit_floor(uint64_t(slot.size)), 16);
-  return inside && (slot.addr & (alignment - 1)) != 0;
+  return inside && (slot.addr & (accessAlignment(slot.size) - 1)) != 0;
 }
 } // namespace
 
@@ -156,9 +154,17 @@ void OobCollector::handleEvent(const kosan_oob_event &slot, uint64_t count) {
   e.buffer_begin = slot.begin;
   e.buffer_end = slot.end;
   e.pitch = slot.pitch;
-  uint32_t space = site ? site->space : KOSAN_SPACE_UNKNOWN;
+  // Without its site (kernels whose site table kosan does not read: AMD
+  // code objects), an event bounded by a buffer the table holds was an
+  // access through the argument that points to it; what kind of access is
+  // not known.
+  const Buffer *bounding = site || slot.end <= slot.begin ? nullptr : table.find(slot.begin);
+  if (bounding && bounding->begin != slot.begin)
+    bounding = nullptr;
+  uint32_t space = site ? site->space : bounding ? KOSAN_SPACE_GLOBAL : KOSAN_SPACE_UNKNOWN;
   uint32_t access = site ? site->access : KOSAN_ACCESS_LOAD;
-  e.access = access == KOSAN_ACCESS_STORE || access == KOSAN_ACCESS_MEMCPY_DST ? "WRITE"
+  e.access = !site                                                             ? "ACCESS"
+             : access == KOSAN_ACCESS_STORE || access == KOSAN_ACCESS_MEMCPY_DST ? "WRITE"
              : access == KOSAN_ACCESS_ATOMIC                                   ? "ATOMIC"
                                                                                : "READ";
   static const char *spaces[] = {"global", "shared", "local", "unknown", "param"};
@@ -228,7 +234,8 @@ void OobCollector::handleEvent(const kosan_oob_event &slot, uint64_t count) {
     e.buffer_name = object;
     if (space == KOSAN_SPACE_GLOBAL || space == KOSAN_SPACE_PARAM) {
       if (const Buffer *buf = table.find(slot.begin); buf && buf->begin == slot.begin) {
-        if (buf->origin == BufferOrigin::Registered && !buf->name.empty())
+        // No site names the parameter: the buffer goes by its own name.
+        if ((buf->origin == BufferOrigin::Registered || !site) && !buf->name.empty())
           e.buffer_name = buf->name;
         e.allocated_at = allocationSite(*buf, e.buffer_name);
         e.row_bytes = buf->row_bytes;
@@ -257,11 +264,11 @@ bool OobCollector::drainEvents(bool deviceIdle, bool noCuda) {
   uint32_t claimed = eventCapacity;
   if (!halted && !noCuda) {
     if (!deviceIdle)
-      synced = cudart().cudaDeviceSynchronize() == cudaSuccess;
+      synced = gpu.synchronize() == cudaSuccess;
     // After the trap of halt_on_error=1 the context is gone; otherwise the
     // claimed count tells how many events were lost to a full log.
     kosan_device_state st{};
-    if (cudart().cudaMemcpy(&st, dState, sizeof st, cudaMemcpyDeviceToHost) == cudaSuccess)
+    if (gpu.toHost(&st, dState, sizeof st) == cudaSuccess)
       claimed = st.event_count;
   }
   hostFlag->dirty = 0;
@@ -303,8 +310,8 @@ bool OobCollector::drainEvents(bool deviceIdle, bool noCuda) {
   }
   std::memset(events, 0, size_t(n) * sizeof(kosan_oob_event));
   uint32_t zero = 0;
-  cudart().cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, event_count),
-             &zero, sizeof zero, cudaMemcpyHostToDevice);
+  gpu.toDevice(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, event_count),
+               &zero, sizeof zero);
   return synced;
 }
 

@@ -59,7 +59,7 @@ void OrderCollector::beforeLaunch(LaunchContext &c) {
                       KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
     if (factor && shmem) {
       launchShmem = ((shmem + 7) & ~size_t(7)) + factor * shmem;
-      if (launchShmem > 48 * 1024 && int(launchShmem) > k->dynSmemOptIn) {
+      if (launchShmem > 48 * 1024 && int(launchShmem) > k->dynSmemOptIn && k->instrumented) {
         if (drv.funcSetAttribute(k->instrumented,
                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                  int(launchShmem)) == CUDA_SUCCESS)
@@ -105,8 +105,8 @@ void OrderCollector::setUpOrder(kosan_device_state &st) {
                  KOSAN_ORDER_SHARDS * (size_t(stores) * sizeof(kosan_order_store) +
                                        size_t(atomics) * sizeof(kosan_order_atomic));
   char *mem = nullptr;
-  if (cudart().cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess) {
-    cudart().cudaGetLastError();
+  if (gpu.alloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess) {
+    gpu.clearError();
     log("kosan: warning: cannot allocate %zu MiB for the order logs (order_stores, "
         "order_atomics); the order check records nothing\n", bytes >> 20);
     orderFailed = true;
@@ -119,8 +119,8 @@ void OrderCollector::setUpOrder(kosan_device_state &st) {
   os.atomics = os.stores + uint64_t(KOSAN_ORDER_SHARDS) * stores * sizeof(kosan_order_store);
   os.store_capacity = stores;
   os.atomic_capacity = atomics;
-  if (cudart().cudaMemcpy(mem, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess ||
-      cudart().cudaMemset(mem + sizeof os, 0, countsBytes + denseBytes) != cudaSuccess) {
+  if (gpu.toDevice(mem, &os, sizeof os) != cudaSuccess ||
+      gpu.memset(mem + sizeof os, 0, countsBytes + denseBytes) != cudaSuccess) {
     log("kosan: warning: cannot initialise the order logs; the order check records "
         "nothing\n");
     orderFailed = true;
@@ -143,8 +143,8 @@ bool OrderCollector::ensureOpLog() {
                           KOSAN_ORDER_SHARDS);
   size_t bytes = size_t(KOSAN_ORDER_SHARDS) * ops * sizeof(kosan_order_op);
   void *mem = nullptr;
-  if (cudart().cudaMalloc(&mem, bytes) != cudaSuccess) {
-    cudart().cudaGetLastError();
+  if (gpu.alloc(&mem, bytes) != cudaSuccess) {
+    gpu.clearError();
     log("kosan: warning: cannot allocate %zu MiB for the operation log (order_ops); "
         "order-ops kernels record fingerprints but no operations\n", bytes >> 20);
     opLogFailed = true;
@@ -153,8 +153,8 @@ bool OrderCollector::ensureOpLog() {
   kosan_order_state os = orderState;
   os.ops = reinterpret_cast<uint64_t>(mem);
   os.op_capacity = ops;
-  if (cudart().cudaMemcpy(dOrder, &os, sizeof os, cudaMemcpyHostToDevice) != cudaSuccess) {
-    cudart().cudaFree(mem);
+  if (gpu.toDevice(dOrder, &os, sizeof os) != cudaSuccess) {
+    gpu.free(mem);
     log("kosan: warning: cannot initialise the operation log; order-ops kernels record "
         "no operations\n");
     opLogFailed = true;
@@ -205,12 +205,12 @@ void OrderCollector::prepareDense(const KernelInfo *k, void **args, cudaStream_t
   }
   if (used > densePoolBytes) {
     if (densePool)
-      cudart().cudaFree(reinterpret_cast<void *>(densePool));
+      gpu.free(reinterpret_cast<void *>(densePool));
     densePool = 0;
     densePoolBytes = 0;
     void *mem = nullptr;
-    if (cudart().cudaMalloc(&mem, used) != cudaSuccess) {
-      cudart().cudaGetLastError();
+    if (gpu.alloc(&mem, used) != cudaSuccess) {
+      gpu.clearError();
       if (!denseWarned)
         log("kosan: warning: cannot allocate %" PRIu64 " MiB for the order shadows of "
             "launch outputs; their stores go to the store log (order_stores)\n", used >> 20);
@@ -224,7 +224,7 @@ void OrderCollector::prepareDense(const KernelInfo *k, void **args, cudaStream_t
   }
   if (denseOutputs.empty() && !denseTableUsed)
     return;
-  // A pageable copy: cudaMemcpyAsync has read it when it returns.
+  // A pageable copy: the asynchronous copy has read it when it returns.
   kosan_order_dense denseTable[KOSAN_ORDER_DENSE_ARGS] = {};
   for (DenseOutput &d : denseOutputs) {
     d.shadow += densePool;
@@ -232,11 +232,11 @@ void OrderCollector::prepareDense(const KernelInfo *k, void **args, cudaStream_t
   }
   for (auto [arg, shift] : shiftOf)
     denseTable[arg].shift = shift;
-  if ((used && cudart().cudaMemsetAsync(reinterpret_cast<void *>(densePool), 0, used, stream) !=
+  if ((used && gpu.memsetAsync(reinterpret_cast<void *>(densePool), 0, used, stream) !=
                    cudaSuccess) ||
-      cudart().cudaMemcpyAsync(reinterpret_cast<void *>(orderState.dense), denseTable, sizeof denseTable,
-                      cudaMemcpyHostToDevice, stream) != cudaSuccess) {
-    cudart().cudaGetLastError();
+      gpu.toDeviceAsync(reinterpret_cast<void *>(orderState.dense), denseTable,
+                        sizeof denseTable, stream) != cudaSuccess) {
+    gpu.clearError();
     log("kosan: warning: cannot prepare the order shadows of launch outputs\n");
     denseOutputs.clear();
   }
@@ -247,8 +247,8 @@ void OrderCollector::prepareDense(const KernelInfo *k, void **args, cudaStream_t
 // then operations.
 bool OrderCollector::readOrderCounts(uint32_t counts[3 * KOSAN_ORDER_SHARDS]) {
   std::vector<uint32_t> words(KOSAN_ORDER_COUNT_WORDS);
-  if (cudart().cudaMemcpy(words.data(), reinterpret_cast<void *>(orderState.counts),
-                 words.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost) != cudaSuccess)
+  if (gpu.toHost(words.data(), reinterpret_cast<void *>(orderState.counts),
+                 words.size() * sizeof(uint32_t)) != cudaSuccess)
     return false;
   for (int log = 0; log < 3; ++log)
     for (int s = 0; s < KOSAN_ORDER_SHARDS; ++s)
@@ -259,8 +259,8 @@ bool OrderCollector::readOrderCounts(uint32_t counts[3 * KOSAN_ORDER_SHARDS]) {
 // The records of one sharded log (shard s holds counts[s] records from
 // s * capacity on); *claimed: the records the device claimed in all.
 template <typename Record>
-static std::vector<Record> readShards(uint64_t base, uint32_t capacity, const uint32_t *counts,
-                                      uint64_t *claimed) {
+static std::vector<Record> readShards(const DeviceApi &gpu, uint64_t base, uint32_t capacity,
+                                      const uint32_t *counts, uint64_t *claimed) {
   *claimed = 0;
   uint32_t widest = 0;
   for (int s = 0; s < KOSAN_ORDER_SHARDS; ++s) {
@@ -272,9 +272,9 @@ static std::vector<Record> readShards(uint64_t base, uint32_t capacity, const ui
     return out;
   // One copy of the first `widest` records of every shard.
   std::vector<Record> rows(size_t(KOSAN_ORDER_SHARDS) * widest);
-  if (cudart().cudaMemcpy2D(rows.data(), widest * sizeof(Record), reinterpret_cast<void *>(base),
+  if (gpu.toHost2D(rows.data(), widest * sizeof(Record), reinterpret_cast<void *>(base),
                    size_t(capacity) * sizeof(Record), widest * sizeof(Record),
-                   KOSAN_ORDER_SHARDS, cudaMemcpyDeviceToHost) != cudaSuccess)
+                   KOSAN_ORDER_SHARDS) != cudaSuccess)
     return out;
   for (int s = 0; s < KOSAN_ORDER_SHARDS; ++s) {
     uint32_t n = std::min(counts[s], capacity);
@@ -286,10 +286,10 @@ static std::vector<Record> readShards(uint64_t base, uint32_t capacity, const ui
 
 void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
   KernelInfo *k = ls.kernel;
-  cudaError_t e = cudart().cudaDeviceSynchronize();
+  cudaError_t e = gpu.synchronize();
   if (e != cudaSuccess) {
     log("kosan: warning: launch #%u of '%s' failed (%s); its order records are lost\n",
-        ls.record.id, k->name.c_str(), cudart().cudaGetErrorString(e));
+        ls.record.id, k->name.c_str(), gpu.errorString(e));
     return;
   }
   uint32_t counts[3 * KOSAN_ORDER_SHARDS];
@@ -299,15 +299,15 @@ void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
   }
   uint64_t storeCount = 0, atomicCount = 0;
   std::vector<kosan_order_store> stores = readShards<kosan_order_store>(
-      orderState.stores, orderState.store_capacity, counts, &storeCount);
+      gpu, orderState.stores, orderState.store_capacity, counts, &storeCount);
   std::vector<kosan_order_atomic> atomics = readShards<kosan_order_atomic>(
-      orderState.atomics, orderState.atomic_capacity, counts + KOSAN_ORDER_SHARDS, &atomicCount);
+      gpu, orderState.atomics, orderState.atomic_capacity, counts + KOSAN_ORDER_SHARDS, &atomicCount);
   uint64_t opCount = 0;
   std::vector<kosan_order_op> ops;
   if (orderState.op_capacity)
-    ops = readShards<kosan_order_op>(orderState.ops, orderState.op_capacity,
+    ops = readShards<kosan_order_op>(gpu, orderState.ops, orderState.op_capacity,
                                      counts + 2 * KOSAN_ORDER_SHARDS, &opCount);
-  cudart().cudaMemset(reinterpret_cast<void *>(orderState.counts), 0,
+  gpu.memset(reinterpret_cast<void *>(orderState.counts), 0,
              KOSAN_ORDER_COUNT_WORDS * sizeof(uint32_t));
   for (int log = 0; log < 3; ++log) {
     uint32_t fullest = *std::max_element(counts + log * KOSAN_ORDER_SHARDS,
@@ -344,9 +344,9 @@ void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
     OrderLaunch::Dense dense;
     dense.arg = d.arg;
     dense.fps.resize(d.elements);
-    if (cudart().cudaMemcpy(dense.fps.data(), reinterpret_cast<void *>(d.shadow), d.elements * 8,
-                   cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudart().cudaGetLastError();
+    if (gpu.toHost(dense.fps.data(), reinterpret_cast<void *>(d.shadow), d.elements * 8) !=
+        cudaSuccess) {
+      gpu.clearError();
       log("kosan: warning: cannot read the order shadow of '%s' of launch #%u\n",
           launch.argNames[d.arg].c_str(), ls.record.id);
       continue;
@@ -356,7 +356,7 @@ void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
   denseOutputs.clear();
   if (denseTableUsed) {
     // Launches this one does not prepare (graph replays) log their stores.
-    cudart().cudaMemset(reinterpret_cast<void *>(orderState.dense), 0,
+    gpu.memset(reinterpret_cast<void *>(orderState.dense), 0,
                sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS);
     denseTableUsed = false;
   }
@@ -428,7 +428,7 @@ void OrderCollector::printOrderReport() {
             "were not collected (the order check collects after each launch it sees)\n",
             stray);
     } else {
-      cudart().cudaGetLastError();
+      gpu.clearError();
     }
   }
   for (auto &[mangled, f] : orderFindings)

@@ -65,11 +65,11 @@ void PrecisionCollector::setUpPrecision(kosan_device_state &st) {
   constexpr size_t kSlotsAt = 256; // keeps the slots apart from the state's line
   size_t bytes = kSlotsAt + size_t(capacity) * KOSAN_PREC_SHARDS * sizeof(kosan_prec_slot);
   char *mem = nullptr;
-  if (cudart().cudaMalloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess ||
-      cudart().cudaMemset(mem, 0, bytes) != cudaSuccess) {
-    cudart().cudaGetLastError();
+  if (gpu.alloc(reinterpret_cast<void **>(&mem), bytes) != cudaSuccess ||
+      gpu.memset(mem, 0, bytes) != cudaSuccess) {
+    gpu.clearError();
     if (mem)
-      cudart().cudaFree(mem);
+      gpu.free(mem);
     log("kosan: warning: cannot allocate %zu bytes for %u precision sites "
         "(precision_sites); the precision check records nothing\n", bytes, capacity);
     return;
@@ -79,9 +79,9 @@ void PrecisionCollector::setUpPrecision(kosan_device_state &st) {
   kosan_precision_state ps{};
   ps.slots = reinterpret_cast<uint64_t>(dPrecSlots);
   ps.capacity = capacity;
-  if (cudart().cudaMemcpy(dPrecision, &ps, sizeof ps, cudaMemcpyHostToDevice) != cudaSuccess) {
-    cudart().cudaGetLastError();
-    cudart().cudaFree(mem);
+  if (gpu.toDevice(dPrecision, &ps, sizeof ps) != cudaSuccess) {
+    gpu.clearError();
+    gpu.free(mem);
     dPrecision = nullptr;
     dPrecSlots = nullptr;
     log("kosan: warning: cannot initialise the precision slots; the precision check "
@@ -148,11 +148,10 @@ void PrecisionCollector::harvestPrecision(bool deviceIdle, bool force) {
   // The slots are read and zeroed with no kernel running, so that no update
   // is lost between the two. A failed synchronisation leaves its (sticky)
   // error for the program to see.
-  if (!deviceIdle && cudart().cudaDeviceSynchronize() != cudaSuccess)
+  if (!deviceIdle && gpu.synchronize() != cudaSuccess)
     return;
   uint32_t dirty = 0;
-  if (cudart().cudaMemcpy(&dirty, &dPrecision->dirty, sizeof dirty, cudaMemcpyDeviceToHost) !=
-      cudaSuccess)
+  if (gpu.toHost(&dirty, &dPrecision->dirty, sizeof dirty) != cudaSuccess)
     return;
   uint32_t firstLaunch = precFirstLaunch, lastLaunch = precLastLaunch;
   precFirstLaunch = precLastLaunch = 0;
@@ -161,17 +160,16 @@ void PrecisionCollector::harvestPrecision(bool deviceIdle, bool force) {
   uint32_t used = std::min(precNextBase, precCapacity);
   std::vector<kosan_prec_slot> shards(size_t(used) * KOSAN_PREC_SHARDS);
   size_t usedBytes = shards.size() * sizeof(kosan_prec_slot);
-  if (used && cudart().cudaMemcpy(shards.data(), dPrecSlots, usedBytes, cudaMemcpyDeviceToHost) !=
-                  cudaSuccess)
+  if (used && gpu.toHost(shards.data(), dPrecSlots, usedBytes) != cudaSuccess)
     return;
   std::vector<kosan_prec_slot> slots(used);
   for (uint32_t site = 0; site < used; ++site)
     slots[site] = kosan::prec::mergeShards(&shards[size_t(site) * KOSAN_PREC_SHARDS], KOSAN_PREC_SHARDS);
   // Zeroed on the legacy stream, which every blocking stream waits for, and
   // waited for, so that the next kernel on any stream starts from zero.
-  if ((used && cudart().cudaMemset(dPrecSlots, 0, usedBytes) != cudaSuccess) ||
-      cudart().cudaMemset(&dPrecision->dirty, 0, sizeof(uint32_t)) != cudaSuccess ||
-      cudart().cudaStreamSynchronize(nullptr) != cudaSuccess)
+  if ((used && gpu.memset(dPrecSlots, 0, usedBytes) != cudaSuccess) ||
+      gpu.memset(&dPrecision->dirty, 0, sizeof(uint32_t)) != cudaSuccess ||
+      gpu.synchronize(nullptr) != cudaSuccess)
     return;
 
   std::vector<const ModuleInfo *> owners;

@@ -31,8 +31,11 @@ void SnapshotCollector::deviceReset() {
   slotBytes = 0;
 }
 
+// Pinned staging buffers and a copy stream of kosan's own, through CUDA's
+// driver; where there is none (HIP programs), snapshots are copied through
+// pageable memory.
 bool SnapshotCollector::ensureStaging(uint64_t bytes, size_t count) {
-  if (stagingFailed)
+  if (stagingFailed || rt.isHip())
     return false;
   if (!drv.streamCreate || !drv.streamSynchronize || !drv.memcpyDtoHAsync ||
       !drv.memFreeHost) {
@@ -81,9 +84,8 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
     // Without pinned memory: one copy of the whole buffer, then the chunks
     // on the threads.
     std::vector<char> host(bytes);
-    if (cudart().cudaMemcpy(host.data(), reinterpret_cast<void *>(src), bytes,
-                            cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudart().cudaGetLastError();
+    if (gpu.toHost(host.data(), reinterpret_cast<void *>(src), bytes) != cudaSuccess) {
+      gpu.clearError();
       return false;
     }
     pool.parallelFor(chunks, [&](size_t i) { use(i, host.data() + i * chunkBytes); });
@@ -231,7 +233,7 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
     if (r.read) {
       // In/out buffer: remember what it held, to tell whether it changed.
       if (!synced)
-        cudart().cudaStreamSynchronize(stream);
+        gpu.synchronize(stream);
       synced = true;
       r.pre_hash = deviceHash(ptr, snap.bytes, r.chunk_elements * elem);
     } else if (opts.poison) {
@@ -239,12 +241,12 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
         host.resize(snap.bytes);
         for (uint64_t e = 0; e < r.count; ++e)
           std::memcpy(host.data() + e * elem, &*pattern, elem);
-        if (cudart().cudaMemcpy(reinterpret_cast<void *>(ptr), host.data(), snap.bytes,
-                       cudaMemcpyHostToDevice) == cudaSuccess) {
+        if (gpu.toDevice(reinterpret_cast<void *>(ptr), host.data(), snap.bytes) ==
+            cudaSuccess) {
           r.poisoned = true;
           r.poison = *pattern;
         } else {
-          cudart().cudaGetLastError();
+          gpu.clearError();
         }
       }
     }
@@ -255,8 +257,8 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
 
 void SnapshotCollector::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
                               cudaStream_t stream) {
-  if (cudart().cudaStreamSynchronize(stream) != cudaSuccess) {
-    cudart().cudaGetLastError();
+  if (gpu.synchronize(stream) != cudaSuccess) {
+    gpu.clearError();
     log("kosan: warning: no snapshots of launch #%u: the kernel failed\n",
         snapshots.front().record.launch);
     return;

@@ -34,6 +34,11 @@ struct PassOptions {
   // Checked accesses also test their address's alignment (what the GPU
   // needs for the instruction: misaligned-access).
   bool misaligned = true;
+  // Leave unchecked the accesses to static objects proven in bounds at
+  // compile time, and check accesses at constant distances once per group
+  // (checks/oob); off: every access checked on its own (bisection, tests).
+  bool proveBounds = true;
+  bool groupChecks = true;
   // Mutation analysis (passes/mutate): list the device code's mutants or
   // apply one, at the pipeline start.
   MutateOptions mutate;

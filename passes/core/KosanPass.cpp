@@ -39,6 +39,15 @@ static cl::opt<bool> ClMisaligned(
     cl::desc("kosan: check that accesses are aligned as the GPU needs (reported as "
              "misaligned-access)"),
     cl::Hidden, cl::init(true));
+static cl::opt<bool> ClProveBounds(
+    "kosan-prove-bounds",
+    cl::desc("kosan: leave unchecked the accesses to static objects proven in bounds"),
+    cl::Hidden, cl::init(true));
+static cl::opt<bool> ClGroupChecks(
+    "kosan-group-checks",
+    cl::desc("kosan: check accesses of one object at constant distances in straight-line "
+             "code once per group"),
+    cl::Hidden, cl::init(true));
 static cl::opt<std::string>
     ClDebugFunction("kosan-debug-func",
                     cl::desc("kosan: instrument only this function (for bisection)"),
@@ -90,6 +99,8 @@ PassOptions PassOptions::fromCommandLine() {
   o.rdc = ClRdc;
   o.uninit = ClUninit;
   o.misaligned = ClMisaligned;
+  o.proveBounds = ClProveBounds;
+  o.groupChecks = ClGroupChecks;
   o.mutate = MutateOptions::fromCommandLine();
   return o;
 }

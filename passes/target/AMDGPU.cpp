@@ -95,6 +95,15 @@ public:
             {Intrinsic::amdgcn_workgroup_id_x, Intrinsic::amdgcn_workgroup_id_y,
              Intrinsic::amdgcn_workgroup_id_z}};
   }
+  // "amdgpu-flat-work-group-size"="min,max": at most max work items in a
+  // work group, so in any one dimension.
+  uint64_t threadIdBound(const Function &F, unsigned) const override {
+    StringRef sizes = F.getFnAttribute("amdgpu-flat-work-group-size").getValueAsString();
+    uint64_t max = 0;
+    if (sizes.empty() || sizes.split(',').second.trim().getAsInteger(10, max))
+      return 0;
+    return max;
+  }
 
   GpuValue classify(const Value &V) const override {
     if (const auto *LI = dyn_cast<LoadInst>(&V)) {

@@ -111,6 +111,39 @@ public:
             {Intrinsic::nvvm_read_ptx_sreg_ctaid_x, Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
              Intrinsic::nvvm_read_ptx_sreg_ctaid_z}};
   }
+  // reqntid fixes each dimension; maxntid bounds the product of the block's
+  // dimensions (PTX ISA, .maxntid), so any one of them too.
+  uint64_t threadIdBound(const Function &F, unsigned dim) const override {
+    const NamedMDNode *Annotations = F.getParent()->getNamedMetadata("nvvm.annotations");
+    if (!Annotations)
+      return 0;
+    uint64_t req[3] = {0, 0, 0}, max[3] = {0, 0, 0};
+    for (const MDNode *Op : Annotations->operands()) {
+      auto *V = Op->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0))
+                                     : nullptr;
+      if (!V || V->getValue() != &F)
+        continue;
+      for (unsigned i = 1; i + 1 < Op->getNumOperands(); i += 2) {
+        auto *Key = dyn_cast<MDString>(Op->getOperand(i));
+        auto *C = mdconst::dyn_extract<ConstantInt>(Op->getOperand(i + 1));
+        if (!Key || !C)
+          continue;
+        StringRef key = Key->getString();
+        uint64_t *into = key.consume_front("reqntid") ? req : key.consume_front("maxntid") ? max
+                                                                                        : nullptr;
+        if (into && key.size() == 1 && key[0] >= 'x' && key[0] <= 'z')
+          into[key[0] - 'x'] = C->getZExtValue();
+      }
+    }
+    if (req[0] || req[1] || req[2])
+      return req[dim] ? req[dim] : 1;
+    if (!max[0] && !max[1] && !max[2])
+      return 0;
+    uint64_t product = 1;
+    for (uint64_t m : max)
+      product *= m ? m : 1;
+    return product;
+  }
 
   GpuValue classify(const Value &V) const override {
     const auto *II = dyn_cast<IntrinsicInst>(&V);

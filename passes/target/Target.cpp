@@ -2,7 +2,10 @@
 #include "target/Target.h"
 #include "KosanPasses.h"
 
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -17,6 +20,34 @@ const Target *Target::forModule(const Module &M) {
   if (T.isAMDGCN())
     return &amdgpuTarget();
   return nullptr;
+}
+
+void Target::boundThreadIds(Function &clone, const Function &original) const {
+  uint64_t bounds[3];
+  bool any = false;
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    bounds[dim] = threadIdBound(original, dim);
+    any |= bounds[dim] != 0;
+  }
+  if (!any)
+    return;
+  for (Instruction &I : instructions(clone)) {
+    auto *II = dyn_cast<IntrinsicInst>(&I);
+    if (!II || !II->getType()->isIntegerTy())
+      continue;
+    for (unsigned dim = 0; dim < 3; ++dim) {
+      if (II->getIntrinsicID() != indexIntrinsics().thread[dim] || !bounds[dim])
+        continue;
+      unsigned bits = II->getType()->getIntegerBitWidth();
+      if (bounds[dim] >= (uint64_t(1) << std::min(bits, 63u)))
+        continue;
+      ConstantRange range(APInt(bits, 0), APInt(bits, bounds[dim]));
+      if (std::optional<ConstantRange> carried = II->getRange())
+        range = range.intersectWith(*carried);
+      II->removeRetAttr(Attribute::Range);
+      II->addRetAttr(Attribute::get(II->getContext(), Attribute::Range, range));
+    }
+  }
 }
 
 bool isDeviceModule(const Module &M) {

@@ -115,6 +115,16 @@ public:
   llvm::Value *blockId(llvm::IRBuilderBase &B, unsigned dim) const {
     return B.CreateIntrinsic(indexIntrinsics().block[dim], {}, {});
   }
+  // What the kernel's launch bounds (__launch_bounds__, reqntid, HIP's
+  // flat work-group size) promise: every thread index in dimension dim is
+  // below the value returned; 0 when they say nothing.
+  virtual uint64_t threadIdBound(const llvm::Function & /*kernel*/, unsigned /*dim*/) const {
+    return 0;
+  }
+  // Gives the thread-index reads of `clone` the range that `original`'s
+  // launch bounds promise (a launch beyond them fails), intersected with
+  // the range they carry, so that the analyses of the clone see it.
+  void boundThreadIds(llvm::Function &clone, const llvm::Function &original) const;
   // What a call reads, if it reads one of them (any dimension).
   virtual GpuValue classify(const llvm::Value &V) const = 0;
   // A warp shuffle: the target's intrinsic, or a call of the CUDA/HIP

@@ -13,6 +13,27 @@
 // dropped and a load yields zero. The clones and their launch context are
 // core/KernelCloner.h's and core/LaunchContext.h's.
 //
+// Fewer checks than accesses, decided on the clone before it is changed:
+//
+//   proven    an access to a static object (shared, local, __device__
+//             array, byval parameter) whose offset is within the object for
+//             every value its indices can take (ScalarEvolution and
+//             LazyValueInfo ranges: loop bounds, dominating conditions,
+//             masks, the thread index under the kernel's launch bounds) and
+//             that is known aligned is not checked at all;
+//   grouped   accesses of one object in one stretch of straight-line code
+//             (one block, cut after anything that may not hand execution on)
+//             whose addresses differ by constants (ScalarEvolution: an
+//             unrolled loop's in[i], in[i+1], ...) are checked once, on the
+//             range they span, at the first of them. A bad range drops every
+//             member; a cold loop over the group's table then finds the first
+//             member in program order that is out of bounds (or misaligned, or
+//             outside its row of a pitched buffer) and reports it with its
+//             own site and address, as its own check would have.
+//
+// Nothing is hoisted out of a block: an access that is conditional, or after
+// a loop's early exit, is never checked on another's behalf.
+//
 //===----------------------------------------------------------------------===//
 #include "DeviceRuntime.h"
 #include "KosanPasses.h"
@@ -29,9 +50,13 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LazyValueInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -53,6 +78,7 @@ STATISTIC(NumCheckedStatic, "Accesses checked against a static object's bounds")
 STATISTIC(NumCheckedTable, "Accesses of unresolved provenance checked against the table");
 STATISTIC(NumProvenSafe, "Accesses proven in bounds at compile time");
 STATISTIC(NumGrouped, "Accesses checked as part of a constant-offset group");
+STATISTIC(NumGroups, "Checks of constant-offset groups");
 STATISTIC(NumConstant, "Accesses to constant or parameter memory, not checked");
 STATISTIC(NumUninitChecked, "Global loads checked for the uninit fill");
 
@@ -71,27 +97,32 @@ struct Access {
 };
 
 
-// Accesses in one block through one pointer at different constant offsets
-// (an unrolled loop over a shared tile: as[ty][0..31]) are checked once, on
-// the range they span. If the range is out of bounds every member is
-// suppressed, and the report names the member at the violated end.
+// Accesses of one object in one stretch of straight-line code whose
+// addresses differ by constants (an unrolled loop: in[i + 0..511], as[ty][0..31])
+// are checked once, on the range they span. If the range is out of bounds
+// every member is suppressed, and the report names the first member in
+// program order that is bad on its own.
 struct Group {
   int leader = -1;               // first member in program order
-  int64_t leaderOffset = 0;      // the leader's constant part
-  int64_t minOffset = INT64_MAX, maxOffset = INT64_MIN, maxEnd = INT64_MIN;
-  int minMember = -1, maxMember = -1;
-  unsigned members = 0;
+  SmallVector<int, 8> members;   // program order, the leader first
+  // Offsets from the leader's address: the lowest, and the highest end.
+  int64_t minOffset = INT64_MAX, maxEnd = INT64_MIN;
   bool allLoads = true;
   Value *bad = nullptr;          // set when the leader is instrumented
   // Loads only: all members address off one base; when the range is bad the
   // base moves to the start of the object itself (the values are discarded),
   // so the loads keep immediate offsets from one register.
   Value *safeBase = nullptr;
-  // The alignment every member needs, when all need the same and their
-  // offsets keep it (so one test of the common address serves them all);
-  // 0: none needed, or members that differ (not checked for alignment).
+  // The safe base is the zero sink (kernel arguments): what members read
+  // there is zero already, so their values need no select.
+  bool readsZeroSink = false;
+  // Set by the leader: its address (every member's is this plus its
+  // offset) and the table {offset, size, site} of the members.
+  Value *common = nullptr;
+  GlobalVariable *table = nullptr;
+  // The alignment every member needs (all need the same, at offsets that
+  // keep it, so one test of the common address serves them all); 0: none.
   uint64_t alignment = 0;
-  bool alignmentMixed = false;
 };
 
 // What a load promised about the memory it read does not hold for a sink
@@ -129,7 +160,11 @@ Value *decomposeAddress(const DataLayout &DL, Value *ptr, MapVector<Value *, API
 
 struct Counts {
   unsigned arg = 0, stat = 0, table = 0, safe = 0, constant = 0;
+  unsigned grouped = 0, groups = 0; // members of groups (in arg/stat too), and their checks
 };
+
+// Most recent groups of one object and stretch an access is tried against.
+constexpr unsigned kGroupCandidates = 8;
 class OOBInstrumenter final : public Instrumenter {
 public:
   explicit OOBInstrumenter(ModuleState &S)
@@ -142,8 +177,8 @@ public:
     return true;
   }
   void instrument(Function &clone, const Function &original, const LaunchContext &ctx,
-                  FunctionAnalysisManager &) override {
-    instrumentFunction(clone, original, ctx);
+                  FunctionAnalysisManager &FAM) override {
+    instrumentFunction(clone, original, ctx, FAM);
   }
   // Link no runtime function the instrumentation did not need.
   void end() override {
@@ -161,19 +196,35 @@ private:
                     Value *misaligned = nullptr);
   uint64_t requiredAlignment(const Access &A) const;
   Value *misalignment(Check &c, Value *addr, uint64_t alignment, const LaunchContext &ctx);
+  Value *outsideRow(IRBuilder<> &B, Value *addr, Value *size32, Value *begin, Value *pitch,
+                    Value *shape);
+  Value *holdsFill(IRBuilder<> &B, LoadInst &L);
   void checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site, bool kernel);
-  void instrumentFunction(Function &clone, const Function &original, const LaunchContext &ctx);
+  void checkUninitGroup(const Group &G, ArrayRef<std::pair<LoadInst *, unsigned>> loads,
+                        const LaunchContext &ctx, bool kernel);
+  void instrumentFunction(Function &clone, const Function &original, const LaunchContext &ctx,
+                          FunctionAnalysisManager &FAM);
+  bool provenInBounds(const Access &A, const Provenance &p, ScalarEvolution &SE,
+                      LazyValueInfo &LVI) const;
   void checkGroupMember(Check &c, Group &G, int64_t offset);
-  void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, const LaunchContext &ctx);
+  void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
+                        const LaunchContext &ctx);
+  void fillGroupTable(const Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
+                      ArrayRef<uint32_t> sites);
+  void reportFirstBadMember(Instruction *before, Check &c, const Group &G, Value *begin,
+                            Value *end, Value *misaligned, const LaunchContext &ctx);
+  void branchToReport(Instruction *I, Instruction *after, Value *report,
+                      function_ref<void(Instruction *)> slowPath);
+  Value *zeroSinkFor(PointerType *T);
   void checkAccess(Check &c, Counts &counts, const LaunchContext &ctx);
   void collectAccesses(Function &F, SmallVectorImpl<Access> &out);
   Value *argBound(const LaunchContext &ctx, unsigned arg, unsigned field, IRBuilder<> &B);
   void guard(Access &A, Value *bad,
              function_ref<Value *(Instruction *)> slowPath);
   bool canRedirect(const Access &A) const;
-  SmallVector<int, 32> groupAccesses(ArrayRef<Access> accesses,
-                                     ArrayRef<Provenance> provenance,
-                                     SmallVectorImpl<Group> &groups,
+  SmallVector<int, 32> groupAccesses(Function &F, ArrayRef<Access> accesses,
+                                     ArrayRef<Provenance> provenance, ArrayRef<bool> proven,
+                                     ScalarEvolution &SE, SmallVectorImpl<Group> &groups,
                                      SmallVectorImpl<int64_t> &offsets);
   void redirect(Access &A, unsigned space, Value *bad, Value *report,
                 function_ref<void(Instruction *)> slowPath);
@@ -188,12 +239,16 @@ private:
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   // Misalignment tests of kernel arguments, made once at entry.
   DenseMap<std::pair<Value *, uint64_t>, Value *> argMisalignedCache;
-  GlobalVariable *globalSink = nullptr, *sharedSink = nullptr;
+  GlobalVariable *globalSink = nullptr, *sharedSink = nullptr, *zeroSink = nullptr;
 };
 
 // Bytes of the sinks that redirected accesses go to: the widest access the
 // fast path redirects.
 constexpr uint64_t kSinkBytes = 64;
+// Bytes of the sink that bad groups of loads of a kernel argument read
+// instead (never written, so it reads zero): the widest span such a group
+// may have.
+constexpr uint64_t kZeroSinkBytes = 8192;
 
 void OOBInstrumenter::initializeCallbacks() {
   // bool __kosan_oob_check_table(state, launch, flags, site, addr, size)
@@ -232,22 +287,8 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
                            : B.CreateOr(B.CreateICmpULT(addr, begin),
                                         B.CreateICmpUGT(B.CreateAdd(addr, size64), end));
   if (!badOverride && pitch &&
-      !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero())) {
-    // Inside its row: the offset modulo the pitch, plus the size, fits in
-    // the row. 32-bit division (a 64-bit one is a long routine); offsets past
-    // 4 GiB get the allocation test only.
-    Value *offset = B.CreateSub(addr, begin);
-    Value *small = B.CreateAnd(B.CreateICmpULE(offset, B.getInt64(0xffffffffu)),
-                               B.CreateICmpULE(pitch, B.getInt64(0xffffffffu)));
-    Value *isPitched = B.CreateICmpNE(pitch, B.getInt64(0));
-    small = B.CreateAnd(small, isPitched);
-    Value *pitch32 = B.CreateTrunc(B.CreateSelect(small, pitch, B.getInt64(1)), I32);
-    Value *rem = B.CreateURem(B.CreateTrunc(offset, I32), pitch32);
-    Value *rowBytes = B.CreateTrunc(shape, I32);
-    Value *outside = B.CreateICmpUGT(B.CreateAdd(rem, size32), rowBytes);
-    Value *rowBad = B.CreateAnd(small, outside);
-    bad = B.CreateOr(bad, rowBad);
-  }
+      !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero()))
+    bad = B.CreateOr(bad, outsideRow(B, addr, size32, begin, pitch, shape));
   if (misaligned)
     bad = B.CreateOr(bad, misaligned);
   Value *ok = B.CreateNot(bad, "kosan.ok");
@@ -335,24 +376,38 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   return ok;
 }
 
+// A pitched buffer's access outside its row: the offset modulo the pitch,
+// plus the size, does not fit in the row. 32-bit division (a 64-bit one is
+// a long routine); offsets past 4 GiB get the allocation test only. False
+// when pitch is 0 (not pitched).
+Value *OOBInstrumenter::outsideRow(IRBuilder<> &B, Value *addr, Value *size32, Value *begin,
+                                   Value *pitch, Value *shape) {
+  Value *offset = B.CreateSub(addr, begin);
+  Value *small = B.CreateAnd(B.CreateICmpULE(offset, B.getInt64(0xffffffffu)),
+                             B.CreateICmpULE(pitch, B.getInt64(0xffffffffu)));
+  Value *isPitched = B.CreateICmpNE(pitch, B.getInt64(0));
+  small = B.CreateAnd(small, isPitched);
+  Value *pitch32 = B.CreateTrunc(B.CreateSelect(small, pitch, B.getInt64(1)), I32);
+  Value *rem = B.CreateURem(B.CreateTrunc(offset, I32), pitch32);
+  Value *rowBytes = B.CreateTrunc(shape, I32);
+  Value *outside = B.CreateICmpUGT(B.CreateAdd(rem, size32), rowBytes);
+  return B.CreateAnd(small, outside);
+}
+
 // uninit=1 (KOSAN_LAUNCH_UNINIT): a global load whose value holds the fill
 // of a fresh allocation (KOSAN_UNINIT_PATTERN, in any of its 2-, 4- or
 // 8-byte elements) read what nobody wrote; it is recorded at its site with
 // KOSAN_SITE_UNINIT_BIT. Without the flag it costs a compare per element.
 // One-byte loads, pointers and aggregates are not checked.
-void OOBInstrumenter::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site,
-                               bool kernel) {
+// Whether L read the fill (in any element); null for loads not checked
+// (one byte, pointers, aggregates).
+Value *OOBInstrumenter::holdsFill(IRBuilder<> &B, LoadInst &L) {
   Type *T = L.getType();
   auto *VT = dyn_cast<FixedVectorType>(T);
   Type *E = VT ? VT->getElementType() : T;
   unsigned bits = E->isFloatingPointTy() || E->isIntegerTy() ? E->getPrimitiveSizeInBits() : 0;
   if (bits != 16 && bits != 32 && bits != 64)
-    return;
-  if (!L.getNextNode())
-    return;
-  ++NumUninitChecked;
-  IRBuilder<> B(L.getNextNode());
-  B.SetCurrentDebugLocation(L.getDebugLoc());
+    return nullptr;
   Type *IntE = B.getIntNTy(bits);
   Type *IntT = VT ? cast<Type>(FixedVectorType::get(IntE, VT->getNumElements())) : IntE;
   Value *word = E->isIntegerTy() ? cast<Value>(&L) : B.CreateBitCast(&L, IntT);
@@ -362,12 +417,25 @@ void OOBInstrumenter::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_
                                       : fill);
   if (VT)
     eq = B.CreateOrReduce(eq);
+  return eq;
+}
+
+void OOBInstrumenter::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site,
+                                  bool kernel) {
+  if (!L.getNextNode())
+    return;
+  IRBuilder<> B(L.getNextNode());
+  B.SetCurrentDebugLocation(L.getDebugLoc());
+  Value *eq = holdsFill(B, L);
+  if (!eq)
+    return;
+  ++NumUninitChecked;
   Value *on = B.CreateICmpNE(B.CreateAnd(ctx.flags, B.getInt32(KOSAN_LAUNCH_UNINIT)),
                              B.getInt32(0));
   Value *addr = B.CreatePtrToInt(L.getPointerOperand(), I64);
   // Last, so that the report block splits off right after it.
   Value *bad = B.CreateAnd(eq, on, "kosan.uninit");
-  Value *size32 = B.getInt32(uint32_t(DL.getTypeStoreSize(T)));
+  Value *size32 = B.getInt32(uint32_t(DL.getTypeStoreSize(L.getType())));
   Value *zero = B.getInt64(0);
   Value *siteV = B.getInt32(site | KOSAN_SITE_UNINIT_BIT);
   if (kernel) {
@@ -382,6 +450,60 @@ void OOBInstrumenter::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_
   IRBuilder<> R(then);
   R.SetCurrentDebugLocation(L.getDebugLoc());
   R.CreateCall(recordFn, {ctx.state, ctx.launchId, ctx.flags, siteV, addr, size32});
+}
+
+// The loads of one group (program order, with their rows of its table):
+// one branch on the launch's uninit flag after the last of them; behind it,
+// the first load that read the fill is found (a compare and a select each)
+// and reported from the table, as its own check would have.
+void OOBInstrumenter::checkUninitGroup(const Group &G,
+                                       ArrayRef<std::pair<LoadInst *, unsigned>> loads,
+                                       const LaunchContext &ctx, bool kernel) {
+  LoadInst *last = loads.back().first;
+  if (!last->getNextNode())
+    return;
+  IRBuilder<> B(last->getNextNode());
+  B.SetCurrentDebugLocation(last->getDebugLoc());
+  Value *on = B.CreateICmpNE(B.CreateAnd(ctx.flags, B.getInt32(KOSAN_LAUNCH_UNINIT)),
+                             B.getInt32(0), "kosan.uninit.on");
+  MDBuilder MDB(Ctx);
+  Instruction *then = SplitBlockAndInsertIfThen(on, B.GetInsertPoint(), false,
+                                                MDB.createUnlikelyBranchWeights());
+  then->getParent()->setName("kosan.uninit.scan");
+  IRBuilder<> R(then);
+  R.SetCurrentDebugLocation(loads.front().first->getDebugLoc());
+  // Backwards, so that the first load in program order wins.
+  Value *none = R.getInt32(G.members.size());
+  Value *row = none;
+  for (auto [L, r] : reverse(loads))
+    if (Value *eq = holdsFill(R, *L)) {
+      ++NumUninitChecked;
+      row = R.CreateSelect(eq, R.getInt32(r), row);
+    }
+  if (row == none)
+    return;
+  Value *found = R.CreateICmpNE(row, none, "kosan.uninit");
+  // Row 0 stands in when none is found (the report is not taken then).
+  row = R.CreateSelect(found, row, R.getInt32(0));
+  Type *tableTy = G.table->getValueType();
+  auto field = [&](unsigned i, Type *T) {
+    Value *at = R.CreateInBoundsGEP(tableTy, G.table, {R.getInt32(0), row, R.getInt32(i)});
+    return markNoSanitize(R.CreateAlignedLoad(T, at, Align(T == I64 ? 8 : 4)));
+  };
+  Value *addr = R.CreateAdd(G.common, field(0, I64));
+  Value *size32 = field(1, I32);
+  Value *site = R.CreateOr(field(2, I32), R.getInt32(KOSAN_SITE_UNINIT_BIT));
+  if (kernel) {
+    Value *zero = R.getInt64(0);
+    emitReport(then, ctx, site, addr, size32, zero, zero, nullptr, nullptr, found);
+    return;
+  }
+  Instruction *record = SplitBlockAndInsertIfThen(found, then, false,
+                                                  MDB.createUnlikelyBranchWeights());
+  record->getParent()->setName("kosan.record");
+  IRBuilder<> RR(record);
+  RR.SetCurrentDebugLocation(loads.front().first->getDebugLoc());
+  RR.CreateCall(recordFn, {ctx.state, ctx.launchId, ctx.flags, site, addr, size32});
 }
 
 Value *OOBInstrumenter::argBound(const LaunchContext &ctx, unsigned arg, unsigned field,
@@ -529,81 +651,122 @@ void OOBInstrumenter::guard(Access &A, Value *bad,
   }
 }
 
-// The fast path for loads, stores and atomics: no control flow around the
-// access, so the backend schedules it as it would the plain one. A bad
-// access is redirected to a sink and a bad load's value replaced by zero,
-// both with selects; only the report is behind a branch:
-//   safe = select bad, sink, p ; v = load safe ; v' = select bad, 0, v
-//   br report, kosan.report, kosan.cont
+// Accesses whose checks one check of their group replaces (Group); -1 for
+// an access on its own. offsets[i]: i's address less its group leader's.
 SmallVector<int, 32>
-OOBInstrumenter::groupAccesses(ArrayRef<Access> accesses,
-                            ArrayRef<Provenance> provenance,
-                            SmallVectorImpl<Group> &groups,
-                            SmallVectorImpl<int64_t> &offsets) {
+OOBInstrumenter::groupAccesses(Function &F, ArrayRef<Access> accesses,
+                               ArrayRef<Provenance> provenance, ArrayRef<bool> proven,
+                               ScalarEvolution &SE, SmallVectorImpl<Group> &groups,
+                               SmallVectorImpl<int64_t> &offsets) {
   SmallVector<int, 32> groupOf(accesses.size(), -1);
   offsets.assign(accesses.size(), 0);
-  StringMap<int> byKey;
+  // Stretches of straight-line code: a member runs whenever its leader
+  // does. A call that may not return (exit, a trap) ends one.
+  DenseMap<const Instruction *, unsigned> stretchOf;
+  for (const Access &A : accesses)
+    stretchOf[A.inst] = 0;
+  unsigned stretch = 0;
+  for (BasicBlock &BB : F) {
+    ++stretch;
+    for (Instruction &I : BB) {
+      if (auto it = stretchOf.find(&I); it != stretchOf.end())
+        it->second = stretch;
+      if (!isGuaranteedToTransferExecutionToSuccessor(&I))
+        ++stretch;
+    }
+  }
+  DenseMap<std::pair<unsigned, const Value *>, SmallVector<int, 4>> open;
   for (unsigned i = 0; i < accesses.size(); ++i) {
     const Access &A = accesses[i];
     const Provenance &p = provenance[i];
-    // Static objects only: a kernel argument may be pitched, whose rows
-    // need every access checked on its own.
-    if ((p.kind != Provenance::StaticObject && p.kind != Provenance::DynamicShared) ||
-        !canRedirect(A))
+    if (!S.opts.groupChecks || proven[i] || !p.base || !canRedirect(A) || !SE.isSCEVable(A.ptr->getType()) ||
+        (p.kind != Provenance::KernelArg && p.kind != Provenance::StaticObject &&
+         p.kind != Provenance::DynamicShared))
       continue;
-    if (p.kind == Provenance::StaticObject && p.constOffset && *p.constOffset >= 0 &&
-        uint64_t(*p.constOffset) + A.constSize <= p.size)
-      continue; // proven safe, not checked at all
-    MapVector<Value *, APInt> variable;
-    APInt constant;
-    Value *base = decomposeAddress(DL, A.ptr, variable, constant,
-                                   /*throughAddrSpaceCasts=*/false);
-    if (!base)
-      continue;
-    std::string key;
-    raw_string_ostream os(key);
-    os << (const void *)A.inst->getParent() << (const void *)base;
-    for (auto &[v, scale] : variable)
-      os << ':' << (const void *)v << '*' << scale.getSExtValue();
-    int64_t off = constant.getSExtValue();
-    auto [it, inserted] = byKey.try_emplace(os.str(), int(groups.size()));
-    if (inserted) {
+    const SCEV *address = SE.getSCEV(A.ptr);
+    uint64_t need = requiredAlignment(A);
+    SmallVector<int, 4> &candidates = open[{stretchOf.lookup(A.inst), p.base}];
+    int joined = -1;
+    int64_t off = 0;
+    unsigned tried = 0;
+    for (auto it = candidates.rbegin(); it != candidates.rend() && tried < kGroupCandidates;
+         ++it, ++tried) {
+      const Access &L = accesses[groups[*it].leader];
+      if (L.ptr->getType() != A.ptr->getType() || groups[*it].alignment != need)
+        continue;
+      auto *d = dyn_cast<SCEVConstant>(SE.getMinusSCEV(address, SE.getSCEV(L.ptr)));
+      // Within 2^40 bytes, so that no offset arithmetic below overflows.
+      if (!d || d->getAPInt().getSignificantBits() > 40 ||
+          (need && d->getAPInt().getSExtValue() % int64_t(need) != 0))
+        continue;
+      joined = *it;
+      off = d->getAPInt().getSExtValue();
+      break;
+    }
+    if (joined < 0) {
+      joined = int(groups.size());
       groups.emplace_back();
-      groups.back().leader = i;
-      groups.back().leaderOffset = off;
+      groups.back().leader = int(i);
+      groups.back().alignment = need;
+      candidates.push_back(joined);
     }
-    Group &G = groups[it->second];
-    // Members must share the object (the stripped pointer decides that).
-    if (provenance[G.leader].base != p.base)
-      continue;
-    groupOf[i] = it->second;
+    Group &G = groups[joined];
+    groupOf[i] = joined;
     offsets[i] = off;
-    ++G.members;
-    if (uint64_t need = requiredAlignment(A); !G.alignmentMixed && need) {
-      if ((G.alignment && G.alignment != need) || off % int64_t(need) != 0) {
-        G.alignmentMixed = true;
-        G.alignment = 0;
-      } else {
-        G.alignment = need;
-      }
-    }
+    G.members.push_back(int(i));
     if (!isa<LoadInst>(A.inst))
       G.allLoads = false;
-    if (off < G.minOffset) {
-      G.minOffset = off;
-      G.minMember = i;
-    }
-    if (off + int64_t(A.constSize) > G.maxEnd) {
-      G.maxEnd = off + A.constSize;
-      G.maxOffset = off;
-      G.maxMember = i;
-    }
+    G.minOffset = std::min(G.minOffset, off);
+    G.maxEnd = std::max(G.maxEnd, off + int64_t(A.constSize));
   }
   // A group of one is an ordinary check.
   for (unsigned i = 0; i < accesses.size(); ++i)
-    if (groupOf[i] >= 0 && groups[groupOf[i]].members < 2)
+    if (groupOf[i] >= 0 && groups[groupOf[i]].members.size() < 2)
       groupOf[i] = -1;
   return groupOf;
+}
+
+// An access to a static object within it for every value its indices can
+// take, and aligned as the GPU needs: ranges from ScalarEvolution (loop
+// bounds, masks, the !range of thread indices) and LazyValueInfo
+// (conditions that dominate the access), offsets summed in 128 bits so
+// that nothing wraps.
+bool OOBInstrumenter::provenInBounds(const Access &A, const Provenance &p, ScalarEvolution &SE,
+                                     LazyValueInfo &LVI) const {
+  if (p.kind != Provenance::StaticObject || !p.base || !A.constSize)
+    return false;
+  uint64_t need = requiredAlignment(A);
+  if (p.constOffset && !need)
+    return *p.constOffset >= 0 && uint64_t(*p.constOffset) + A.constSize <= p.size;
+  MapVector<Value *, APInt> variable;
+  APInt constant;
+  if (decomposeAddress(DL, A.ptr, variable, constant, /*throughAddrSpaceCasts=*/true) != p.base)
+    return false;
+  // Aligned: the object is, and every term of the offset keeps it.
+  if (need) {
+    unsigned bits = Log2_64(need);
+    if (p.base->getPointerAlignment(DL).value() < need ||
+        (constant.getZExtValue() & (need - 1)) != 0)
+      return false;
+    for (auto &[index, scale] : variable)
+      if (scale.countr_zero() + computeKnownBits(index, DL).countMinTrailingZeros() < bits)
+        return false;
+  }
+  constexpr unsigned wide = 128;
+  ConstantRange offset(constant.sext(wide));
+  for (auto &[index, scale] : variable) {
+    if (!index->getType()->isIntegerTy() || !SE.isSCEVable(index->getType()))
+      return false;
+    ConstantRange range = SE.getSignedRange(SE.getSCEV(index));
+    range = range.intersectWith(LVI.getConstantRange(index, A.inst, /*UndefAllowed=*/false),
+                                ConstantRange::Signed);
+    offset = offset.add(range.signExtend(wide).multiply(ConstantRange(scale.sext(wide))));
+  }
+  if (offset.isEmptySet() || offset.isFullSet())
+    return false;
+  APInt size(wide, p.size);
+  return offset.getSignedMin().sge(0) &&
+         (offset.getSignedMax() + APInt(wide, A.constSize)).sle(size);
 }
 
 bool OOBInstrumenter::canRedirect(const Access &A) const {
@@ -662,6 +825,25 @@ Value *OOBInstrumenter::sinkFor(PointerType *T, unsigned space, IRBuilder<> & /*
   return ConstantExpr::getAddrSpaceCast(globalSink, T);
 }
 
+// The fast path for loads, stores and atomics: no control flow around the
+// access, so the backend schedules it as it would the plain one. A bad
+// access is redirected to a sink and a bad load's value replaced by zero,
+// both with selects; only the report is behind a branch:
+//   safe = select bad, sink, p ; v = load safe ; v' = select bad, 0, v
+//   br report, kosan.report, kosan.cont
+Value *OOBInstrumenter::zeroSinkFor(PointerType *T) {
+  if (!zeroSink) {
+    Type *sinkTy = ArrayType::get(I64, kZeroSinkBytes / 8);
+    zeroSink = new GlobalVariable(M, sinkTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                                  Constant::getNullValue(sinkTy), "__kosan_zero_sink", nullptr,
+                                  GlobalValue::NotThreadLocal, addrspace::Global);
+    zeroSink->setAlignment(Align(kSinkBytes));
+  }
+  if (T->getAddressSpace() == addrspace::Global)
+    return zeroSink;
+  return ConstantExpr::getAddrSpaceCast(zeroSink, T);
+}
+
 void OOBInstrumenter::redirect(Access &A, unsigned space, Value *bad, Value *report,
                             function_ref<void(Instruction *)> slowPath) {
   Instruction *I = A.inst;
@@ -686,6 +868,13 @@ void OOBInstrumenter::redirect(Access &A, unsigned space, Value *bad, Value *rep
   }
   if (!report)
     return; // a member of a group: its leader reports
+  branchToReport(I, after, report, slowPath);
+}
+
+// br report, kosan.report (slowPath), continuing at `after`; the branch and
+// the report at I's location.
+void OOBInstrumenter::branchToReport(Instruction *I, Instruction *after, Value *report,
+                                     function_ref<void(Instruction *)> slowPath) {
   MDBuilder MDB(Ctx);
   Instruction *then = SplitBlockAndInsertIfThen(
       report, after, /*Unreachable=*/false, MDB.createUnlikelyBranchWeights());
@@ -785,8 +974,10 @@ Value *OOBInstrumenter::misalignment(Check &c, Value *addr, uint64_t alignment,
 }
 
 void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
-                                         const LaunchContext &ctx) {
+                                         const LaunchContext &ctx, FunctionAnalysisManager &FAM) {
   bool kernel = ctx.kernel;
+  if (kernel)
+    S.target.boundThreadIds(clone, original);
   SmallVector<Access, 32> accesses;
   collectAccesses(clone, accesses);
   ProvenanceAnalysis PA(DL, kernel ? &clone : nullptr);
@@ -794,15 +985,29 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   argMisalignedCache.clear();
   Counts counts;
 
-  // Resolve every access before any block is split.
+  // Resolve, prove and group every access before any block is split; the
+  // analyses of the clone are not used once it changes.
   SmallVector<Provenance, 32> provenance;
   for (Access &A : accesses)
     provenance.push_back(PA.resolve(A.ptr));
+  FAM.invalidate(clone, PreservedAnalyses::none());
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(clone);
+  LazyValueInfo &LVI = FAM.getResult<LazyValueAnalysis>(clone);
+  SmallVector<bool, 32> proven;
+  for (unsigned i = 0; i < accesses.size(); ++i)
+    proven.push_back(S.opts.proveBounds && provenInBounds(accesses[i], provenance[i], SE, LVI));
   SmallVector<Group, 8> groups;
   SmallVector<int64_t, 32> offsets;
-  SmallVector<int, 32> groupOf = groupAccesses(accesses, provenance, groups, offsets);
-  // Global loads to check for the uninit fill once the bounds checks are in.
+  SmallVector<int, 32> groupOf =
+      groupAccesses(clone, accesses, provenance, proven, SE, groups, offsets);
+  FAM.invalidate(clone, PreservedAnalyses::none());
+  // Sites of the checked accesses, made in program order (the tables of
+  // groups are filled in from them at the end).
+  SmallVector<uint32_t, 32> sites(accesses.size(), 0);
+  // Global loads to check for the uninit fill once the bounds checks are in:
+  // on their own, or by group.
   SmallVector<std::pair<LoadInst *, uint32_t>, 16> uninitLoads;
+  MapVector<int, SmallVector<std::pair<LoadInst *, unsigned>, 8>> uninitByGroup;
 
   for (unsigned index = 0; index < accesses.size(); ++index) {
     Access &A = accesses[index];
@@ -815,9 +1020,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       ++NumConstant;
       continue;
     }
-    if (p.kind == Provenance::StaticObject && p.constOffset && A.constSize &&
-        *p.constOffset >= 0 &&
-        uint64_t(*p.constOffset) + A.constSize <= p.size) {
+    if (proven[index]) {
       ++counts.safe;
       ++NumProvenSafe;
       continue;
@@ -829,42 +1032,62 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       ++counts.constant;
       continue;
     }
-    int argIndex = p.kind == Provenance::KernelArg ? int(p.argIndex) : -1;
-    uint32_t site = S.sites.add(*A.inst, A.kind, p.space, A.constSize,
-                                objectName(p), argIndex);
+    uint32_t site = sites[index] =
+        S.sites.add(*A.inst, A.kind, p.space, A.constSize, objectName(p),
+                    p.kind == Provenance::KernelArg ? int(p.argIndex) : -1);
     if (auto *L = dyn_cast<LoadInst>(A.inst);
         L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD &&
-        (p.kind == Provenance::KernelArg || p.kind == Provenance::Unknown))
-      uninitLoads.push_back({L, site});
+        (p.kind == Provenance::KernelArg || p.kind == Provenance::Unknown)) {
+      if (groupOf[index] >= 0) {
+        const Group &G = groups[groupOf[index]];
+        unsigned row = unsigned(find(G.members, int(index)) - G.members.begin());
+        uninitByGroup[groupOf[index]].push_back({L, row});
+      } else
+        uninitLoads.push_back({L, site});
+    }
 
     Check c(A, p, site);
     ++NumChecked;
     if (groupOf[index] >= 0) {
       Group &G = groups[groupOf[index]];
-      ++counts.stat;
-      ++NumCheckedStatic;
-      if (G.leader != int(index))
+      ++(p.kind == Provenance::KernelArg ? counts.arg : counts.stat);
+      ++(p.kind == Provenance::KernelArg ? NumCheckedArg : NumCheckedStatic);
+      ++counts.grouped;
+      ++NumGrouped;
+      if (G.leader != int(index)) {
         checkGroupMember(c, G, offsets[index]);
-      else
-        checkGroupLeader(c, G, accesses, ctx);
+      } else {
+        ++counts.groups;
+        ++NumGroups;
+        checkGroupLeader(c, G, accesses, offsets, ctx);
+      }
       continue;
     }
     checkAccess(c, counts, ctx);
   }
   for (auto [L, site] : uninitLoads)
     checkUninit(*L, ctx, site, kernel);
+  for (auto &[group, loads] : uninitByGroup)
+    checkUninitGroup(groups[group], loads, ctx, kernel);
+  for (const Group &G : groups)
+    if (G.table)
+      fillGroupTable(G, accesses, offsets, sites);
 
+  unsigned checked = counts.arg + counts.stat + counts.table;
   OptimizationRemarkEmitter ORE(&clone);
   ORE.emit([&] {
     return OptimizationRemark(DEBUG_TYPE, "Instrumented", &clone)
            << (kernel ? "kernel '" : "device function '")
            << ore::NV("Function", demangle(original.getName())) << "': "
-           << ore::NV("Checked", counts.arg + counts.stat + counts.table)
+           << ore::NV("Checked", checked)
            << " accesses checked (" << ore::NV("ViaArguments", counts.arg)
            << " against kernel arguments, " << ore::NV("Static", counts.stat)
            << " against shared/local/global objects, "
            << ore::NV("Unresolved", counts.table)
-           << " against the table of all buffers), "
+           << " against the table of all buffers) by "
+           << ore::NV("Checks", checked - counts.grouped + counts.groups) << " checks, "
+           << ore::NV("Grouped", counts.grouped) << " of them in "
+           << ore::NV("Groups", counts.groups) << " groups at constant distances, "
            << ore::NV("ProvenSafe", counts.safe) << " proven in bounds, "
            << ore::NV("Unchecked", counts.constant)
            << " to constant/parameter memory";
@@ -875,7 +1098,6 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
 // base, or to the sink, when the leader found the group's range bad.
 void OOBInstrumenter::checkGroupMember(Check &c, Group &G, int64_t offset) {
   Access &A = c.A;
-  ++NumGrouped;
   if (!G.safeBase) {
     redirect(A, c.p.space, G.bad, nullptr, [](Instruction *) {});
     return;
@@ -883,6 +1105,8 @@ void OOBInstrumenter::checkGroupMember(Check &c, Group &G, int64_t offset) {
   A.inst->setOperand(A.ptrOperand,
                      c.B.CreateConstGEP1_64(c.B.getInt8Ty(), G.safeBase, offset, "kosan.safe"));
   dropLoadPromises(*A.inst);
+  if (G.readsZeroSink)
+    return;
   IRBuilder<> VB(A.inst->getNextNode());
   VB.SetCurrentDebugLocation(A.inst->getDebugLoc());
   SmallVector<Use *, 4> uses;
@@ -894,55 +1118,165 @@ void OOBInstrumenter::checkGroupMember(Check &c, Group &G, int64_t offset) {
     U->set(value);
 }
 
-// The leader checks the whole range the group touches, once.
+// The leader checks the whole range the group touches, once: from the
+// lowest offset to the highest end, against the object's bounds or the
+// kernel argument's. A pitched argument takes the report branch too (the
+// branch is uniform), where every member's row is tested.
 void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses,
-                                       const LaunchContext &ctx) {
+                                       ArrayRef<int64_t> offsets, const LaunchContext &ctx) {
   Access &A = c.A;
   const Provenance &p = c.p;
   IRBuilder<> &B = c.B;
-  Value *base = p.base;
-  if (base->getType()->getPointerAddressSpace() != c.ptrAS)
-    base = B.CreateAddrSpaceCast(base, A.ptr->getType());
-  Value *begin = c.objectBegin();
-  Value *end = c.objectEnd(begin, ctx);
-  // The common variable address: the leader's, less its constant part.
-  Value *v = B.CreateSub(c.addressOf(A.ptr), B.getInt64(G.leaderOffset), "kosan.group");
-  Value *lo = B.CreateAdd(v, B.getInt64(G.minOffset));
-  Value *hi = B.CreateAdd(v, B.getInt64(G.maxEnd));
-  Value *below = B.CreateICmpULT(lo, begin);
-  G.bad = B.CreateOr(below, B.CreateICmpUGT(hi, end), "kosan.bad");
+  bool fromArg = p.kind == Provenance::KernelArg;
+  Value *begin, *end;
+  if (fromArg) {
+    begin = argBound(ctx, p.argIndex, 0, B);
+    end = argBound(ctx, p.argIndex, 1, B);
+  } else {
+    begin = c.objectBegin();
+    end = c.objectEnd(begin, ctx);
+  }
+  // The members' table, read by the cold paths alone; filled in once every
+  // member has its site (fillGroupTable).
+  ArrayType *tableTy = ArrayType::get(StructType::get(I64, I32, I32), G.members.size());
+  G.table = new GlobalVariable(M, tableTy, /*isConstant=*/true, GlobalValue::InternalLinkage,
+                               Constant::getNullValue(tableTy), "__kosan_group", nullptr,
+                               GlobalValue::NotThreadLocal, addrspace::Global);
+  // Every member's address is the leader's plus its offset.
+  G.common = c.addressOf(A.ptr);
+  G.common->setName("kosan.group");
+  Value *lo = B.CreateAdd(G.common, B.getInt64(G.minOffset));
+  Value *hi = B.CreateAdd(G.common, B.getInt64(G.maxEnd));
+  G.bad = B.CreateOr(B.CreateICmpULT(lo, begin), B.CreateICmpUGT(hi, end), "kosan.bad");
   // Members that need the same alignment at offsets that keep it fault
   // together, when the common address is off it: one test for the group.
   Value *misaligned = nullptr;
   if (G.alignment >= 2) {
-    misaligned = misalignment(c, v, G.alignment, ctx);
+    misaligned = misalignment(c, G.common, G.alignment, ctx);
     G.bad = B.CreateOr(G.bad, misaligned, "kosan.bad.or.misaligned");
   }
-  if (G.allLoads && p.kind == Provenance::StaticObject &&
-      uint64_t(G.maxEnd - G.minOffset) <= p.size) {
-    // base + offset_i stays inside the object for every member.
-    Value *common = B.CreateConstGEP1_64(B.getInt8Ty(), A.ptr, -G.leaderOffset);
-    Value *objStart = B.CreateConstGEP1_64(B.getInt8Ty(), base, -G.minOffset);
-    G.safeBase = B.CreateSelect(G.bad, objStart, common, "kosan.safe.base");
-  }
-  // Sites of the group's extremes are created when their turn comes;
-  // the table gets them now so the report can name the one at fault.
-  const Access &minA = accesses[G.minMember], &maxA = accesses[G.maxMember];
-  uint32_t siteMin = &minA == &A ? c.site
-                     : S.sites.add(*minA.inst, minA.kind, p.space, minA.constSize,
-                                   objectName(p), -1);
-  uint32_t siteMax = &maxA == &A ? c.site
-                     : S.sites.add(*maxA.inst, maxA.kind, p.space, maxA.constSize,
-                                   objectName(p), -1);
-  redirect(A, p.space, G.bad, G.bad, [&](Instruction *before) {
-    IRBuilder<> SB(before);
-    Value *siteV = SB.CreateSelect(below, SB.getInt32(siteMin), SB.getInt32(siteMax));
-    Value *addrV = SB.CreateSelect(below, lo, SB.CreateAdd(v, SB.getInt64(G.maxOffset)));
-    Value *sizeV = SB.CreateSelect(below, SB.getInt32(minA.constSize),
-                                   SB.getInt32(maxA.constSize));
-    emitReport(before, ctx, siteV, addrV, sizeV, begin, end, nullptr, nullptr, nullptr,
-               misaligned);
+  uint64_t span = uint64_t(G.maxEnd - G.minOffset);
+  // A safe base puts member i at (start) + offset_i - min: each load must
+  // keep the alignment its instruction promises there (the object's and the
+  // sink's start are aligned to at least 16 bytes or to what the leader
+  // promises).
+  uint64_t maxAlign = 1;
+  bool keepsAlignment = all_of(G.members, [&](int member) {
+    auto *L = dyn_cast<LoadInst>(accesses[member].inst);
+    if (!L)
+      return false;
+    maxAlign = std::max<uint64_t>(maxAlign, L->getAlign().value());
+    return (offsets[member] - G.minOffset) % int64_t(L->getAlign().value()) == 0;
   });
+  keepsAlignment &= maxAlign <= kSinkBytes;
+  if (!keepsAlignment) {
+    // Each member selects the sink on its own (checkGroupMember).
+  } else if (G.allLoads && p.kind == Provenance::StaticObject && span <= p.size &&
+             p.base->getPointerAlignment(DL).value() >= maxAlign) {
+    // base + offset_i stays inside the object for every member.
+    Value *base = p.base;
+    if (base->getType()->getPointerAddressSpace() != c.ptrAS)
+      base = B.CreateAddrSpaceCast(base, A.ptr->getType());
+    Value *objStart = B.CreateConstGEP1_64(B.getInt8Ty(), base, -G.minOffset);
+    G.safeBase = B.CreateSelect(G.bad, objStart, A.ptr, "kosan.safe.base");
+  } else if (G.allLoads && fromArg && span <= kZeroSinkBytes) {
+    // A bad group reads the zero sink: a load of zero each, no selects.
+    Value *sinkStart = B.CreateConstGEP1_64(
+        B.getInt8Ty(), zeroSinkFor(cast<PointerType>(A.ptr->getType())), -G.minOffset);
+    G.safeBase = B.CreateSelect(G.bad, sinkStart, A.ptr, "kosan.safe.base");
+    G.readsZeroSink = true;
+  }
+  Value *report = G.bad;
+  if (fromArg)
+    report = B.CreateOr(G.bad, B.CreateICmpNE(argBound(ctx, p.argIndex, 2, B), B.getInt64(0),
+                                              "kosan.pitched"));
+  auto slowPath = [&](Instruction *before) {
+    reportFirstBadMember(before, c, G, begin, end, misaligned, ctx);
+  };
+  if (!G.readsZeroSink) {
+    redirect(A, p.space, G.bad, report, slowPath);
+    return;
+  }
+  A.inst->setOperand(A.ptrOperand, G.safeBase);
+  dropLoadPromises(*A.inst);
+  branchToReport(A.inst, A.inst->getNextNode(), report, slowPath);
+}
+
+// The group's table: each member's offset from the leader, size and site,
+// in program order.
+void OOBInstrumenter::fillGroupTable(const Group &G, ArrayRef<Access> accesses,
+                                     ArrayRef<int64_t> offsets, ArrayRef<uint32_t> sites) {
+  auto *tableTy = cast<ArrayType>(G.table->getValueType());
+  auto *rowTy = cast<StructType>(tableTy->getElementType());
+  SmallVector<Constant *, 16> rows;
+  for (int member : G.members)
+    rows.push_back(ConstantStruct::get(
+        rowTy, {ConstantInt::get(I64, offsets[member]),
+                ConstantInt::get(I32, accesses[member].constSize),
+                ConstantInt::get(I32, sites[member])}));
+  G.table->setInitializer(ConstantArray::get(tableTy, rows));
+}
+
+// The cold path of a group: a loop over the group's table of its members
+// in program order finds the first that is bad on its own (out of bounds,
+// the group misaligned, outside its row of a pitched buffer) and reports it.
+void OOBInstrumenter::reportFirstBadMember(Instruction *before, Check &c, const Group &G,
+                                           Value *begin, Value *end, Value *misaligned,
+                                           const LaunchContext &ctx) {
+  const Provenance &p = c.p;
+  bool fromArg = p.kind == Provenance::KernelArg;
+  Type *tableTy = G.table->getValueType();
+  DebugLoc loc = c.A.inst->getDebugLoc();
+
+  BasicBlock *head = before->getParent();
+  Function *F = head->getParent();
+  BasicBlock *found = head->splitBasicBlock(before->getIterator(), "kosan.group.found");
+  BasicBlock *scan = BasicBlock::Create(Ctx, "kosan.group.scan", F, found);
+  BasicBlock *next = BasicBlock::Create(Ctx, "kosan.group.next", F, found);
+  IRBuilder<> H(head->getTerminator());
+  H.SetCurrentDebugLocation(loc);
+  Value *pitch = fromArg ? argBound(ctx, p.argIndex, 2, H) : nullptr;
+  Value *shape = fromArg ? argBound(ctx, p.argIndex, 3, H) : nullptr;
+  head->getTerminator()->setSuccessor(0, scan);
+
+  IRBuilder<> L(scan);
+  L.SetCurrentDebugLocation(loc);
+  PHINode *k = L.CreatePHI(I32, 2, "kosan.member");
+  k->addIncoming(L.getInt32(0), head);
+  auto field = [&](unsigned i, Type *T) {
+    Value *at = L.CreateInBoundsGEP(tableTy, G.table, {L.getInt32(0), k, L.getInt32(i)});
+    return markNoSanitize(L.CreateAlignedLoad(T, at, Align(T == I64 ? 8 : 4)));
+  };
+  Value *addr = L.CreateAdd(G.common, field(0, I64));
+  Value *size32 = field(1, I32);
+  Value *site = field(2, I32);
+  Value *bad = L.CreateOr(L.CreateICmpULT(addr, begin),
+                          L.CreateICmpUGT(L.CreateAdd(addr, L.CreateZExt(size32, I64)), end));
+  if (misaligned)
+    bad = L.CreateOr(bad, misaligned);
+  if (fromArg)
+    bad = L.CreateOr(bad, outsideRow(L, addr, size32, begin, pitch, shape));
+  L.CreateCondBr(bad, found, next);
+
+  IRBuilder<> N(next);
+  N.SetCurrentDebugLocation(loc);
+  Value *k1 = N.CreateAdd(k, N.getInt32(1));
+  k->addIncoming(k1, next);
+  N.CreateCondBr(N.CreateICmpULT(k1, N.getInt32(G.members.size())), scan, found);
+
+  IRBuilder<> R(&found->front());
+  R.SetCurrentDebugLocation(loc);
+  auto incoming = [&](Type *T, Value *v, const Twine &name) {
+    PHINode *phi = R.CreatePHI(T, 2, name);
+    phi->addIncoming(v, scan);
+    phi->addIncoming(Constant::getNullValue(T), next);
+    return phi;
+  };
+  Value *isBad = incoming(I1, ConstantInt::getTrue(Ctx), "kosan.member.bad");
+  Value *siteV = incoming(I32, site, "kosan.member.site");
+  Value *addrV = incoming(I64, addr, "kosan.member.addr");
+  Value *sizeV = incoming(I32, size32, "kosan.member.size");
+  emitReport(before, ctx, siteV, addrV, sizeV, begin, end, pitch, shape, isBad);
 }
 
 // An access on its own: against its kernel argument's bounds (pitched

@@ -310,8 +310,13 @@ entry:
 ; CHECK-NEXT:  }
 
 ; A pointer walking the buffer in a loop: the phi's back edge adds no object,
-; so both the load and the store are checked against argument 0. The block
-; after the load's report holds the rest of the body, the loop's latch.
+; so the load and the store of *ptr are checked against argument 0, as one
+; group (the same address): the load, first, checks [ptr, ptr + 8) and
+; reports; its cold path scans the group's table and reports the first
+; member that is bad on its own (out of bounds, or outside its row of a
+; pitched buffer: the urem). The store selects the sink on the group's
+; %kosan.bad. The block after the load's report holds the rest of the
+; body, the loop's latch.
 define void @loop(ptr %p, i64 %n) {
 entry:
   br label %loop
@@ -332,22 +337,34 @@ exit:
 ; CHECK:       loop:
 ; CHECK-NEXT:    %ptr = phi ptr [ %p, %entry ], [ %next, %[[LATCH:[0-9a-z._]+]] ]
 ; CHECK-NEXT:    %i = phi i64 [ 0, %entry ], [ %i.next, %[[LATCH]] ]
-; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %ptr to i64
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 8
+; CHECK-NEXT:    %kosan.group = ptrtoint ptr %ptr to i64
+; CHECK-NEXT:    [[FIRST:%.*]] = add i64 %kosan.group, 0
+; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.group, 8
 ; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], %kosan.arg0.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, %kosan.arg0.begin
+; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 [[FIRST]], %kosan.arg0.begin
 ; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
 ; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
 ; CHECK-NEXT:    [[REPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
 ; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %ptr
 ; CHECK-NEXT:    %v = load i64, ptr %kosan.safe, align 8
 ; CHECK-NEXT:    %v.kosan = select i1 %kosan.bad, i64 0, i64 %v
-; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[MID:[0-9a-z._]+]], !prof [[UNLIKELY]]
+; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[LATCH]], !prof [[UNLIKELY]]
 ; CHECK:       kosan.report:
-; CHECK:         trunc i64 {{%.*}} to i32
-; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD4:%[0-9]+]], true
-; CHECK-NEXT:    br i1 [[RBAD4]], label %kosan.record{{[0-9]*}}, label %{{[0-9]+}}, !prof !{{[0-9]+}}
-; CHECK:         store i64 %kosan.addr, ptr {{%.*}}, align 8
+; CHECK-NEXT:    [[SHAPEP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SHAPEP]], align 8
+; CHECK-NEXT:    br label %kosan.group.scan
+; CHECK:       kosan.group.scan:
+; CHECK:         [[ADDR:%.*]] = add i64 %kosan.group, {{%.*}}
+; CHECK:         urem i32
+; CHECK:         trunc i64 [[SHAPE]] to i32
+; CHECK:         br i1 {{%.*}}, label %kosan.group.found, label %kosan.group.next
+; CHECK:       kosan.group.found:
+; CHECK-NEXT:    %kosan.member.bad = phi i1 [ true, %kosan.group.scan ], [ false, %kosan.group.next ]
+; CHECK-NEXT:    %kosan.member.site = phi i32
+; CHECK-NEXT:    %kosan.member.addr = phi i64 [ [[ADDR]], %kosan.group.scan ], [ 0, %kosan.group.next ]
+; CHECK-NEXT:    %kosan.member.size = phi i32
+; CHECK:         br i1 %kosan.member.bad, label %kosan.record{{[0-9]*}}, label %{{[0-9]+}}, !prof !{{[0-9]+}}
+; CHECK:         store i64 %kosan.member.addr, ptr {{%.*}}, align 8
 ; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
 ; CHECK-NEXT:    store i64 %kosan.arg0.begin, ptr {{%.*}}, align 8
 ; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
@@ -355,41 +372,15 @@ exit:
 ; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
 ; CHECK-NEXT:    store i64 %kosan.arg0.pitch, ptr {{%.*}}, align 8
 ; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
-; CHECK-NEXT:    store i32 8, ptr {{%.*}}, align 4
-; CHECK:         or i64 {{%.*}}, 3
-; CHECK:         call void @llvm.trap()
-; CHECK:         br label %[[MID]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  [[MID]]:
-; CHECK-NEXT:    %w = add i64 %v.kosan, 1
-; CHECK-NEXT:    %kosan.addr1 = ptrtoint ptr %ptr to i64
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr1, 8
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], %kosan.arg0.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr1, %kosan.arg0.begin
-; CHECK-NEXT:    [[BAD:%kosan.bad[0-9]+]] = or i1 [[LO]], [[HI]]
-; CHECK-NEXT:    [[PITCHED:%kosan.pitched[0-9]+]] = icmp ne i64 %kosan.arg0.pitch, 0
-; CHECK-NEXT:    [[REPORT:%.*]] = or i1 [[BAD]], [[PITCHED]]
-; CHECK-NEXT:    [[SAFE:%kosan.safe[0-9]+]] = select i1 [[BAD]], ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %ptr
-; CHECK-NEXT:    store i64 %w, ptr [[SAFE]], align 8
-; CHECK-NEXT:    br i1 [[REPORT]], label %[[RB:kosan.report[0-9]+]], label %[[LATCH]], !prof [[UNLIKELY]]
-; CHECK:       [[RB]]:
-; CHECK:         trunc i64 {{%.*}} to i32
-; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD5:%[0-9]+]], true
-; CHECK-NEXT:    br i1 [[RBAD5]], label %kosan.record{{[0-9]*}}, label %{{[0-9]+}}, !prof !{{[0-9]+}}
-; CHECK:         store i64 %kosan.addr1, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
-; CHECK-NEXT:    store i64 %kosan.arg0.begin, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
-; CHECK-NEXT:    store i64 %kosan.arg0.end, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
-; CHECK-NEXT:    store i64 %kosan.arg0.pitch, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
-; CHECK-NEXT:    store i32 8, ptr {{%.*}}, align 4
-; CHECK:         or i64 {{%.*}}, 4
+; CHECK-NEXT:    store i32 %kosan.member.size, ptr {{%.*}}, align 4
+; CHECK:         zext i32 %kosan.member.site to i64
 ; CHECK:         call void @llvm.trap()
 ; CHECK:         br label %[[LATCH]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[LATCH]]:
+; CHECK-NEXT:    %w = add i64 %v.kosan, 1
+; CHECK-NEXT:    [[SAFE:%kosan.safe[0-9]+]] = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %ptr
+; CHECK-NEXT:    store i64 %w, ptr [[SAFE]], align 8
 ; CHECK-NEXT:    %next = getelementptr inbounds i64, ptr %ptr, i64 1
 ; CHECK-NEXT:    %i.next = add i64 %i, 1
 ; CHECK-NEXT:    %done = icmp eq i64 %i.next, %n

@@ -19,10 +19,12 @@
 ;             it only ever reads the memory it names. The original kernel is
 ;             not touched.
 ; (-kosan-uninit=0: the uninit compare after each global load has its own
-; test, uninit.ll, and would only interleave with the checks here.)
+; test, uninit.ll, and would only interleave with the checks here;
+; -kosan-group-checks=0: each access its own check, the path these pin;
+; groups_unrolled.ll tests the grouped one.)
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
-; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 \
+; RUN:   -kosan-group-checks=0 -S < %s | FileCheck %s --implicit-check-not=__kosan_shared_sink
 ; The original kernels (which come first) are left as they were.
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ORIG

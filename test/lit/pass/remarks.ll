@@ -2,8 +2,10 @@
 ; function, how many accesses were checked and how: against a kernel
 ; argument's bounds (two compares), against a static object, against the
 ; table (a runtime call), proven in bounds (nothing), or not checked because
-; they read constant/parameter memory. Users read these counts to see what
-; the instrumentation costs; each category is exercised once here.
+; they read constant/parameter memory; and by how many checks, when some
+; are checked once per group of accesses at constant distances (saxpy's
+; load and store of y[i]). Users read these counts to see what the
+; instrumentation costs; each category is exercised once here.
 
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false \
 ; RUN:   -pass-remarks=kosan-oob -disable-output < %s 2>&1 | FileCheck %s
@@ -17,13 +19,13 @@
 ; RUN:   -Wno-unknown-cuda-version -O2 -gline-tables-only -emit-llvm -S -o /dev/null \
 ; RUN:   -fplugin=%kosan_plugin -Rpass=kosan-oob %S/Inputs/kernels.cu 2>&1 | FileCheck %s --check-prefix=CUDA
 
-; CHECK: remark: <unknown>:0:0: kernel 'k': 5 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 1 against the table of all buffers), 1 proven in bounds, 1 to constant/parameter memory
-; CHECK: remark: <unknown>:0:0: device function 'helper': 1 accesses checked (0 against kernel arguments, 0 against shared/local/global objects, 1 against the table of all buffers), 0 proven in bounds, 0 to constant/parameter memory
+; CHECK: remark: <unknown>:0:0: kernel 'k': 5 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 1 against the table of all buffers) by 5 checks, 0 of them in 0 groups at constant distances, 1 proven in bounds, 1 to constant/parameter memory
+; CHECK: remark: <unknown>:0:0: device function 'helper': 1 accesses checked (0 against kernel arguments, 0 against shared/local/global objects, 1 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory
 ; CHECK-NOT: remark
 
-; CUDA: kernels.cu:10:1: remark: kernel 'saxpy(float, float const*, float*, int)': 3 accesses checked (3 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers), 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
-; CUDA: kernels.cu:18:1: remark: kernel 'offset(int*, int)': 1 accesses checked (1 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers), 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
-; CUDA: kernels.cu:24:1: remark: kernel 'reverse(float*)': 4 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 0 against the table of all buffers), 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
+; CUDA: kernels.cu:10:1: remark: kernel 'saxpy(float, float const*, float*, int)': 3 accesses checked (3 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 2 checks, 2 of them in 1 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
+; CUDA: kernels.cu:18:1: remark: kernel 'offset(int*, int)': 1 accesses checked (1 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
+; CUDA: kernels.cu:24:1: remark: kernel 'reverse(float*)': 4 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 0 against the table of all buffers) by 4 checks, 0 of them in 0 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

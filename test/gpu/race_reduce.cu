@@ -20,7 +20,7 @@
 // CHECK-DAG: ERROR: kosan: data-race: {{READ|WRITE}} of size 4 in kernel 'block_sum(float*, float const*, int)' at
 // CHECK-DAG: first by block ({{[0-9]+}},0,0) thread ({{[0-9]+}},0,0); this site fired
 // CHECK-DAG: conflicts with the {{READ|WRITE}} of size 4 at
-// CHECK-DAG: in block_sum(float*, float const*, int) by thread ({{[0-9]+}},0,0), with no barrier between them
+// CHECK-DAG: in block_sum{{(\(float\*, float const\*, int\))?}} by thread ({{[0-9]+}},0,0), with no barrier between them
 // CHECK-DAG: at offset {{[0-9]+}} of the block's shared memory, in 'block_sum(float*, float const*, int)::sdata'
 __global__ void block_sum(float *out, const float *in, int skipBarrier) {
   __shared__ float sdata[256];

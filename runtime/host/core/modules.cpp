@@ -30,6 +30,15 @@ std::string demangle(const std::string &name) {
   return out;
 }
 
+SourceLoc ModuleInfo::sourceLoc(const kosan_site &s) const {
+  SourceLoc loc;
+  loc.file = str(s.file_str);
+  loc.line = s.line;
+  loc.column = s.column;
+  loc.function = demangle(str(s.function_str));
+  loc.inlined_at = str(s.inlined_at_str);
+  return loc;
+}
 
 // The units of relocatable device code linked into a module, by the marker
 // kernel each defines (abi.h), in the order of their ids. None where the

@@ -8,6 +8,7 @@
 #define KOSAN_RUNTIME_HOST_CORE_MODULES_H
 
 #include "kosan/abi.h"
+#include "kosan/trace.h"
 
 #include <cuda.h>
 
@@ -56,6 +57,8 @@ struct ModuleInfo {
   std::string location(const kosan_site &s) const {
     return str(s.file_str) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column);
   }
+  // One of its sites as a report's source location.
+  SourceLoc sourceLoc(const kosan_site &s) const;
 };
 
 struct KernelInfo {

@@ -169,13 +169,8 @@ void OobCollector::handleEvent(const kosan_oob_event &slot, uint64_t count) {
                                                                                : "READ";
   static const char *spaces[] = {"global", "shared", "local", "unknown", "param"};
   e.space = space < 5 ? spaces[space] : "unknown";
-  if (site) {
-    e.site.file = mod->str(site->file_str);
-    e.site.line = site->line;
-    e.site.column = site->column;
-    e.site.function = demangle(mod->str(site->function_str));
-    e.site.inlined_at = mod->str(site->inlined_at_str);
-  }
+  if (site)
+    e.site = mod->sourceLoc(*site);
   std::string object = site ? demangle(mod->str(site->object_str)) : "";
   // A freed buffer: the launch gave its pointer empty bounds (boundsFor),
   // or the table check found the address in one.

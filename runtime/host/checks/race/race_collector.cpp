@@ -157,11 +157,7 @@ void RaceCollector::handleEvent(const kosan_race_event &r, uint64_t count) {
   e.thread = {r.thread[0], r.thread[1], r.thread[2]};
   e.space = "shared";
   if (site) {
-    e.site.file = mod->str(site->file_str);
-    e.site.line = site->line;
-    e.site.column = site->column;
-    e.site.function = demangle(mod->str(site->function_str));
-    e.site.inlined_at = mod->str(site->inlined_at_str);
+    e.site = mod->sourceLoc(*site);
     e.buffer_name = demangle(mod->str(site->object_str));
   }
   std::string conflict = std::string(accessName(r.kinds & 2u));

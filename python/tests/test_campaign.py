@@ -202,12 +202,8 @@ def test_bad_kernel_directory_is_trouble(tmp_path, capsys):
     assert "is not a directory of CUDA programs" in capsys.readouterr().err
 
 
-def test_ray_missing_is_a_clear_error(kernels, tmp_path, capsys):
-    try:
-        import ray  # noqa: F401
-        pytest.skip("Ray is installed: its absence cannot be tested here")
-    except ImportError:
-        pass
+def test_ray_missing_is_a_clear_error(kernels, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as where it is not installed
     assert campaign_main([str(kernels), "--out", str(tmp_path / "o"), "--ray", "local",
                           "--compiler", f"{sys.executable} {FAKE}"]) == 2
     assert "--ray needs Ray" in capsys.readouterr().err
@@ -215,8 +211,8 @@ def test_ray_missing_is_a_clear_error(kernels, tmp_path, capsys):
 
 @needs_tools
 def test_on_a_local_ray_instance(kernels, tmp_path, capsys):
-    pytest.importorskip("ray", reason="Ray is not installed (pip install 'ray[default]'); "
-                                      "CI tests the local pool, and this test where Ray is")
+    pytest.importorskip("ray", reason="Ray is not installed (pip install ray; test/python/requirements.txt "
+                                      "has it)")
     out = tmp_path / "out"
     assert _campaign(kernels, out, "--ray", "local", "--format", "json") == 0
     summary = json.loads(capsys.readouterr().out)
@@ -241,7 +237,7 @@ def _make_trace(tmp_path, name, launch):
     return trace
 
 
-def _launch(values, oob=None, bits_ulp=None, race=False):
+def _launch(values, oob=None, bits_ulp=None, race=False, cause=None, scaled_bits=None, order=None):
     launch = {"kernel": "k(float*, int)", "mangled": "_Z1kPfi", "module": 1,
               "snapshots": [{"arg": 0, "name": "y", "dtype": "f32", "count": len(values),
                              "values": values, "store_sites": ["k.cu:5:3"]}]}
@@ -259,6 +255,13 @@ def _launch(values, oob=None, bits_ulp=None, race=False):
                                 "mean_rel_err": 1e-6, "max_rel_err": 1e-5, "max_ulp_err": bits_ulp,
                                 "hist": [4, 0, 0, 0, 0, 0, 0, 0], "overflows": 0, "underflows": 0,
                                 "nans": 0, "real": 1, "shadow": 1, "block": [0, 0, 0], "thread": [0, 0, 0]}]
+        if scaled_bits is not None:
+            launch["precision"][0].update({"scaled_bits": scaled_bits, "max_abs_err": 1e-6, "scale": 4})
+        if cause:
+            launch["precision"][0]["cause"] = {"kind": "op", "op": cause, "dtype": "f32", "file": "k.cu",
+                                               "line": 4, "column": 9, "local_log2": -21}
+    if order:
+        launch.update(order)
     return launch
 
 
@@ -279,7 +282,7 @@ def test_kosan_verdict_parts_on_real_traces(tmp_path):
     both = _make_trace(tmp_path, "both", _launch([1.0, 2.0, 3.0, 4.0], oob=True, bits_ulp=4, race=True))
 
     def parts(cand, run=ok_run):
-        return kosan_verdict(settings, ref, cand, run, order_deterministic=False)["parts"]
+        return kosan_verdict(settings, ref, cand, run, ref_nondeterministic=None)["parts"]
 
     assert parts(same) == []
     assert parts(differs) == ["diff"]
@@ -288,8 +291,93 @@ def test_kosan_verdict_parts_on_real_traces(tmp_path):
     # A data race (checks=race) is its own part, beside memory errors.
     assert parts(race) == ["race"]
     assert parts(both) == ["memory", "race"]
-    assert "data-race" in kosan_verdict(settings, ref, race, ok_run, order_deterministic=False)["summary"]
+    assert "data-race" in kosan_verdict(settings, ref, race, ok_run, ref_nondeterministic=None)["summary"]
     assert parts(tmp_path / "missing.kosan") == ["crash"]
     assert parts(same, {"status": -11, "timeout": False}) == ["crash"]
-    verdict = kosan_verdict(settings, ref, differs, ok_run, order_deterministic=False)
+    verdict = kosan_verdict(settings, ref, differs, ok_run, ref_nondeterministic=None)
     assert "1 of 1 output differs" in verdict["summary"]
+
+
+@needs_tools
+def test_precision_part_names_a_root_cause_the_reference_lacks(tmp_path):
+    """A mutant that swaps an exact operation for a fast intrinsic loses a
+    little more at the same store: below any threshold, but a root cause
+    the reference does not have, so the precision part fires."""
+    from kosan.campaign._work import kosan_verdict
+
+    settings = {"tools": str(TOOLS), "checks": "oob,precision"}
+    ok_run = {"status": 0, "timeout": False}
+    values = [1.0, 2.0, 3.0, 4.0]
+    ref = _make_trace(tmp_path, "ref", _launch(values, bits_ulp=2, cause="fadd", scaled_bits=1.0))
+    fast = _make_trace(tmp_path, "fast", _launch(values, bits_ulp=2, cause="lg2.approx.f32", scaled_bits=2.5))
+    same_cause = _make_trace(tmp_path, "same", _launch(values, bits_ulp=2, cause="fadd", scaled_bits=2.5))
+    no_worse = _make_trace(tmp_path, "noworse", _launch(values, bits_ulp=2, cause="lg2.approx.f32",
+                                                          scaled_bits=1.2))
+    verdict = kosan_verdict(settings, ref, fast, ok_run, ref_nondeterministic=None)
+    assert verdict["parts"] == ["precision"]
+    assert "lg2.approx.f32 at k.cu:4" in verdict["summary"]
+    assert kosan_verdict(settings, ref, same_cause, ok_run, ref_nondeterministic=None)["parts"] == []
+    assert kosan_verdict(settings, ref, no_worse, ok_run, ref_nondeterministic=None)["parts"] == []
+
+
+def _order(stores_seed, atomics_reversed=False):
+    return {"order_stores": [{"arg": 0, "name": "y", "dtype": "f32", "count": 4, "seed": stores_seed}],
+            "order_atomics": [{"arg": 1, "name": "mean", "dtype": "f32", "op": "fadd", "count": 1,
+                               "contributions": 4, "seed": "0x7", **({"reverse": [0]} if atomics_reversed else {})}]}
+
+
+@needs_tools
+def test_order_part_leaves_out_what_varies_in_the_reference(tmp_path):
+    """The reference's float atomics land in another order from run to run;
+    a mutant whose only change is that order is not killed by it, but one
+    whose stored output is computed differently is."""
+    from kosan.campaign._work import kosan_verdict, order_changes
+
+    settings = {"tools": str(TOOLS), "checks": "oob,order"}
+    ok_run = {"status": 0, "timeout": False}
+    values = [1.0, 2.0, 3.0, 4.0]
+    ref = _make_trace(tmp_path, "ref", _launch(values, order=_order("0x1")))
+    ref2 = _make_trace(tmp_path, "ref2", _launch(values, order=_order("0x1", atomics_reversed=True)))
+    varies = order_changes(settings, ref, ref2)
+    assert varies == {"0:1"}
+    atomics_only = _make_trace(tmp_path, "atomics", _launch(values, order=_order("0x1", atomics_reversed=True)))
+    recomputed = _make_trace(tmp_path, "recomputed", _launch(values, order=_order("0x2")))
+    assert kosan_verdict(settings, ref, atomics_only, ok_run, sorted(varies))["parts"] == []
+    verdict = kosan_verdict(settings, ref, recomputed, ok_run, sorted(varies))
+    assert verdict["parts"] == ["order"] and "0:0" in verdict["summary"]
+    # Without the reference's runs compared, every change counts.
+    assert kosan_verdict(settings, ref, atomics_only, ok_run, [])["parts"] == ["order"]
+
+
+@needs_tools
+def test_equivalence_allows_the_references_own_spread(tmp_path):
+    """A mutant is likely equivalent where its outputs are the reference's
+    bits, except outputs that vary in the reference itself, which may vary
+    as much as they do there (twice the spread seen)."""
+    from kosan.campaign._work import _same_as_reference, output_spread
+
+    settings = {"tools": str(TOOLS), "checks": "oob,order"}
+    ref = _make_trace(tmp_path, "ref", _launch([1.0, 2.0, 3.0, 4.0]))
+    ref2 = _make_trace(tmp_path, "ref2", _launch([1.0, 2.0, 3.0, 4.0 + 2 ** -20]))
+    spread = output_spread(settings, ref, ref2)
+    assert spread == {"0:0": pytest.approx(2 ** -20)}
+    reference = {"trace": str(ref), "spread": spread}
+    close = _make_trace(tmp_path, "close", _launch([1.0, 2.0, 3.0, 4.0 - 2 ** -20]))
+    far = _make_trace(tmp_path, "far", _launch([1.0, 2.0, 3.0, 4.001]))
+    assert _same_as_reference(settings, reference, close, ["0:0"])
+    assert not _same_as_reference(settings, reference, far, ["0:0"])
+    # Where the output does not vary in the reference, only its bits count.
+    assert not _same_as_reference(settings, reference, close, ["0:1"])
+
+
+@needs_tools
+def test_no_mutants_judges_only_the_references_over_many_draws(kernels, tmp_path, capsys):
+    """--no-mutants: the false-alarm measurement over many seeds, draws run
+    side by side, no mutant built."""
+    out, log = tmp_path / "out", tmp_path / "builds.log"
+    assert _campaign(kernels, out, "--no-mutants", "--seeds", "1-12", "--format", "json", log=log) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["mutants"] == 0
+    assert summary["false_alarms"] == {"reference_runs": 24, "alarms": []}
+    built = log.read_text()
+    assert "--kosan-mutate=" not in built

@@ -43,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seeds", default="1,2", help="input draws, e.g. 1,2,3 or 1-10 (default 1,2)")
     p.add_argument("--only", default="", help="programs to take, comma-separated names without .cu")
     p.add_argument("--operators", default="", help="mutation operators to take (kosan-mutate operators)")
+    p.add_argument("--no-mutants", action="store_true",
+                   help="only the unmutated programs: their own checks and kosan's false alarms over the draws "
+                        "(with many --seeds)")
     p.add_argument("--max-mutants", type=int, default=0,
                    help="at most N mutants per program, taken in turn from each operator (0: all)")
     p.add_argument("--checks", default="oob,precision,order,race", help="kosan's checks for the checked builds")
@@ -139,7 +142,9 @@ def _settings(args, out: Path) -> dict:
             "flags": [*shlex.split(args.flags), f"--cuda-gpu-arch={args.arch}", "-I", str(args.kernels.resolve())],
             "checks": args.checks, "seeds": _seeds(args.seeds), "timeout": args.timeout,
             "build_timeout": args.build_timeout, "runner": shlex.split(args.runner),
-            "work": str((args.work or out / "work").resolve()), "keep": args.keep}
+            "work": str((args.work or out / "work").resolve()), "keep": args.keep,
+            # Without mutants, a program's draws run side by side.
+            "seed_workers": max(1, args.jobs // max(1, args.per_gpu)) if args.no_mutants else 1}
 
 
 def run(args) -> int:
@@ -188,7 +193,7 @@ def run(args) -> int:
     progress = Progress(args.quiet)
     started = time.monotonic()
     try:
-        _campaign(db, settings, sources, operators, args.max_mutants, scheduler, progress)
+        _campaign(db, settings, sources, operators, args.max_mutants, scheduler, progress, args.no_mutants)
     finally:
         # First what was done (a stop may send its signal twice), then the
         # workers: their unfinished steps are done again on resume.
@@ -203,7 +208,7 @@ def run(args) -> int:
     return _finish(db, out, args)
 
 
-def _campaign(db, settings, sources, operators, limit, scheduler, progress):
+def _campaign(db, settings, sources, operators, limit, scheduler, progress, no_mutants=False):
     # 1. The mutants of each program (resumed: kept from before).
     pending = {}
     for src in sources:
@@ -215,10 +220,13 @@ def _campaign(db, settings, sources, operators, limit, scheduler, progress):
             db.add_mutants(src.stem, mutants)
             db.set_kernel(src.stem, str(src), "listed")
             progress.show(f"kosan campaign: listed the mutants of {src.stem} ({len(mutants)})")
-    # 2. The unmutated programs: builds, runs, false alarms.
+    # 2. The unmutated programs: builds, runs, false alarms; again where
+    # their traces are gone (a campaign resumed on another machine).
     pending = {}
     for src in sources:
-        if db.kernel(src.stem)["status"] == "listed":
+        k = db.kernel(src.stem)
+        work_gone = k["status"] == "ok" and not (Path(settings["work"]) / src.stem).exists()
+        if k["status"] == "listed" or (work_gone and not no_mutants):
             pending[scheduler.run(reference_task, settings, src.stem, str(src))] = src
     while pending:
         for handle, ref in scheduler.wait(pending):
@@ -228,6 +236,9 @@ def _campaign(db, settings, sources, operators, limit, scheduler, progress):
                                r["false_alarms"], r["seconds"])
             db.set_kernel(src.stem, str(src), ref["status"], ref.get("detail", ""),
                           int(ref.get("order_deterministic", False)))
+            db.set_meta({f"reference {src.stem}": {
+                "nondeterministic": ref.get("nondeterministic", []),
+                "spread": {str(r["seed"]): r.get("spread") for r in ref.get("runs", [])}}})
             progress.show(f"kosan campaign: reference {src.stem}: {ref['status']}", force=True)
     # 3. The mutants: build, then run and judge, as builds finish.
     done = db.done()
@@ -237,9 +248,13 @@ def _campaign(db, settings, sources, operators, limit, scheduler, progress):
         if k["status"] != "ok":
             continue
         runs = db.ref_runs(src.stem)
-        references[src.stem] = {"order_deterministic": bool(k["order_deterministic"]),
-                                "runs": {str(s): {"trace": r["trace"], "output_hash": r["output_hash"]}
+        facts = db.meta().get(f"reference {src.stem}", {})
+        references[src.stem] = {"nondeterministic": facts.get("nondeterministic", []),
+                                "runs": {str(s): {"trace": r["trace"], "output_hash": r["output_hash"],
+                                                  "spread": facts.get("spread", {}).get(str(s))}
                                          for s, r in runs.items()}}
+        if no_mutants:
+            continue
         chosen = _select([dict(m) for m in db.mutants(src.stem)], operators, limit)
         todo += [(src, m["id"]) for m in chosen if (src.stem, m["id"]) not in done]
     total, judged, killed = len(todo), 0, {"own": 0, "kosan": 0}

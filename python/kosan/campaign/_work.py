@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 # kosan's parts, in the order reports list them; "crash" is a run that did
@@ -20,6 +21,9 @@ ORACLES = ("own", "kosan", "either")
 # than the reference's worst site on the same draw, or it makes NaNs the
 # reference does not.
 PRECISION_MARGIN_BITS = 2.0
+# A loss from a root cause the reference does not have counts past this
+# margin over the reference's loss at the same site.
+NEW_CAUSE_MARGIN_BITS = 0.5
 
 
 class CampaignError(Exception):
@@ -116,8 +120,11 @@ def _max_bits(sites: list[dict]) -> tuple[float, int]:
 
 
 def kosan_verdict(settings: dict, ref_trace: Path, cand_trace: Path, cand_run: dict,
-                  order_deterministic: bool) -> dict:
-    """Which parts of kosan's verdict fire for CAND against REF (one draw)."""
+                  ref_nondeterministic=()) -> dict:
+    """Which parts of kosan's verdict fire for CAND against REF (one draw).
+    REF_NONDETERMINISTIC: the outputs ("launch:arg") whose order differs
+    between two runs of the reference itself, which the order part leaves
+    out; None leaves the order part out altogether."""
     parts, notes = [], []
     crashed = cand_run["timeout"] or cand_run["status"] not in (0, 1)
     if crashed:
@@ -161,53 +168,166 @@ def kosan_verdict(settings: dict, ref_trace: Path, cand_trace: Path, cand_run: d
     if differs:
         parts.append("diff")
         notes.append(doc.get("summary", "")[:300])
-    ref_bits, ref_nans = _max_bits([s for lp in launches for s in lp.get("precision", {}).get("ref", [])])
-    cand_bits, cand_nans = _max_bits([s for lp in launches for s in lp.get("precision", {}).get("cand", [])])
-    if cand_bits > ref_bits + PRECISION_MARGIN_BITS or (cand_nans and not ref_nans):
+    ref_sites = [s for lp in launches for s in lp.get("precision", {}).get("ref", [])]
+    cand_sites = [s for lp in launches for s in lp.get("precision", {}).get("cand", [])]
+    ref_bits, ref_nans = _max_bits(ref_sites)
+    cand_bits, cand_nans = _max_bits(cand_sites)
+    beyond = [b for lp in launches for b in lp.get("precision_beyond_ref", [])]
+    introduced = _new_causes(ref_sites, cand_sites)
+    if beyond:
+        parts.append("precision")
+        notes.append(f"precision beyond the reference's at {_where(beyond[0])}")
+    elif introduced:
+        parts.append("precision")
+        notes.append(introduced[0])
+    elif cand_bits > ref_bits + PRECISION_MARGIN_BITS or (cand_nans and not ref_nans):
         parts.append("precision")
         notes.append(f"precision: {cand_bits:.1f} bits lost (reference {ref_bits:.1f})")
-    if order_deterministic and "order" in settings["checks"]:
-        order = subprocess.run([tool(settings, "kosan-diff"), "--order", "-q", str(ref_trace), str(cand_trace)],
-                               capture_output=True, text=True, errors="replace")
-        if order.returncode == 1:
+    if "order" in settings["checks"] and ref_nondeterministic is not None:
+        # Outputs whose order differs between two runs of the reference
+        # itself (float atomics) say nothing about the mutant.
+        changed = order_changes(settings, ref_trace, cand_trace) - set(ref_nondeterministic)
+        if changed:
             parts.append("order")
-            notes.append(_tail(order.stdout, 1))
+            notes.append("order: the computation of output " + ", ".join(sorted(changed)[:3])
+                         + " (launch:argument) differs from the reference's (order fingerprints)")
     return {"parts": parts, "summary": "; ".join(n for n in notes if n)}
+
+
+def _num(v, default=0.0) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def _where(site: dict) -> str:
+    loc = site.get("site") or site
+    return f"{loc.get('file', '?')}:{loc.get('line', 0)}"
+
+
+def _cause_key(cause: dict) -> tuple:
+    return (cause.get("kind"), cause.get("op"), cause.get("dtype"), cause.get("from_dtype"))
+
+
+def _new_causes(ref_sites: list[dict], cand_sites: list[dict]) -> list[str]:
+    """Sites of CAND whose error comes from an operation of a kind the
+    reference never names as a root cause (a narrowing, a fast intrinsic)
+    and that lose more than the reference's site at the same place: the
+    candidate added a loss the reference does not have."""
+    ref_causes = {_cause_key(s["cause"]) for s in ref_sites if s.get("cause")}
+    ref_at = {}
+    for s in ref_sites:
+        key = (s.get("kind"), _where(s))
+        ref_at[key] = max(ref_at.get(key, 0.0), _num(s.get("scaled_bits")))
+    found = []
+    for s in cand_sites:
+        cause = s.get("cause")
+        if not cause or _cause_key(cause) in ref_causes:
+            continue
+        mine, theirs = _num(s.get("scaled_bits")), ref_at.get((s.get("kind"), _where(s)), 0.0)
+        if mine > theirs + NEW_CAUSE_MARGIN_BITS:
+            found.append(f"precision: {_where(s)} loses {mine:.1f} bits of fp32 at scale (reference {theirs:.1f}), "
+                         f"introduced by {cause.get('op') or cause.get('kind')} at {_where(cause)}, "
+                         "a root cause the reference does not have")
+    return found
+
+
+def _diff_json(settings: dict, *args) -> dict:
+    p = subprocess.run([tool(settings, "kosan-diff"), "--format", "json", *map(str, args)],
+                       capture_output=True, text=True, errors="replace")
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return {"verdict": "trouble", "summary": _tail(p.stderr, 1), "launches": []}
+
+
+def order_changes(settings: dict, a: Path, b: Path) -> set[str]:
+    """The outputs (\"launch:arg\", launches counted from 0) whose order
+    fingerprints or float atomics differ between the traces A and B of one
+    program, by kosan-diff --order."""
+    doc = _diff_json(settings, "--order", a, b)
+    if doc.get("verdict") not in ("deterministic", "nondeterministic"):
+        return set()
+    return {f"{i}:{o.get('arg')}" for i, lp in enumerate(doc.get("launches", []))
+            for o in [*lp.get("stores", []), *lp.get("atomics", [])] if not o.get("deterministic", True)}
+
+
+def output_spread(settings: dict, a: Path, b: Path) -> dict | None:
+    """The largest difference per output (\"launch:arg\") between the traces
+    A and B, compared exactly; None where they cannot be compared."""
+    doc = _diff_json(settings, "--atol", "0", "--rtol", "0", a, b)
+    if doc.get("verdict") == "trouble":
+        return None
+    spread = {}
+    for i, lp in enumerate(doc.get("launches", [])):
+        if lp.get("modified_inputs"):
+            return None
+        for o in lp.get("outputs", []):
+            st = o.get("stats", {})
+            if o.get("problem") or st.get("unwritten_cand") or st.get("nan_mismatch") or st.get("inf_mismatch"):
+                return None
+            spread[f"{i}:{o.get('arg')}"] = _num(st.get("max_abs"), float("inf")) if st.get("over_tolerance") else 0.0
+    return spread
 
 
 def reference_task(settings: dict, kernel: str, source: str, gpu: int | None) -> dict:
     """Builds the unmutated program plain and checked, runs each draw (the
     checked build twice) and measures kosan's false alarms: kosan's verdict
-    on the second checked run against the first."""
+    on the second checked run against the first. The two checked runs also
+    say which outputs vary from run to run (float atomics) and by how much."""
     work = Path(settings["work"]) / kernel
     plain = build(settings, source, str(work / "ref.plain"), None, True)
     checked = build(settings, source, str(work / "ref.kosan"), None, False)
     if not plain["ok"] or not checked["ok"]:
         return {"kernel": kernel, "status": "build-error", "detail": plain["error"] or checked["error"]}
-    runs, deterministic, failures = [], True, []
-    for seed in settings["seeds"]:
+    def draw(seed):
         own = run_program(settings, plain["output"], seed, work / f"ref.{seed}.out", None, gpu)
         first = run_program(settings, checked["output"], seed, work / f"ref.{seed}.kout", work / f"ref.{seed}.kosan", gpu)
         again = run_program(settings, checked["output"], seed, work / f"ref2.{seed}.kout", work / f"ref2.{seed}.kosan", gpu)
-        if not own["passed"]:
-            failures.append(f"seed {seed}: {own['check'] or 'no PASS line'} (exit status {own['status']})")
+        varies = set()
         if (work / f"ref.{seed}.kosan").exists() and "order" in settings["checks"]:
-            order = subprocess.run([tool(settings, "kosan-diff"), "--order", "-q", str(work / f"ref.{seed}.kosan"),
-                                    str(work / f"ref2.{seed}.kosan")], capture_output=True, text=True)
-            deterministic &= order.returncode == 0
-        runs.append({"seed": seed, "own": own, "first": first, "again": again})
-    out = []
-    for r in runs:
+            varies = order_changes(settings, work / f"ref.{seed}.kosan", work / f"ref2.{seed}.kosan")
+        return {"seed": seed, "own": own, "first": first, "again": again, "varies": varies}
+
+    # Draws at once where many are asked for (--no-mutants over many seeds).
+    with ThreadPoolExecutor(max(1, settings.get("seed_workers", 1))) as pool:
+        runs = list(pool.map(draw, settings["seeds"]))
+    nondeterministic = set().union(*(r["varies"] for r in runs))
+    failures = [f"seed {r['seed']}: {r['own']['check'] or 'no PASS line'} (exit status {r['own']['status']})"
+                for r in runs if not r["own"]["passed"]]
+    def judged(r):
         seed = r["seed"]
         alarms = kosan_verdict(settings, work / f"ref.{seed}.kosan", work / f"ref2.{seed}.kosan", r["again"],
-                               deterministic)
+                               sorted(nondeterministic))
         if not r["first"]["passed"]:
             alarms["parts"].append("own-check-under-kosan")
-        out.append({"seed": seed, "passed": r["own"]["passed"], "output_hash": r["own"]["output_hash"],
-                    "trace": str(work / f"ref.{seed}.kosan"), "false_alarms": alarms,
-                    "seconds": r["own"]["seconds"] + r["first"]["seconds"]})
+        spread = None
+        if nondeterministic and (work / f"ref2.{seed}.kosan").exists():
+            spread = output_spread(settings, work / f"ref.{seed}.kosan", work / f"ref2.{seed}.kosan")
+        return {"seed": seed, "passed": r["own"]["passed"], "output_hash": r["own"]["output_hash"],
+                "trace": str(work / f"ref.{seed}.kosan"), "false_alarms": alarms,
+                "spread": spread, "seconds": r["own"]["seconds"] + r["first"]["seconds"]}
+
+    with ThreadPoolExecutor(max(1, settings.get("seed_workers", 1))) as pool:
+        out = list(pool.map(judged, runs))
     return {"kernel": kernel, "status": "reference-fails" if failures else "ok",
-            "detail": "; ".join(failures)[:500], "order_deterministic": deterministic, "runs": out}
+            "detail": "; ".join(failures)[:500], "order_deterministic": not nondeterministic,
+            "nondeterministic": sorted(nondeterministic), "runs": out}
+
+
+def _same_as_reference(settings: dict, ref: dict, cand_trace: Path, nondeterministic: list[str]) -> bool:
+    """Whether a draw of the mutant gives the reference's outputs: the same
+    bits where the reference's outputs are the same from run to run, and
+    within its run-to-run spread where they are not (float atomics)."""
+    if not nondeterministic or ref.get("spread") is None or not cand_trace.exists():
+        return False
+    diff = output_spread(settings, Path(ref["trace"]), cand_trace)
+    if diff is None:
+        return False
+    noise = ref["spread"]
+    return all(v == 0.0 or (key in nondeterministic and v <= 2 * noise.get(key, 0.0))
+               for key, v in diff.items())
 
 
 def mutant_build_task(settings: dict, kernel: str, source: str, mutant: str) -> dict:
@@ -227,13 +347,16 @@ def mutant_run_task(settings: dict, kernel: str, reference: dict, built: dict, g
         ref = reference["runs"][str(seed)]
         own = run_program(settings, built["plain"], seed, work / f"{seed}.out", None, gpu)
         checked = run_program(settings, built["kosan"], seed, work / f"{seed}.kout", work / f"{seed}.kosan", gpu)
-        verdict = kosan_verdict(settings, Path(ref["trace"]), work / f"{seed}.kosan", checked,
-                                reference["order_deterministic"])
+        nondeterministic = reference.get("nondeterministic", [])
+        verdict = kosan_verdict(settings, Path(ref["trace"]), work / f"{seed}.kosan", checked, nondeterministic)
         own_killed = not own["passed"]
+        same = bool(own["output_hash"]) and own["output_hash"] == ref["output_hash"]
+        if not same and not own_killed and not verdict["parts"]:
+            same = _same_as_reference(settings, ref, work / f"{seed}.kosan", nondeterministic)
         draws.append({"seed": seed, "own": own_killed, "own_check": own["check"],
                       "own_timeout": own["timeout"], "kosan": bool(verdict["parts"]),
                       "parts": verdict["parts"], "kosan_summary": verdict["summary"],
-                      "same_output": bool(own["output_hash"]) and own["output_hash"] == ref["output_hash"]})
+                      "same_output": same})
     if not settings.get("keep"):
         shutil.rmtree(work, ignore_errors=True)
     parts = sorted({p for d in draws for p in d["parts"]}, key=KOSAN_PARTS.index)

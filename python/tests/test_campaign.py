@@ -368,6 +368,13 @@ def test_equivalence_allows_the_references_own_spread(tmp_path):
     assert not _same_as_reference(settings, reference, far, ["0:0"])
     # Where the output does not vary in the reference, only its bits count.
     assert not _same_as_reference(settings, reference, close, ["0:1"])
+    # Two runs of the reference that happened to land alike (no spread
+    # seen) still allow a few units in the last place: 4 ULP of 4.0 is 2^-19.
+    assert _same_as_reference(settings, reference, close, ["0:0"], spread={})
+    two_ulp = _make_trace(tmp_path, "two_ulp", _launch([1.0, 2.0, 3.0, 4.0 + 2 ** -20]))
+    eight_ulp = _make_trace(tmp_path, "eight_ulp", _launch([1.0, 2.0, 3.0, 4.0 + 2 ** -18]))
+    assert _same_as_reference(settings, reference, two_ulp, ["0:0"], spread={"0:0": 0.0})
+    assert not _same_as_reference(settings, reference, eight_ulp, ["0:0"], spread={"0:0": 0.0})
 
 
 @needs_tools
@@ -381,3 +388,19 @@ def test_no_mutants_judges_only_the_references_over_many_draws(kernels, tmp_path
     assert summary["false_alarms"] == {"reference_runs": 24, "alarms": []}
     built = log.read_text()
     assert "--kosan-mutate=" not in built
+
+
+@needs_tools
+def test_no_mutants_resumes_draw_by_draw_chunk(kernels, tmp_path, capsys):
+    """Draws are recorded chunk by chunk, so a stopped run resumes where it
+    stopped; run again when done, it has nothing left to do, and each
+    program is built once."""
+    out, log = tmp_path / "out", tmp_path / "builds.log"
+    assert _campaign(kernels, out, "--no-mutants", "--seeds", "1-12", log=log) == 0
+    db = sqlite3.connect(out / "campaign.sqlite")
+    assert db.execute("SELECT COUNT(*) FROM ref_runs").fetchone()[0] == 24
+    builds = log.read_text().count("ref.kosan")
+    assert builds == 2  # one checked build per program, whatever the chunks
+    capsys.readouterr()
+    assert _campaign(kernels, out, "--no-mutants", "--seeds", "1-12", log=log) == 0
+    assert log.read_text().count("ref.kosan") == builds  # nothing left to do

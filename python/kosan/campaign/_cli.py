@@ -15,8 +15,8 @@ from pathlib import Path
 from ._db import Database
 from ._report import FORMATS, summarize, write_reports
 from ._schedule import LocalScheduler, RayScheduler
-from ._work import (CampaignError, list_mutants, mutant_build_task, mutant_run_task,
-                    reference_task, tool)
+from ._work import (CampaignError, list_mutants, mutant_build_task, mutant_run_task, reference_build_task,
+                    reference_runs_task, reference_task, tool)
 
 _DESCRIPTION = """\
 Mutation analysis of a kernel set: every mutant kosan's plugin makes of each
@@ -222,24 +222,32 @@ def _campaign(db, settings, sources, operators, limit, scheduler, progress, no_m
             progress.show(f"kosan campaign: listed the mutants of {src.stem} ({len(mutants)})")
     # 2. The unmutated programs: builds, runs, false alarms; again where
     # their traces are gone (a campaign resumed on another machine).
+    # Without mutants (false alarms over many draws), the draws go in
+    # chunks, each recorded as it ends, so that a stopped run resumes.
     pending = {}
     for src in sources:
         k = db.kernel(src.stem)
         work_gone = k["status"] == "ok" and not (Path(settings["work"]) / src.stem).exists()
-        if k["status"] == "listed" or (work_gone and not no_mutants):
-            pending[scheduler.run(reference_task, settings, src.stem, str(src))] = src
+        if no_mutants:
+            missing = [s for s in settings["seeds"] if s not in db.ref_runs(src.stem)]
+            if missing:
+                pending[scheduler.build(reference_build_task, settings, src.stem, str(src))] = ("build", src, missing)
+        elif k["status"] == "listed" or work_gone:
+            pending[scheduler.run(reference_task, settings, src.stem, str(src))] = ("all", src, None)
     while pending:
         for handle, ref in scheduler.wait(pending):
-            src = pending.pop(handle)
-            for r in ref.get("runs", []):
-                db.add_ref_run(src.stem, r["seed"], r["passed"], r["output_hash"], r["trace"],
-                               r["false_alarms"], r["seconds"])
-            db.set_kernel(src.stem, str(src), ref["status"], ref.get("detail", ""),
-                          int(ref.get("order_deterministic", False)))
-            db.set_meta({f"reference {src.stem}": {
-                "nondeterministic": ref.get("nondeterministic", []),
-                "spread": {str(r["seed"]): r.get("spread") for r in ref.get("runs", [])}}})
-            progress.show(f"kosan campaign: reference {src.stem}: {ref['status']}", force=True)
+            kind, src, seeds = pending.pop(handle)
+            if kind == "build":
+                if not ref["ok"]:
+                    db.set_kernel(src.stem, str(src), "build-error", ref["error"])
+                    continue
+                for i in range(0, len(seeds), REFERENCE_CHUNK):
+                    chunk = seeds[i:i + REFERENCE_CHUNK]
+                    pending[scheduler.run(reference_runs_task, settings, src.stem, ref, chunk)] = ("chunk", src, chunk)
+                continue
+            _record_reference(db, src, ref, merge=kind == "chunk")
+            progress.show(f"kosan campaign: reference {src.stem}: {ref['status']}"
+                          + (f" (draws {seeds[0]}-{seeds[-1]})" if kind == "chunk" else ""), force=True)
     # 3. The mutants: build, then run and judge, as builds finish.
     done = db.done()
     todo, references = [], {}
@@ -249,7 +257,11 @@ def _campaign(db, settings, sources, operators, limit, scheduler, progress, no_m
             continue
         runs = db.ref_runs(src.stem)
         facts = db.meta().get(f"reference {src.stem}", {})
+        spreads = [sp for sp in facts.get("spread", {}).values() if sp]
         references[src.stem] = {"nondeterministic": facts.get("nondeterministic", []),
+                                # the largest spread per output over every draw
+                                "spread": {k: max(sp.get(k, 0.0) for sp in spreads)
+                                           for k in {k for sp in spreads for k in sp}},
                                 "runs": {str(s): {"trace": r["trace"], "output_hash": r["output_hash"],
                                                   "spread": facts.get("spread", {}).get(str(s))}
                                          for s, r in runs.items()}}
@@ -280,6 +292,25 @@ def _campaign(db, settings, sources, operators, limit, scheduler, progress, no_m
                           f"kosan {killed['kosan']}; {rate:.2f} s per mutant, "
                           f"about {rate * (total - judged) / 60:.1f} min left")
     progress.show(f"kosan campaign: {judged}/{total} mutants judged", force=True)
+
+
+REFERENCE_CHUNK = 10  # draws of an unmutated program recorded at once under --no-mutants
+
+
+def _record_reference(db, src, ref: dict, merge: bool):
+    """Records a reference's draws; MERGE: add to what earlier chunks found."""
+    for r in ref.get("runs", []):
+        db.add_ref_run(src.stem, r["seed"], r["passed"], r["output_hash"], r["trace"],
+                       r["false_alarms"], r["seconds"])
+    facts = db.meta().get(f"reference {src.stem}", {}) if merge else {}
+    nondeterministic = sorted(set(facts.get("nondeterministic", [])) | set(ref.get("nondeterministic", [])))
+    spread = {**facts.get("spread", {}), **{str(r["seed"]): r.get("spread") for r in ref.get("runs", [])}}
+    status, detail = ref.get("status", "ok"), ref.get("detail", "")
+    old = db.kernel(src.stem)
+    if merge and old is not None and old["status"] == "reference-fails":
+        status, detail = "reference-fails", "; ".join(d for d in (old["detail"], detail) if d)[:500]
+    db.set_kernel(src.stem, str(src), status, detail, int(not nondeterministic))
+    db.set_meta({f"reference {src.stem}": {"nondeterministic": nondeterministic, "spread": spread}})
 
 
 def _finish(db, out: Path, args) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -253,13 +254,21 @@ def order_changes(settings: dict, a: Path, b: Path) -> set[str]:
             for o in [*lp.get("stores", []), *lp.get("atomics", [])] if not o.get("deterministic", True)}
 
 
-def output_spread(settings: dict, a: Path, b: Path) -> dict | None:
-    """The largest difference per output (\"launch:arg\") between the traces
-    A and B, compared exactly; None where they cannot be compared."""
+# Mantissa bits per dtype, for the ULP floor of the reference's spread.
+_MANTISSA = {"f64": 52, "f32": 23, "f16": 10, "bf16": 7}
+# A value that varies from run to run in the reference may differ in the
+# mutant by twice the largest spread seen, and at least by this many ULPs.
+SPREAD_FLOOR_ULPS = 4
+
+
+def _output_diffs(settings: dict, a: Path, b: Path) -> dict | None:
+    """Per output ("launch:arg") of the traces A and B compared exactly:
+    (largest difference, magnitude of A's worst element, dtype); None where
+    they cannot be compared."""
     doc = _diff_json(settings, "--atol", "0", "--rtol", "0", a, b)
     if doc.get("verdict") == "trouble":
         return None
-    spread = {}
+    diffs = {}
     for i, lp in enumerate(doc.get("launches", [])):
         if lp.get("modified_inputs"):
             return None
@@ -267,8 +276,17 @@ def output_spread(settings: dict, a: Path, b: Path) -> dict | None:
             st = o.get("stats", {})
             if o.get("problem") or st.get("unwritten_cand") or st.get("nan_mismatch") or st.get("inf_mismatch"):
                 return None
-            spread[f"{i}:{o.get('arg')}"] = _num(st.get("max_abs"), float("inf")) if st.get("over_tolerance") else 0.0
-    return spread
+            worst = abs(_num((st.get("worst") or {}).get("ref"), 0.0))
+            diffs[f"{i}:{o.get('arg')}"] = (_num(st.get("max_abs"), float("inf")) if st.get("over_tolerance")
+                                            else 0.0, worst, o.get("dtype", ""))
+    return diffs
+
+
+def output_spread(settings: dict, a: Path, b: Path) -> dict | None:
+    """The largest difference per output ("launch:arg") between the traces
+    A and B, compared exactly; None where they cannot be compared."""
+    diffs = _output_diffs(settings, a, b)
+    return None if diffs is None else {k: v[0] for k, v in diffs.items()}
 
 
 def reference_task(settings: dict, kernel: str, source: str, gpu: int | None) -> dict:
@@ -276,11 +294,27 @@ def reference_task(settings: dict, kernel: str, source: str, gpu: int | None) ->
     checked build twice) and measures kosan's false alarms: kosan's verdict
     on the second checked run against the first. The two checked runs also
     say which outputs vary from run to run (float atomics) and by how much."""
+    built = reference_build_task(settings, kernel, source)
+    if not built["ok"]:
+        return {"kernel": kernel, "status": "build-error", "detail": built["error"]}
+    return reference_runs_task(settings, kernel, built, settings["seeds"], gpu)
+
+
+def reference_build_task(settings: dict, kernel: str, source: str) -> dict:
+    """The unmutated program, plain and checked."""
     work = Path(settings["work"]) / kernel
     plain = build(settings, source, str(work / "ref.plain"), None, True)
     checked = build(settings, source, str(work / "ref.kosan"), None, False)
-    if not plain["ok"] or not checked["ok"]:
-        return {"kernel": kernel, "status": "build-error", "detail": plain["error"] or checked["error"]}
+    return {"ok": plain["ok"] and checked["ok"], "error": plain["error"] or checked["error"],
+            "plain": plain["output"], "checked": checked["output"]}
+
+
+def reference_runs_task(settings: dict, kernel: str, built: dict, seeds: list[int], gpu: int | None) -> dict:
+    """Runs the draws SEEDS of the unmutated program built by
+    reference_build_task and judges kosan's false alarms on them."""
+    work = Path(settings["work"]) / kernel
+    plain, checked = {"output": built["plain"]}, {"output": built["checked"]}
+
     def draw(seed):
         own = run_program(settings, plain["output"], seed, work / f"ref.{seed}.out", None, gpu)
         first = run_program(settings, checked["output"], seed, work / f"ref.{seed}.kout", work / f"ref.{seed}.kosan", gpu)
@@ -292,7 +326,7 @@ def reference_task(settings: dict, kernel: str, source: str, gpu: int | None) ->
 
     # Draws at once where many are asked for (--no-mutants over many seeds).
     with ThreadPoolExecutor(max(1, settings.get("seed_workers", 1))) as pool:
-        runs = list(pool.map(draw, settings["seeds"]))
+        runs = list(pool.map(draw, seeds))
     nondeterministic = set().union(*(r["varies"] for r in runs))
     failures = [f"seed {r['seed']}: {r['own']['check'] or 'no PASS line'} (exit status {r['own']['status']})"
                 for r in runs if not r["own"]["passed"]]
@@ -316,18 +350,28 @@ def reference_task(settings: dict, kernel: str, source: str, gpu: int | None) ->
             "nondeterministic": sorted(nondeterministic), "runs": out}
 
 
-def _same_as_reference(settings: dict, ref: dict, cand_trace: Path, nondeterministic: list[str]) -> bool:
+def _same_as_reference(settings: dict, ref: dict, cand_trace: Path, nondeterministic: list[str],
+                       spread: dict | None = None) -> bool:
     """Whether a draw of the mutant gives the reference's outputs: the same
     bits where the reference's outputs are the same from run to run, and
-    within its run-to-run spread where they are not (float atomics)."""
-    if not nondeterministic or ref.get("spread") is None or not cand_trace.exists():
+    where they are not (float atomics), within twice the largest spread two
+    runs of the reference showed on any draw (SPREAD: per output; default
+    this draw's), and at least SPREAD_FLOOR_ULPS units in the last place."""
+    if not nondeterministic or not cand_trace.exists():
         return False
-    diff = output_spread(settings, Path(ref["trace"]), cand_trace)
-    if diff is None:
+    diffs = _output_diffs(settings, Path(ref["trace"]), cand_trace)
+    if diffs is None:
         return False
-    noise = ref["spread"]
-    return all(v == 0.0 or (key in nondeterministic and v <= 2 * noise.get(key, 0.0))
-               for key, v in diff.items())
+    spread = spread if spread is not None else (ref.get("spread") or {})
+    for key, (v, magnitude, dtype) in diffs.items():
+        if v == 0.0:
+            continue
+        if key not in nondeterministic:
+            return False
+        ulp = 2.0 ** (math.frexp(magnitude)[1] - 1 - _MANTISSA.get(dtype, 23)) if magnitude else 0.0
+        if v > max(2 * spread.get(key, 0.0), SPREAD_FLOOR_ULPS * ulp):
+            return False
+    return True
 
 
 def mutant_build_task(settings: dict, kernel: str, source: str, mutant: str) -> dict:
@@ -352,7 +396,8 @@ def mutant_run_task(settings: dict, kernel: str, reference: dict, built: dict, g
         own_killed = not own["passed"]
         same = bool(own["output_hash"]) and own["output_hash"] == ref["output_hash"]
         if not same and not own_killed and not verdict["parts"]:
-            same = _same_as_reference(settings, ref, work / f"{seed}.kosan", nondeterministic)
+            same = _same_as_reference(settings, ref, work / f"{seed}.kosan", nondeterministic,
+                                      reference.get("spread"))
         draws.append({"seed": seed, "own": own_killed, "own_check": own["check"],
                       "own_timeout": own["timeout"], "kosan": bool(verdict["parts"]),
                       "parts": verdict["parts"], "kosan_summary": verdict["summary"],

@@ -319,6 +319,19 @@ def test_precision_part_names_a_root_cause_the_reference_lacks(tmp_path):
     assert kosan_verdict(settings, ref, same_cause, ok_run, ref_nondeterministic=None)["parts"] == []
     assert kosan_verdict(settings, ref, no_worse, ok_run, ref_nondeterministic=None)["parts"] == []
 
+    # A narrowing to bf16 where the reference only narrows to f16.
+    def narrowing(name, dtype):
+        launch = _launch(values, bits_ulp=2, cause="fadd", scaled_bits=1.0)
+        launch["precision"].append({**launch["precision"][0], "kind": "narrow", "op": "fptrunc", "dtype": dtype,
+                                    "from_dtype": "f32", "line": 4, "site_id": 2, "scaled_bits": 8.0})
+        del launch["precision"][1]["cause"]
+        return _make_trace(tmp_path, name, launch)
+
+    to_f16, to_bf16 = narrowing("f16", "f16"), narrowing("bf16", "bf16")
+    assert kosan_verdict(settings, to_f16, narrowing("f16b", "f16"), ok_run, ref_nondeterministic=None)["parts"] == []
+    verdict = kosan_verdict(settings, to_f16, to_bf16, ok_run, ref_nondeterministic=None)
+    assert verdict["parts"] == ["precision"] and "f32->bf16 narrowing at k.cu:4" in verdict["summary"]
+
 
 def _order(stores_seed, atomics_reversed=False):
     return {"order_stores": [{"arg": 0, "name": "y", "dtype": "f32", "count": 4, "seed": stores_seed}],

@@ -212,16 +212,25 @@ def _cause_key(cause: dict) -> tuple:
 
 
 def _new_causes(ref_sites: list[dict], cand_sites: list[dict]) -> list[str]:
-    """Sites of CAND whose error comes from an operation of a kind the
-    reference never names as a root cause (a narrowing, a fast intrinsic)
-    and that lose more than the reference's site at the same place: the
-    candidate added a loss the reference does not have."""
+    """Losses CAND adds that the reference does not have: narrowings to a
+    type the reference never narrows to, and sites whose error comes from
+    an operation of a kind the reference never names as a root cause (a
+    narrowing, a fast intrinsic) that lose more than the reference's site
+    at the same place."""
     ref_causes = {_cause_key(s["cause"]) for s in ref_sites if s.get("cause")}
     ref_at = {}
     for s in ref_sites:
         key = (s.get("kind"), _where(s))
         ref_at[key] = max(ref_at.get(key, 0.0), _num(s.get("scaled_bits")))
-    found = []
+    # Narrowings (precision records of kind "narrow") to a type the
+    # reference never narrows to: a precision downgrade.
+    ref_narrowings = {(s.get("from_dtype"), s.get("dtype")) for s in ref_sites if s.get("kind") == "narrow"}
+    ref_narrowings |= {(c.get("from_dtype"), c.get("dtype")) for c in (s.get("cause") for s in ref_sites)
+                       if c and c.get("kind") == "narrow"}
+    found = [f"precision: {s.get('from_dtype')}->{s.get('dtype')} narrowing at {_where(s)} "
+             f"({s.get('count', 0)} values), a narrowing the reference never does"
+             for s in cand_sites if s.get("kind") == "narrow"
+             and (s.get("from_dtype"), s.get("dtype")) not in ref_narrowings]
     for s in cand_sites:
         cause = s.get("cause")
         if not cause or _cause_key(cause) in ref_causes:

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kosan/capi.h"
+#include "kosan/checks.h"
 #include "kosan/diff.h"
 #include "kosan/trace.h"
 #include "trace_json.h"
@@ -324,6 +325,20 @@ bool writeReference(const char *path, const char *kernel, size_t n,
 //===----------------------------------------------------------------------===//
 
 KOSAN_CAPI_EXPORT int kosan_capi_version(void) { return KOSAN_CAPI_VERSION; }
+
+KOSAN_CAPI_EXPORT char *kosan_checks_json(void) {
+  try {
+    Json out = Json::array();
+    for (const kosan::CheckName &c : kosan::kCheckNames)
+      out.push_back({{"name", std::string(c.name)},
+                     {"bits", c.bits},
+                     {"runtime", c.runtime},
+                     {"all", c.runtime && (c.bits & kosan::kAllChecks) != 0}});
+    return copyString(out.dump());
+  } catch (...) {
+    return nullptr;
+  }
+}
 
 KOSAN_CAPI_EXPORT kosan_trace *kosan_trace_open(const char *path, char **error) {
   if (error)

@@ -95,8 +95,10 @@ bool linkDeviceRuntime(Module &M) {
       F.addFnAttr(features);
   }
   // The entries whose every call is replaced by their body.
-  for (const char *name : rt::InlinedEntries) {
-    Function *F = M.getFunction(name);
+  for (const rt::Entry &entry : rt::Entries) {
+    if (!entry.inlined)
+      continue;
+    Function *F = M.getFunction(entry.name);
     if (!F || F->isDeclaration())
       continue;
     SmallVector<CallBase *, 16> calls;

@@ -13,7 +13,6 @@
 
 #include "llvm/ADT/StringRef.h"
 
-#include <utility>
 
 namespace llvm {
 class Module;
@@ -25,19 +24,24 @@ namespace rt {
 // Every symbol of the device runtime starts with this.
 inline constexpr char Prefix[] = "__kosan_";
 
-#define KOSAN_ENTRY_NAME(id, sym) inline constexpr char id[] = sym;
+#define KOSAN_ENTRY_NAME(id, sym, site, inlined) inline constexpr char id[] = sym;
 KOSAN_DEVICE_ENTRIES(KOSAN_ENTRY_NAME)
 #undef KOSAN_ENTRY_NAME
 
-// Entries that take a site id, and the argument that holds it: relocatable
-// device code adds the unit's site base to it.
-inline constexpr std::pair<const char *, unsigned> SiteArguments[] = {
-    {OobCheckTable, 3}, {OobRecord, 3}, {OrderOp, 4}, {RaceAccess, 3}};
-
-// Entries the plugin inlines into their callers once the runtime is linked
-// (their fast path is a few shared-memory accesses; a call would cost more).
-inline constexpr const char *InlinedEntries[] = {RaceEnter, RaceAccess, RaceBarrier,
-                                                 RaceWarpSync};
+struct Entry {
+  const char *name;
+  int siteArgument; // -1: none
+  bool inlined;
+};
+// Every entry, in KOSAN_DEVICE_ENTRIES' order: which take a site id (the
+// argument that holds it, to which relocatable device code adds the unit's
+// site base), which the plugin inlines into their callers once the runtime
+// is linked.
+inline constexpr Entry Entries[] = {
+#define KOSAN_ENTRY_ROW(id, sym, site, inlined) {id, site, (inlined) != 0},
+    KOSAN_DEVICE_ENTRIES(KOSAN_ENTRY_ROW)
+#undef KOSAN_ENTRY_ROW
+};
 
 } // namespace rt
 

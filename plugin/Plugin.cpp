@@ -1,9 +1,8 @@
 //===- plugin/Plugin.cpp - kosan's one plugin, loaded every way clang allows ===//
 //
-//   opt -load-pass-plugin=libkosan.so -passes=kosan-oob     (tests)
-//   opt -load-pass-plugin=libkosan.so -passes=kosan-precision
-//   opt -load-pass-plugin=libkosan.so -passes=kosan-order  (and kosan-order-ops)
-//   opt -load-pass-plugin=libkosan.so -passes=kosan-race
+//   opt -load-pass-plugin=libkosan.so -passes=kosan-<check>  (tests: kosan-oob,
+//                                                           kosan-order-ops, ... one per
+//                                                           name of KOSAN_CHECKS, abi.h)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan        (what clang runs)
 //   opt -load-pass-plugin=libkosan.so -passes=kosan-compat
 //   opt -load-pass-plugin=libkosan.so -passes='kosan-mutate<list>'   (or <id=ID>)
@@ -25,6 +24,7 @@
 
 #include "compat/CudaCompat.h"
 #include "kosan/abi.h"
+#include "kosan/checks.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -57,20 +57,11 @@ void registerPasses(PassBuilder &PB, PassOptions opts, bool fromFrontend) {
           MPM.addPass(kosan::KosanPass(o));
           return true;
         }
-        // One check each, for tests: kosan-oob adds the bounds checks to
-        // -kosan-checks; the others instrument their check alone.
-        if (name == "kosan-oob") {
-          o.checks |= KOSAN_CHECK_OOB;
-          MPM.addPass(kosan::InstrumentPass(o));
-          return true;
-        }
-        for (auto [pass, checks] :
-             {std::pair<StringRef, uint32_t>{"kosan-precision", KOSAN_CHECK_PRECISION},
-              {"kosan-order", KOSAN_CHECK_ORDER},
-              {"kosan-order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS},
-              {"kosan-race", KOSAN_CHECK_RACE}})
-          if (name == pass) {
-            o.checks = checks;
+        // One check each, for tests: kosan-<name> instruments that check
+        // (or variant) alone, whatever -kosan-checks says.
+        for (const kosan::CheckName &c : kosan::kCheckNames)
+          if (name == "kosan-" + std::string(c.name)) {
+            o.checks = c.bits;
             MPM.addPass(kosan::InstrumentPass(o));
             return true;
           }

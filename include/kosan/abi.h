@@ -46,35 +46,51 @@
 #define KOSAN_UNIT_MARKER_PREFIX "__kosan_unit_"
 #define KOSAN_SITE_BASE_PREFIX "__kosan_site_base_"
 
-// Check selection, shared by -fplugin-arg-kosan-checks= and KOSAN_OPTIONS.
-enum kosan_check_bits : uint32_t {
-  KOSAN_CHECK_OOB = 1u << 0,
-  KOSAN_CHECK_PRECISION = 1u << 1,
-  KOSAN_CHECK_ORDER = 1u << 2,
-  // Compile time only (--kosan-checks=order-ops, which implies order): the
-  // clone also logs every floating-point operation, so that the host can
-  // say at which operation two computations part. A diagnostic build: each
-  // operation costs a runtime call.
-  KOSAN_CHECK_ORDER_OPS = 1u << 3,
-  // Shared-memory data races between the threads of a block (docs/race.md).
-  // Not in "all": it must be named.
-  KOSAN_CHECK_RACE = 1u << 4,
-};
+// The checks: the one table every part of kosan derives its checks from
+// (include/kosan/checks.h): the check bits below, the names that
+// --kosan-checks=, -fplugin-arg-kosan-checks=, -kosan-checks and
+// KOSAN_OPTIONS=checks= take, opt's pass names (kosan-<name>), the device
+// pass's instrumenters and the host runtime's collectors.
+//
+// X(ID, Name, "name", bit, all, rank) is a check:
+//   KOSAN_CHECK_<ID> = 1u << bit;
+//   passes/checks/<name>/ defines kosan::make<Name>Instrumenter(ModuleState &);
+//   runtime/host/checks/<name>/ defines kosan::rt::make<Name>Collector(Runtime &);
+//   runtime/device/<name>.cpp is its half of the device runtime;
+//   all: in "all"; rank: the clone's instrumenters run by rising rank (a
+//   later one sees the earlier ones' code as kosan's own, nosanitize).
+// V(ID, "name", bit, OF) is a build variant of check OF, compile time only:
+//   naming it sets KOSAN_CHECK_<ID> and KOSAN_CHECK_<OF>; OF's instrumenter
+//   reads the bit.
+// Rows are in the order messages list the names, and in the order the host
+// runtime calls the collectors at each hook.
+//
+// oob: out-of-bounds and use-after-free accesses (docs/design.md).
+// precision: fp64 shadows of floating-point values (docs/precision.md).
+// order: fingerprints of reduction orders (docs/order.md).
+// order-ops: order that also logs every floating-point operation, so that
+//   the host can say at which operation two computations part (a
+//   diagnostic build: each operation costs a runtime call).
+// race: shared-memory data races between the threads of a block
+//   (docs/race.md); not in "all" (it takes a barrier at each block's start
+//   and extra shared memory): name it.
+#define KOSAN_CHECKS(X, V)                                                    \
+  X(OOB, Oob, "oob", 0, 1, 40)                                                \
+  X(PRECISION, Precision, "precision", 1, 1, 20)                              \
+  X(ORDER, Order, "order", 2, 1, 10)                                          \
+  V(ORDER_OPS, "order-ops", 3, ORDER)                                         \
+  X(RACE, Race, "race", 4, 0, 30)
 
-// The checks by name: the one list every parser and message derives from
-// (the plugin's -fplugin-arg-kosan-checks and -kosan-checks, kosan-clang++'s
-// --kosan-checks, KOSAN_OPTIONS=checks=). X(name, bits, runtime); runtime: a
-// run-time check too (the others only decide what is compiled in). "all"
-// (KOSAN_CHECKS_ALL) and "none" are accepted besides.
-#define KOSAN_CHECK_NAMES(X)                                                  \
-  X("oob", KOSAN_CHECK_OOB, 1)                                                \
-  X("precision", KOSAN_CHECK_PRECISION, 1)                                    \
-  X("order", KOSAN_CHECK_ORDER, 1)                                            \
-  X("order-ops", KOSAN_CHECK_ORDER | KOSAN_CHECK_ORDER_OPS, 0)                 \
-  X("race", KOSAN_CHECK_RACE, 1)
-// "all": the checks that are cheap everywhere. race is left out (it takes a
-// barrier at each block's start and extra shared memory): name it.
-#define KOSAN_CHECKS_ALL (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER)
+// For a KOSAN_CHECKS argument that takes no rows of one kind.
+#define KOSAN_CHECK_ROW_NONE(...)
+
+#define KOSAN_CHECK_BIT_OF_CHECK_(ID, Name, name, bit, all, rank) KOSAN_CHECK_##ID = 1u << (bit),
+#define KOSAN_CHECK_BIT_OF_VARIANT_(ID, name, bit, of) KOSAN_CHECK_##ID = 1u << (bit),
+enum kosan_check_bits : uint32_t {
+  KOSAN_CHECKS(KOSAN_CHECK_BIT_OF_CHECK_, KOSAN_CHECK_BIT_OF_VARIANT_)
+};
+#undef KOSAN_CHECK_BIT_OF_CHECK_
+#undef KOSAN_CHECK_BIT_OF_VARIANT_
 
 // Bounds of one kernel argument, resolved by the host at launch. An access
 // through pointer argument i is in bounds when begin <= addr and
@@ -572,26 +588,30 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 // Entry points of the device runtime, called by instrumented device code
 // (only for accesses whose buffer the compiler could not tell; everything
 // else is checked and recorded inline).
-//   KOSAN_DEVICE_ENTRY(name-constant, symbol)
+//   X(name-constant, symbol, site, inlined)
+// site: the argument that holds a site id, to which relocatable device code
+// adds the unit's site base (-1: none); inlined: the plugin inlines the
+// entry into its callers once the runtime is linked (its fast path is a few
+// shared-memory accesses; a call would cost more).
 #define KOSAN_DEVICE_ENTRIES(X)                                               \
-  X(OobCheckTable, "__kosan_oob_check_table")                                 \
-  X(OobRecord, "__kosan_oob_record")                                          \
-  X(PrecValue, "__kosan_prec_value")                                          \
-  X(PrecNarrow, "__kosan_prec_narrow")                                        \
-  X(PrecNonfinite, "__kosan_prec_nonfinite")                                  \
-  X(ShadowExp2, "__kosan_shadow_exp2")                                        \
-  X(ShadowLog2, "__kosan_shadow_log2")                                        \
-  X(ShadowSin, "__kosan_shadow_sin")                                          \
-  X(ShadowCos, "__kosan_shadow_cos")                                          \
-  X(ShadowTanh, "__kosan_shadow_tanh")                                        \
-  X(OrderStore, "__kosan_order_store")                                        \
-  X(OrderAtomic, "__kosan_order_atomic")                                      \
-  X(OrderSharedAtomic, "__kosan_order_shared_atomic")                         \
-  X(OrderOp, "__kosan_order_op")                                              \
-  X(RaceEnter, "__kosan_race_enter")                                          \
-  X(RaceAccess, "__kosan_race_access")                                        \
-  X(RaceBarrier, "__kosan_race_barrier")                                      \
-  X(RaceWarpSync, "__kosan_race_warp_sync")
+  X(OobCheckTable, "__kosan_oob_check_table", 3, 0)                           \
+  X(OobRecord, "__kosan_oob_record", 3, 0)                                    \
+  X(PrecValue, "__kosan_prec_value", -1, 0)                                   \
+  X(PrecNarrow, "__kosan_prec_narrow", -1, 0)                                 \
+  X(PrecNonfinite, "__kosan_prec_nonfinite", -1, 0)                           \
+  X(ShadowExp2, "__kosan_shadow_exp2", -1, 0)                                 \
+  X(ShadowLog2, "__kosan_shadow_log2", -1, 0)                                 \
+  X(ShadowSin, "__kosan_shadow_sin", -1, 0)                                   \
+  X(ShadowCos, "__kosan_shadow_cos", -1, 0)                                   \
+  X(ShadowTanh, "__kosan_shadow_tanh", -1, 0)                                 \
+  X(OrderStore, "__kosan_order_store", -1, 0)                                 \
+  X(OrderAtomic, "__kosan_order_atomic", -1, 0)                               \
+  X(OrderSharedAtomic, "__kosan_order_shared_atomic", -1, 0)                  \
+  X(OrderOp, "__kosan_order_op", 4, 0)                                        \
+  X(RaceEnter, "__kosan_race_enter", -1, 1)                                   \
+  X(RaceAccess, "__kosan_race_access", 3, 1)                                  \
+  X(RaceBarrier, "__kosan_race_barrier", -1, 1)                               \
+  X(RaceWarpSync, "__kosan_race_warp_sync", -1, 1)
 
 // Signatures of the precision entry points (slot = module base + site id;
 // real and shadow as doubles; dtype = kosan_dtype of the real value):

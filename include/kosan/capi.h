@@ -16,8 +16,14 @@
 extern "C" {
 #endif
 
-#define KOSAN_CAPI_VERSION 1
+#define KOSAN_CAPI_VERSION 2
 int kosan_capi_version(void);
+
+/* The checks (KOSAN_CHECKS, kosan/abi.h) as a JSON array, in the table's
+ * order: {"name", "bits", "runtime", "all"} each; "runtime" is false for a
+ * build variant (order-ops), which only --kosan-checks= takes, and "all"
+ * says whether "all" includes it. */
+char *kosan_checks_json(void);
 
 typedef struct kosan_trace kosan_trace;
 

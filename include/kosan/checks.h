@@ -1,8 +1,9 @@
-//===- kosan/checks.h - The check names, for C++ -----------------*- C++ -*-===//
+//===- kosan/checks.h - The checks, for C++ ----------------------*- C++ -*-===//
 //
-// KOSAN_CHECK_NAMES (abi.h) as a table, and the list of names that messages
-// give, so that the plugin, kosan-clang++ and the runtime accept and name
-// the same checks.
+// KOSAN_CHECKS (abi.h) as tables: the checks with their bits and ranks, the
+// names every parser accepts, and the list of names that messages give, so
+// that the plugin, the drivers and the runtime accept and name the same
+// checks. The compile-time asserts below keep the table consistent.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_CHECKS_H
@@ -16,19 +17,81 @@
 
 namespace kosan {
 
-struct CheckName {
+// One check: a folder of its own in passes/checks, runtime/host/checks and
+// a file in runtime/device (abi.h says what each defines).
+struct Check {
   std::string_view name;
-  uint32_t bits;
-  bool runtime; // also a KOSAN_OPTIONS=checks= name
+  uint32_t bit;
+  bool inAll;        // one of "all"
+  unsigned rank;     // instrumenters run on a clone by rising rank
 };
 
-inline constexpr CheckName kCheckNames[] = {
-#define KOSAN_CHECK_ROW(name, bits, runtime) {name, bits, (runtime) != 0},
-    KOSAN_CHECK_NAMES(KOSAN_CHECK_ROW)
+inline constexpr Check kChecks[] = {
+#define KOSAN_CHECK_ROW(ID, Name, name, bit, all, rank) {name, KOSAN_CHECK_##ID, (all) != 0, rank},
+    KOSAN_CHECKS(KOSAN_CHECK_ROW, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_CHECK_ROW
 };
 
-inline constexpr uint32_t kAllChecks = KOSAN_CHECKS_ALL;
+// A name the parsers accept besides "all" and "none": a check's or a
+// variant's.
+struct CheckName {
+  std::string_view name;
+  uint32_t bits;
+  bool runtime; // also a KOSAN_OPTIONS=checks= name (a check, not a variant)
+};
+
+inline constexpr CheckName kCheckNames[] = {
+#define KOSAN_CHECK_ROW(ID, Name, name, bit, all, rank) {name, KOSAN_CHECK_##ID, true},
+#define KOSAN_VARIANT_ROW(ID, name, bit, of) {name, KOSAN_CHECK_##ID | KOSAN_CHECK_##of, false},
+    KOSAN_CHECKS(KOSAN_CHECK_ROW, KOSAN_VARIANT_ROW)
+#undef KOSAN_CHECK_ROW
+#undef KOSAN_VARIANT_ROW
+};
+
+constexpr uint32_t checkBits(bool onlyInAll) {
+  uint32_t bits = 0;
+  for (const Check &c : kChecks)
+    if (c.inAll || !onlyInAll)
+      bits |= c.bit;
+  return bits;
+}
+
+// "all"; every check (what an instrumented clone may hold).
+inline constexpr uint32_t kAllChecks = checkBits(true);
+inline constexpr uint32_t kEveryCheck = checkBits(false);
+
+namespace detail {
+constexpr bool oneBit(uint32_t bits) { return bits && !(bits & (bits - 1)); }
+
+constexpr bool checkTableIsSound() {
+  uint32_t checks = 0, variants = 0;
+  for (const CheckName &n : kCheckNames) {
+    if (n.runtime) { // a check: one bit of its own
+      if (!oneBit(n.bits) || (n.bits & (checks | variants)))
+        return false;
+      checks |= n.bits;
+    } else { // a variant: a bit of its own, and its check's
+      uint32_t own = n.bits & ~kEveryCheck;
+      if (!oneBit(own) || !oneBit(n.bits & kEveryCheck) || (own & (checks | variants)))
+        return false;
+      variants |= own;
+    }
+    for (const CheckName &m : kCheckNames)
+      if (&m != &n && m.name == n.name)
+        return false;
+    if (n.name.empty() || n.name == "all" || n.name == "none")
+      return false;
+  }
+  for (const Check &a : kChecks)
+    for (const Check &b : kChecks)
+      if (&a != &b && a.rank == b.rank)
+        return false;
+  return true;
+}
+} // namespace detail
+static_assert(detail::checkTableIsSound(),
+              "KOSAN_CHECKS (abi.h): every check needs a bit and a rank of its own, every name "
+              "must be unique and neither 'all' nor 'none', a variant a bit of its own");
 
 // "oob, precision, order, order-ops, all, none"; runtimeOnly: the names
 // KOSAN_OPTIONS takes.

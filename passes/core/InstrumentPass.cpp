@@ -15,7 +15,9 @@
 #include "target/Target.h"
 
 #include "kosan/abi.h"
+#include "kosan/checks.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -50,22 +52,30 @@ uint64_t staticSharedBytesLeft(const Module &M) {
   return used < kStaticSharedLimit ? kStaticSharedLimit - used : 0;
 }
 
-namespace {
-
-// The instrumenters of the checks in `checks`, in the order they
-// instrument a clone.
 SmallVector<std::unique_ptr<Instrumenter>, 4> makeInstrumenters(ModuleState &S, uint32_t checks) {
+  struct Factory {
+    uint32_t bit;
+    unsigned rank;
+    std::unique_ptr<Instrumenter> (*make)(ModuleState &);
+  };
+  static constexpr Factory factories[] = {
+#define KOSAN_INSTRUMENTER_ROW(ID, Name, name, bit, all, rank)                                    \
+  {KOSAN_CHECK_##ID, rank, &make##Name##Instrumenter},
+      KOSAN_CHECKS(KOSAN_INSTRUMENTER_ROW, KOSAN_CHECK_ROW_NONE)
+#undef KOSAN_INSTRUMENTER_ROW
+  };
+  SmallVector<const Factory *, 4> chosen;
+  for (const Factory &f : factories)
+    if (checks & f.bit)
+      chosen.push_back(&f);
+  llvm::stable_sort(chosen, [](const Factory *a, const Factory *b) { return a->rank < b->rank; });
   SmallVector<std::unique_ptr<Instrumenter>, 4> out;
-  if (checks & KOSAN_CHECK_ORDER)
-    out.push_back(makeOrderInstrumenter(S));
-  if (checks & KOSAN_CHECK_PRECISION)
-    out.push_back(makePrecisionInstrumenter(S));
-  if (checks & KOSAN_CHECK_RACE)
-    out.push_back(makeRaceInstrumenter(S));
-  if (checks & KOSAN_CHECK_OOB)
-    out.push_back(makeOOBInstrumenter(S));
+  for (const Factory *f : chosen)
+    out.push_back(f->make(S));
   return out;
 }
+
+namespace {
 
 // The floating-point mode of the module, as far as its IR tells (when the
 // frontend did not say): read before instrumenting, since kosan's own
@@ -117,8 +127,11 @@ void nameUnitGlobals(ModuleState &S, StringRef id) {
   if (GlobalVariable *precBase = M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL))
     precBase->setName(KOSAN_PREC_BASE_SYMBOL "_" + id);
   // Site ids passed to the runtime.
-  for (auto [name, siteArg] : rt::SiteArguments) {
-    Function *F = M.getFunction(name);
+  for (const rt::Entry &entry : rt::Entries) {
+    if (entry.siteArgument < 0)
+      continue;
+    unsigned siteArg = unsigned(entry.siteArgument);
+    Function *F = M.getFunction(entry.name);
     if (!F)
       continue;
     for (User *U : make_early_inc_range(F->users()))
@@ -305,8 +318,7 @@ bool defineHipHostGlobals(Module &M, const Target &T, const PassOptions &opts) {
 
 PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!isDeviceModule(M) ||
-      !(opts.checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER |
-                       KOSAN_CHECK_RACE)))
+      !(opts.checks & kEveryCheck))
     return PreservedAnalyses::all();
   // Device code for targets without a Target is left alone.
   const Target *T = Target::forModule(M);

@@ -1,18 +1,15 @@
 //===- passes/core/Instrumenter.h - One check's half of the device pass -*- C++ -*-===//
 //
-// Each check (checks/oob, checks/precision, checks/order) is an
-// Instrumenter: InstrumentPass (core/InstrumentPass.cpp) clones the
-// kernels and device functions once, builds each clone's launch context,
-// and hands the clones to the instrumenters of the checks compiled in, in
-// a fixed order (order, precision, race, oob: the race and bounds checks
-// see the shadow code's memory accesses as kosan's own, and the race check
-// sees the program's shared accesses before the bounds checks redirect them). An instrumenter emits its own
-// remarks (-Rpass=kosan-<check> / -Rpass-analysis=kosan-<check>) and keeps
-// its own statistics (-stats, DEBUG_TYPE kosan-<check>).
-//
-// Adding a check: a folder checks/<name>/ with its Instrumenter, a row in
-// KOSAN_CHECK_NAMES (abi.h) and a line in makeInstrumenters()
-// (core/InstrumentPass.cpp).
+// Each check of KOSAN_CHECKS (include/kosan/abi.h) is an Instrumenter, in
+// its folder checks/<name>/: InstrumentPass (core/InstrumentPass.cpp)
+// clones the kernels and device functions once, builds each clone's launch
+// context, and hands the clones to the instrumenters of the checks compiled
+// in, by the rank the table gives them (order, precision, race, oob: the
+// race and bounds checks see the shadow code's memory accesses as kosan's
+// own, and the race check sees the program's shared accesses before the
+// bounds checks redirect them). An instrumenter emits its own remarks
+// (-Rpass=kosan-<check> / -Rpass-analysis=kosan-<check>) and keeps its own
+// statistics (-stats, DEBUG_TYPE kosan-<check>).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_PASSES_CORE_INSTRUMENTER_H
@@ -21,7 +18,10 @@
 #include "core/LaunchContext.h"
 #include "core/SiteTable.h"
 
+#include "kosan/abi.h"
+
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 
 #include <cstdint>
@@ -58,7 +58,7 @@ public:
   explicit Instrumenter(ModuleState &S) : S(S) {}
   virtual ~Instrumenter() = default;
 
-  // The check's name, as KOSAN_CHECK_NAMES spells it.
+  // The check's name, as KOSAN_CHECKS spells it.
   virtual llvm::StringRef name() const = 0;
 
   // The module's kernels as written, before anything is decided or cloned
@@ -87,11 +87,17 @@ protected:
   ModuleState &S;
 };
 
-// The instrumenters of the checks, one per folder of checks/.
-std::unique_ptr<Instrumenter> makeOOBInstrumenter(ModuleState &S);
-std::unique_ptr<Instrumenter> makePrecisionInstrumenter(ModuleState &S);
-std::unique_ptr<Instrumenter> makeOrderInstrumenter(ModuleState &S);
-std::unique_ptr<Instrumenter> makeRaceInstrumenter(ModuleState &S);
+// The instrumenters of the checks, one per folder of checks/:
+// make<Name>Instrumenter for each row of KOSAN_CHECKS.
+#define KOSAN_DECLARE_INSTRUMENTER(ID, Name, name, bit, all, rank)                                \
+  std::unique_ptr<Instrumenter> make##Name##Instrumenter(ModuleState &S);
+KOSAN_CHECKS(KOSAN_DECLARE_INSTRUMENTER, KOSAN_CHECK_ROW_NONE)
+#undef KOSAN_DECLARE_INSTRUMENTER
+
+// The instrumenters of the checks in `checks` (KOSAN_CHECK_* bits), in the
+// order they instrument a clone.
+llvm::SmallVector<std::unique_ptr<Instrumenter>, 4> makeInstrumenters(ModuleState &S,
+                                                                      uint32_t checks);
 
 } // namespace kosan
 

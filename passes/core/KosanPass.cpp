@@ -17,9 +17,14 @@
 using namespace llvm;
 
 // Hidden options for opt and -mllvm; -fplugin-arg-kosan-* overrides them.
-static cl::opt<std::string>
-    ClChecks("kosan-checks", cl::desc("kosan: checks to instrument (oob,precision,order,order-ops,race|all|none)"),
-             cl::Hidden, cl::init("oob"));
+static const std::string ClChecksHelp = [] {
+  std::string names;
+  for (const kosan::CheckName &c : kosan::kCheckNames)
+    names += (names.empty() ? "" : ",") + std::string(c.name);
+  return "kosan: checks to instrument (" + names + "|all|none)";
+}();
+static cl::opt<std::string> ClChecks("kosan-checks", cl::desc(ClChecksHelp), cl::Hidden,
+                                     cl::init("oob"));
 static cl::opt<bool> ClLinkRuntime(
     "kosan-link-runtime",
     cl::desc("kosan: link the device runtime into instrumented device modules"),

@@ -23,7 +23,9 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -33,8 +35,12 @@ namespace {
 // AMDGPUAS (llvm/Support/AMDGPUAddrSpace.h): FLAT_ADDRESS 0, GLOBAL_ADDRESS
 // 1, LOCAL_ADDRESS (LDS) 3, CONSTANT_ADDRESS (kernarg too) 4,
 // PRIVATE_ADDRESS 5.
-static_assert(addrspace::Generic == 0 && addrspace::Global == 1 && addrspace::Shared == 3 &&
-                  addrspace::Constant == 4 && addrspace::Local == 5,
+// The backend's own numbers (NVPTX has no such header in LLVM 19).
+static_assert(addrspace::Generic == AMDGPUAS::FLAT_ADDRESS &&
+                  addrspace::Global == AMDGPUAS::GLOBAL_ADDRESS &&
+                  addrspace::Shared == AMDGPUAS::LOCAL_ADDRESS &&
+                  addrspace::Constant == AMDGPUAS::CONSTANT_ADDRESS &&
+                  addrspace::Local == AMDGPUAS::PRIVATE_ADDRESS,
               "AMDGPU's address spaces");
 
 // What a load at `offset` bytes from the implicit arguments or from the
@@ -57,6 +63,7 @@ GpuValue dispatchPacket(uint64_t offset) {
 class AMDGPUTarget final : public Target {
 public:
   StringRef name() const override { return "amdgpu"; }
+  bool handles(const Triple &T) const override { return T.isAMDGCN(); }
 
   unsigned warpSize(const Function &F) const override {
     return F.getFnAttribute("target-features").getValueAsString().contains("+wavefrontsize32")

@@ -10,20 +10,17 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
 namespace kosan {
 namespace {
 
-// NVPTXAddrSpace (llvm/Support/NVPTXAddrSpace.h in later LLVMs).
-static_assert(addrspace::Generic == 0 && addrspace::Global == 1 && addrspace::Shared == 3 &&
-                  addrspace::Constant == 4 && addrspace::Local == 5,
-              "NVPTX's address spaces");
-
 class NVPTXTarget final : public Target {
 public:
   StringRef name() const override { return "nvptx"; }
+  bool handles(const Triple &T) const override { return T.isNVPTX(); }
   unsigned warpSize(const Function &) const override { return 32; }
 
   // LLVM 19's NVPTX marks kernels with !nvvm.annotations {ptr @f, !"kernel",

@@ -15,10 +15,11 @@ namespace kosan {
 
 const Target *Target::forModule(const Module &M) {
   Triple T(M.getTargetTriple());
-  if (T.isNVPTX())
-    return &nvptxTarget();
-  if (T.isAMDGCN())
-    return &amdgpuTarget();
+#define KOSAN_TARGET_IF_HANDLES(name)                                                              \
+  if (name##Target().handles(T))                                                                   \
+    return &name##Target();
+  KOSAN_TARGETS(KOSAN_TARGET_IF_HANDLES)
+#undef KOSAN_TARGET_IF_HANDLES
   return nullptr;
 }
 

@@ -7,8 +7,8 @@
 // layout of the launch info a kernel clone receives is the ABI's
 // (include/kosan/abi.h), the same for every target: LaunchInfoLayout.
 //
-// One implementation per target (NVPTX.cpp, AMDGPU.cpp), found by the
-// module's triple (Target::forModule).
+// One implementation per target (NVPTX.cpp, AMDGPU.cpp), listed once in
+// KOSAN_TARGETS below and found by the module's triple (Target::forModule).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_PASSES_TARGET_TARGET_H
@@ -25,6 +25,7 @@
 
 namespace llvm {
 class CallInst;
+class Triple;
 class Function;
 class Module;
 class Value;
@@ -34,9 +35,9 @@ namespace kosan {
 
 // LLVM's address space numbers for GPU memories. NVPTX and AMDGPU agree on
 // them (AMDGPU calls local memory "private" and shared memory "LDS"); each
-// target's implementation asserts that its backend's numbers are these, so
-// that code which must be constant (a static helper, a sink's address
-// space) can use them directly.
+// target's implementation asserts that its backend's numbers are these
+// (NVPTX's below: LLVM 19 has no header of them), so that code which must be
+// constant (a static helper, a sink's address space) can use them directly.
 namespace addrspace {
 constexpr unsigned Generic = 0;
 constexpr unsigned Global = 1;
@@ -44,6 +45,10 @@ constexpr unsigned Shared = 3;   // __shared__ / LDS
 constexpr unsigned Constant = 4; // __constant__
 constexpr unsigned Local = 5;    // per-thread stack / private
 } // namespace addrspace
+// NVPTXAddrSpace (llvm/Support/NVPTXAddrSpace.h in later LLVMs).
+static_assert(addrspace::Generic == 0 && addrspace::Global == 1 && addrspace::Shared == 3 &&
+                  addrspace::Constant == 4 && addrspace::Local == 5,
+              "NVPTX's address spaces");
 
 // kosan_launch_info (abi.h) in bytes: what a kernel clone reads its launch
 // context and its arguments' bounds from.
@@ -81,6 +86,8 @@ public:
   static const Target *forModule(const llvm::Module &M);
 
   virtual llvm::StringRef name() const = 0;
+  // Whether device modules of this triple are this target's.
+  virtual bool handles(const llvm::Triple &T) const = 0;
   // Threads of a warp (NVPTX: 32) or a wavefront (AMDGPU: 64 or 32).
   virtual unsigned warpSize(const llvm::Function &F) const = 0;
 
@@ -143,8 +150,14 @@ public:
   virtual void systemFence(llvm::IRBuilderBase &B) const = 0;
 };
 
-const Target &nvptxTarget();
-const Target &amdgpuTarget();
+// The targets, one file each in passes/target/: X(name), where the file
+// defines kosan::<name>Target(). Target::forModule takes the first whose
+// handles() accepts the module's triple.
+#define KOSAN_TARGETS(X) X(nvptx) X(amdgpu)
+
+#define KOSAN_DECLARE_TARGET(name) const Target &name##Target();
+KOSAN_TARGETS(KOSAN_DECLARE_TARGET)
+#undef KOSAN_DECLARE_TARGET
 
 } // namespace kosan
 

@@ -7,6 +7,7 @@ torch are used when present and never required. See docs/python.md.
 """
 
 from ._library import KosanError, LibraryNotFound
+from ._checks import check_names, checks
 from ._trace import Trace, TraceError, open_trace
 from ._compare import compare, compare_report, write_reference
 from ._runtime import (RegistrationError, RuntimeNotFound, find_runtime, register_tensor,
@@ -16,6 +17,7 @@ __all__ = [
     "KosanError", "LibraryNotFound", "TraceError", "RuntimeNotFound", "RegistrationError",
     "Trace", "open_trace", "compare", "compare_report", "write_reference",
     "find_runtime", "register_tensor", "unregister_tensor", "registered",
+    "checks", "check_names",
 ]
 
 

@@ -9,7 +9,7 @@ import threading
 
 LIBRARY_NAME = "libkosan_host.so"
 # KOSAN_CAPI_VERSION of the header these prototypes follow.
-CAPI_VERSION = 1
+CAPI_VERSION = 2
 
 
 class KosanError(Exception):
@@ -61,6 +61,7 @@ def _declare(lib: ctypes.CDLL) -> None:
     trace = c.c_void_p
     signatures = {
         "kosan_capi_version": (c.c_int, []),
+        "kosan_checks_json": (string, []),
         "kosan_trace_open": (trace, [c.c_char_p, string_out]),
         "kosan_trace_close": (None, [trace]),
         "kosan_trace_header_json": (string, [trace]),

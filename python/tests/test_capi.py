@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 
+import kosan
 from kosan import _library
 from kosan._library import take_string
 
@@ -26,7 +27,18 @@ def error_box():
 
 
 def test_version(lib):
-    assert lib.kosan_capi_version() == 1
+    assert lib.kosan_capi_version() == 2
+
+
+def test_checks_are_the_tables(lib):
+    # KOSAN_CHECKS of abi.h, variants at their check's place.
+    checks = json.loads(take_string(lib.kosan_checks_json()))
+    assert [c["name"] for c in checks] == ["oob", "precision", "order", "order-ops", "race"]
+    by_name = {c["name"]: c for c in checks}
+    assert not by_name["order-ops"]["runtime"]
+    assert by_name["order-ops"]["bits"] == by_name["order"]["bits"] | 8
+    assert [c["name"] for c in checks if c["all"]] == ["oob", "precision", "order"]
+    assert kosan.check_names() == ["oob", "precision", "order", "race"]
 
 
 def test_open_with_null_path(lib):

@@ -96,6 +96,21 @@ inline uint32_t lowestLane(LaneMask m) { return (uint32_t)__builtin_ctzll(m); }
 inline LaneMask lanesBelow(LaneMask m, uint32_t lane) { return m & ((1ull << lane) - 1); }
 #endif
 
+// Completes an event of a log in mapped host memory (kosan_oob_event,
+// kosan_race_event: the caller wrote its own fields): the block and the
+// thread, then, after a fence that makes the rest visible to the host, the
+// key, which the host reads as "this event is complete".
+template <typename Event> inline void publishEvent(Event *e, uint32_t launchId, uint32_t site) {
+  e->block[0] = blockId(0);
+  e->block[1] = blockId(1);
+  e->block[2] = blockId(2);
+  e->thread[0] = threadId(0);
+  e->thread[1] = threadId(1);
+  e->thread[2] = threadId(2);
+  systemFence();
+  e->key = ((uint64_t)launchId << 32 | site) + 1;
+}
+
 } // namespace kosan::gpu
 
 #endif

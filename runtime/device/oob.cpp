@@ -34,14 +34,7 @@ void record(kosan_device_state *st, uint32_t launchId, uint32_t flags,
     e->pitch = 0;
     e->size = size;
     e->flags = eventFlags;
-    e->block[0] = kosan::gpu::blockId(0);
-    e->block[1] = kosan::gpu::blockId(1);
-    e->block[2] = kosan::gpu::blockId(2);
-    e->thread[0] = kosan::gpu::threadId(0);
-    e->thread[1] = kosan::gpu::threadId(1);
-    e->thread[2] = kosan::gpu::threadId(2);
-    kosan::gpu::systemFence();
-    e->key = ((uint64_t)launchId << 32 | site) + 1;
+    kosan::gpu::publishEvent(e, launchId, site);
   }
   hf->dirty = 1;
   uint32_t budget = st->event_budget;

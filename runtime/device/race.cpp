@@ -4,7 +4,7 @@
 // access of another thread of the block (one of them a write, the same
 // granule) with no barrier between them. Compiled to nvptx64 bitcode only;
 // the plugin inlines these entries into the instrumented clones after
-// linking (DeviceRuntime.h, InlinedEntries), so they cost no call.
+// linking (KOSAN_DEVICE_ENTRIES, inlined), so they cost no call.
 //
 // The block's race state lies at the end of its dynamic shared memory
 // (kosan_race_header in abi.h): a 64-bit shadow word per granule of the
@@ -80,14 +80,7 @@ __attribute__((noinline, cold)) void report(uint64_t state, uint32_t launchId, u
     e->other_thread = otherThread;
     e->offset = offset;
     e->kinds = kinds;
-    e->block[0] = kosan::gpu::blockId(0);
-    e->block[1] = kosan::gpu::blockId(1);
-    e->block[2] = kosan::gpu::blockId(2);
-    e->thread[0] = kosan::gpu::threadId(0);
-    e->thread[1] = kosan::gpu::threadId(1);
-    e->thread[2] = kosan::gpu::threadId(2);
-    kosan::gpu::systemFence();
-    e->key = ((uint64_t)launchId << 32 | site) + 1;
+    kosan::gpu::publishEvent(e, launchId, site);
   }
   *(volatile uint32_t *)st->race_flag = 1;
 }

@@ -1345,7 +1345,7 @@ void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext 
 
 } // namespace
 
-std::unique_ptr<Instrumenter> makeOOBInstrumenter(ModuleState &S) {
+std::unique_ptr<Instrumenter> makeOobInstrumenter(ModuleState &S) {
   return std::make_unique<OOBInstrumenter>(S);
 }
 

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from .._checks import check_names
 from ._db import Database
 from ._report import FORMATS, summarize, write_reports
 from ._schedule import LocalScheduler, RayScheduler
@@ -48,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                         "(with many --seeds)")
     p.add_argument("--max-mutants", type=int, default=0,
                    help="at most N mutants per program, taken in turn from each operator (0: all)")
-    p.add_argument("--checks", default="oob,precision,order,race", help="kosan's checks for the checked builds")
+    p.add_argument("--checks", default=None,
+                   help="kosan's checks for the checked builds (default: every check)")
     p.add_argument("--arch", default=os.environ.get("KOSAN_CUDA_ARCH", "sm_90"), help="GPU architecture")
     p.add_argument("--flags", default="-O2", help="compiler flags (default -O2)")
     p.add_argument("--compiler", default="", help="the compiler command (default: kosan-clang++ of --tools)")
@@ -140,7 +142,7 @@ def _settings(args, out: Path) -> dict:
         str(Path(tools) / "kosan-clang++") if tools and (Path(tools) / "kosan-clang++").exists() else "kosan-clang++"]
     return {"tools": tools, "compiler": compiler,
             "flags": [*shlex.split(args.flags), f"--cuda-gpu-arch={args.arch}", "-I", str(args.kernels.resolve())],
-            "checks": args.checks, "seeds": _seeds(args.seeds), "timeout": args.timeout,
+            "checks": args.checks or ",".join(check_names()), "seeds": _seeds(args.seeds), "timeout": args.timeout,
             "build_timeout": args.build_timeout, "runner": shlex.split(args.runner),
             "work": str((args.work or out / "work").resolve()), "keep": args.keep,
             # Without mutants, a program's draws run side by side.

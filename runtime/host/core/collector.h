@@ -1,9 +1,10 @@
 //===- runtime/host/core/collector.h - What a check does on the host ------===//
 //
 // Each check has one collector (runtime/host/checks/<check>/), and so do
-// snapshots. The core calls every collector, in the order Runtime lists
-// them, at each of these points; a collector does its part there and
-// nothing elsewhere. All hooks run with the runtime's mutex held.
+// snapshots. The core calls every collector at each of these points: the
+// snapshots' first, then the checks' in the order of KOSAN_CHECKS (abi.h).
+// A collector does its part there and nothing elsewhere. All hooks run with
+// the runtime's mutex held.
 //
 // The state the collectors share with the core (the options, the driver,
 // the allocation table, the trace, ...) is reachable under the names the
@@ -16,6 +17,7 @@
 #include "core/runtime.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +65,9 @@ public:
   virtual void exitReport() {}
   // cudaDeviceReset: device memory is gone.
   virtual void deviceReset() {}
+  // The process got a fatal signal: report what can be read without
+  // waiting for the device.
+  virtual void fatalSignal() {}
 
 protected:
   using ArgBuffer = Runtime::ArgBuffer;
@@ -104,6 +109,14 @@ protected:
   unsigned long &errors;
   unsigned long &plainLaunches;
 };
+
+// The collectors: make<Name>Collector for each check of KOSAN_CHECKS, in
+// runtime/host/checks/<name>/, and the snapshots'.
+#define KOSAN_DECLARE_COLLECTOR(ID, Name, name, bit, all, rank)                                   \
+  std::unique_ptr<Collector> make##Name##Collector(Runtime &rt);
+KOSAN_CHECKS(KOSAN_DECLARE_COLLECTOR, KOSAN_CHECK_ROW_NONE)
+#undef KOSAN_DECLARE_COLLECTOR
+std::unique_ptr<Collector> makeSnapshotCollector(Runtime &rt);
 
 } // namespace kosan::rt
 

@@ -7,11 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "core/runtime.h"
 
-#include "checks/oob/oob_collector.h"
-#include "checks/order/order_collector.h"
-#include "checks/precision/precision_collector.h"
-#include "checks/race/race_collector.h"
-#include "checks/snapshot/snapshot_collector.h"
 #include "core/collector.h"
 #include "core/hip.h"
 
@@ -108,15 +103,14 @@ Runtime::Runtime() {
     log("kosan: warning: snapshot=1 needs the instrumented kernels (checks=oob or "
         "checks=precision); no snapshots are taken\n");
   // Called in this order at every hook (collector.h): at a launch, the
-  // bounds first and the snapshots before the logs are collected.
-  collectors.push_back(std::make_unique<OobCollector>(*this));
-  oobCollector = static_cast<OobCollector *>(collectors.back().get());
-  collectors.push_back(std::make_unique<SnapshotCollector>(*this));
-  collectors.push_back(std::make_unique<PrecisionCollector>(*this));
-  collectors.push_back(std::make_unique<OrderCollector>(*this));
-  // After order: the race shadow goes after the order shadow in dynamic
-  // shared memory.
-  collectors.push_back(std::make_unique<RaceCollector>(*this));
+  // snapshots are taken before the checks' logs are collected, and the
+  // checks' collectors run in the order of KOSAN_CHECKS (the race shadow
+  // goes after the order shadow in dynamic shared memory).
+  collectors.push_back(makeSnapshotCollector(*this));
+#define KOSAN_ADD_COLLECTOR(ID, Name, name, bit, all, rank)                                       \
+  collectors.push_back(make##Name##Collector(*this));
+  KOSAN_CHECKS(KOSAN_ADD_COLLECTOR, KOSAN_CHECK_ROW_NONE)
+#undef KOSAN_ADD_COLLECTOR
 }
 
 Runtime::~Runtime() = default;

@@ -26,6 +26,7 @@
 #include "core/quarantine.h"
 
 #include "kosan/abi.h"
+#include "kosan/checks.h"
 #include "kosan/trace.h"
 
 #include <cuda_runtime_api.h>
@@ -43,7 +44,6 @@
 namespace kosan::rt {
 
 class Collector;
-class OobCollector;
 
 struct LaunchState {
   LaunchRecord record;
@@ -64,10 +64,7 @@ public:
   bool race() const { return checks & KOSAN_CHECK_RACE; }
   // A check whose code lives in the instrumented clones: with none, the
   // plain kernels run.
-  bool instrumentedChecks() const {
-    return checks & (KOSAN_CHECK_OOB | KOSAN_CHECK_PRECISION | KOSAN_CHECK_ORDER |
-                     KOSAN_CHECK_RACE);
-  }
+  bool instrumentedChecks() const { return checks & kEveryCheck; }
 
   void addAllocation(void *p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
                      BufferOrigin origin);
@@ -235,7 +232,6 @@ private:
 
   // One per check (and snapshots), called in this order at every hook.
   std::vector<std::unique_ptr<Collector>> collectors;
-  OobCollector *oobCollector = nullptr; // also in collectors
 
   // HIP kernels by host stub (registerHipKernel); they outlive a device
   // reset, as HIP's registrations do.

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "core/runtime.h"
 
-#include "checks/oob/oob_collector.h"
+#include "core/collector.h"
 
 #include <signal.h>
 
@@ -71,9 +71,8 @@ void Runtime::onFatalSignal(int sig) {
   }
   log("kosan: the process got SIG%s; reporting what its kernels recorded so far "
       "(kernels still running were not waited for)\n", name ? name : "?");
-  if (deviceReady && hostFlag && events)
-    oobCollector->drainEvents(false, /*noCuda=*/true);
-  oobCollector->printSummary();
+  for (const std::unique_ptr<Collector> &c : collectors)
+    c->fatalSignal();
 }
 
 } // namespace kosan::rt

@@ -1,13 +1,18 @@
-; Each check has a pass name of its own, and instruments its check alone:
-; kosan-oob the bounds checks (with what -kosan-checks adds), kosan-precision
-; the fp64 shadow, kosan-order the fingerprints; `kosan` is what clang runs,
-; all checks of -kosan-checks on one clone.
+; Each name of KOSAN_CHECKS (abi.h) is a pass name, kosan-<name>, that
+; instruments its check alone, whatever -kosan-checks says: kosan-oob the
+; bounds checks, kosan-precision the fp64 shadow, kosan-order the
+; fingerprints, kosan-order-ops the fingerprints and the operation log;
+; `kosan` is what clang runs, all checks of -kosan-checks on one clone.
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false \
 ; RUN:   -S < %s | FileCheck %s --check-prefixes=ALL,OOB --implicit-check-not=__kosan_prec --implicit-check-not=__kosan_order
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-precision -kosan-link-runtime=false \
 ; RUN:   -S < %s | FileCheck %s --check-prefixes=ALL,PREC --implicit-check-not=__kosan_oob --implicit-check-not=__kosan_order
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-order -kosan-link-runtime=false \
 ; RUN:   -S < %s | FileCheck %s --check-prefixes=ALL,ORDER --implicit-check-not=__kosan_oob --implicit-check-not=__kosan_prec
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-checks=precision,order -kosan-link-runtime=false \
+; RUN:   -S < %s | FileCheck %s --check-prefixes=ALL,OOB --implicit-check-not=__kosan_prec --implicit-check-not=__kosan_order
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-order-ops -kosan-link-runtime=false \
+; RUN:   -S < %s | FileCheck %s --check-prefixes=ALL,ORDER,OPS --implicit-check-not=__kosan_oob --implicit-check-not=__kosan_prec
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-checks=all -kosan-link-runtime=false \
 ; RUN:   -S < %s | FileCheck %s --check-prefixes=ALL,OOB,PREC,ORDER
 ;
@@ -54,6 +59,7 @@ exit:
 ; OOB-DAG: kosan.bad
 ; PREC-DAG: call void @__kosan_prec_value(
 ; ORDER-DAG: call void @__kosan_order_store(
+; OPS-DAG: call void @__kosan_order_op(
 
 ; ONCE: Running analysis: DominatorTreeAnalysis on sum
 ; ONCE: Running analysis: LoopAnalysis on sum

@@ -12,6 +12,10 @@
 
 namespace kosan::rt {
 
+std::unique_ptr<Collector> makeOobCollector(Runtime &rt) {
+  return std::make_unique<OobCollector>(rt);
+}
+
 void OobCollector::beforeLaunch(LaunchContext &c) {
   // Without checks=oob the clone still runs (it holds the other checks)
   // but bounds nothing: every argument is unbounded and the table of
@@ -55,6 +59,12 @@ void OobCollector::deviceReset() {
   dTable = nullptr;
   dTableCap = 0;
   tableGeneration = ~0ull;
+}
+
+void OobCollector::fatalSignal() {
+  if (deviceReady && hostFlag && events)
+    drainEvents(false, /*noCuda=*/true);
+  printSummary();
 }
 
 kosan_arg_bounds OobCollector::boundsFor(uint64_t value, LaunchState &ls) {

@@ -25,6 +25,7 @@ public:
   void exitRecord(TraceEnd &end) override;
   void exitReport() override;
   void deviceReset() override;
+  void fatalSignal() override;
 
   // Collects the OOB events (mu held); returns whether it synchronised the
   // device.

@@ -8,6 +8,10 @@
 
 namespace kosan::rt {
 
+std::unique_ptr<Collector> makeOrderCollector(Runtime &rt) {
+  return std::make_unique<OrderCollector>(rt);
+}
+
 void OrderCollector::setUp(kosan_device_state &st) {
   if (order())
     setUpOrder(st);

@@ -10,6 +10,10 @@
 
 namespace kosan::rt {
 
+std::unique_ptr<Collector> makePrecisionCollector(Runtime &rt) {
+  return std::make_unique<PrecisionCollector>(rt);
+}
+
 void PrecisionCollector::setUp(kosan_device_state &st) {
   if (precision())
     setUpPrecision(st);

@@ -10,6 +10,10 @@
 
 namespace kosan::rt {
 
+std::unique_ptr<Collector> makeRaceCollector(Runtime &rt) {
+  return std::make_unique<RaceCollector>(rt);
+}
+
 namespace {
 // From sm_80 on the block's window starts with a KiB the system reserves;
 // the program's static shared memory follows, then its dynamic shared

@@ -12,6 +12,10 @@
 
 namespace kosan::rt {
 
+std::unique_ptr<Collector> makeSnapshotCollector(Runtime &rt) {
+  return std::make_unique<SnapshotCollector>(rt);
+}
+
 void SnapshotCollector::beforeLaunch(LaunchContext &c) {
   pending.clear();
   if (opts.snapshot && trace && !c.capturing)

@@ -881,7 +881,24 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
             (name.starts_with("llvm.nvvm.") ? name.drop_front(strlen("llvm.nvvm.")).str()
                                              : name.drop_front(strlen("llvm.")).str() + ", afn") +
             ")";
-  checkNonfinite(CI, afterOf(S, CI), CI, operands, shown);
+  // Operations that pick an operand, its magnitude or sign, or round to an
+  // integer give a finite result for finite operands: never a NaN/Inf
+  // birth, so no test (softmax's running fmaxf paid one per element).
+  bool mayBeBorn = true;
+  switch (id) {
+  case Intrinsic::fabs: case Intrinsic::floor: case Intrinsic::ceil:
+  case Intrinsic::trunc: case Intrinsic::rint: case Intrinsic::nearbyint:
+  case Intrinsic::round: case Intrinsic::roundeven: case Intrinsic::minnum:
+  case Intrinsic::maxnum: case Intrinsic::minimum: case Intrinsic::maximum:
+  case Intrinsic::copysign:
+    mayBeBorn = false;
+    break;
+  default:
+    mayBeBorn = !(op == "fmin" || op == "fmax" || op == "fabs" || op == "saturate");
+    break;
+  }
+  if (mayBeBorn)
+    checkNonfinite(CI, afterOf(S, CI), CI, operands, shown);
   return true;
 }
 

@@ -53,9 +53,36 @@ define void @copy(ptr %in, ptr %out) {
   ret void
 }
 
-!nvvm.annotations = !{!0, !1}
+; A running maximum of magnitudes (softmax's first pass): fmaxf and fabsf
+; of finite operands are finite, so neither tests for an Inf/NaN birth;
+; their shadows are still computed, and the store still recorded.
+define void @running_max(ptr %x, ptr %out, i32 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %m = phi float [ 0.0, %entry ], [ %m.next, %loop ]
+  %p = getelementptr inbounds float, ptr %x, i32 %i
+  %v = load float, ptr %p, align 4
+  %a = call float @llvm.fabs.f32(float %v)
+  %m.next = call float @llvm.maxnum.f32(float %m, float %a)
+  %i.next = add i32 %i, 1
+  %done = icmp eq i32 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  store float %m.next, ptr %out, align 4
+  ret void
+}
+
+declare float @llvm.fabs.f32(float)
+declare float @llvm.maxnum.f32(float, float)
+
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @dot, !"kernel", i32 1}
 !1 = !{ptr @copy, !"kernel", i32 1}
+!2 = !{ptr @running_max, !"kernel", i32 1}
 
 ; The slot base global the host fills in (out of range until it does).
 ; CHECK: @__kosan_prec_base = addrspace(1) externally_initialized global i32 -2147483648
@@ -157,6 +184,14 @@ define void @copy(ptr %in, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @copy__kosan(
 ; CHECK-NOT:     fpext
 ; CHECK-NOT:     __kosan_prec_value
+; CHECK:         ret void
+
+; CHECK-LABEL: define ptx_kernel void @running_max__kosan(
+; CHECK:         call double @llvm.fabs.f64(
+; CHECK:         call double @llvm.maxnum.f64(
+; CHECK-NOT:     __kosan_prec_nonfinite
+; CHECK:         call void @__kosan_prec_value(
+; CHECK-NOT:     __kosan_prec_nonfinite
 ; CHECK:         ret void
 
 ; REMARK: remark: <unknown>:0:0: kernel 'dot': 3 operations shadowed in fp64 (0 half/bf16 inline-asm operations), 3 stores and atomics and 1 narrowing conversions recorded, 2 shadows seeded from loads, parameters or calls

@@ -104,6 +104,8 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK-NEXT:    [[VS:%[0-9]+]] = fpext float %v to double
 ; CHECK:         %m = fmul float %v, 5.000000e-01
 ; CHECK-NEXT:    [[MS:%[0-9]+]] = fmul double [[VS]], 5.000000e-01
+; CHECK-NOT:     fabs.f32(float %m)
+; CHECK-NOT:     fabs.f32(float %v)
 ; The multiply and the add stay in one block (no branch between them), so
 ; the backend fuses them into an fma exactly as in the plain kernel.
 ; CHECK-NOT:     br
@@ -131,23 +133,25 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK-NEXT:    [[GE:%[0-9]+]] = fcmp oge double [[L8]], [[E]]
 ; CHECK-NEXT:    %kosan.introduced = and i1 [[GE]], [[NZ]]
 ; The cause code: exponent of the local error less the result's, + 2048,
-; clamped to [1, 4095], above the operation's site id (1, its NaN/Inf site).
+; clamped to [1, 4095], above the operation's site id (0, its NaN/Inf site:
+; the multiply by 0.5 has none, a finite value halved stays finite).
 ; CHECK:         [[CODE:%[0-9]+]] = add i32 %{{[0-9]+}}, 2048
 ; CHECK-NEXT:    [[LO:%[0-9]+]] = call i32 @llvm.smax.i32(i32 [[CODE]], i32 1)
 ; CHECK-NEXT:    [[HI:%[0-9]+]] = call i32 @llvm.smin.i32(i32 [[LO]], i32 4095)
 ; CHECK-NEXT:    [[SH:%[0-9]+]] = shl i32 [[HI]], 20
-; CHECK-NEXT:    %kosan.local = or i32 [[SH]], 1
+; CHECK-NEXT:    %kosan.local = or i32 [[SH]], 0
 ; CHECK-NEXT:    [[MAX:%[0-9]+]] = call i32 @llvm.umax.i32(i32 %kosan.local, i32 %sum.cause)
 ; CHECK-NEXT:    [[CAUSE]] = select i1 %kosan.introduced, i32 [[MAX]], i32 %sum.cause
 ; Inf/NaN born here? Each operation folds its test into the block's "first
-; birth" values; one branch at the end of the block reports it.
+; birth" values; one branch at the end of the block reports it. The
+; addition's operands are tested (the product too: it was not).
 ; CHECK:         [[ABS:%[0-9]+]] = call float @llvm.fabs.f32(float %sum.next)
 ; CHECK-NEXT:    fcmp olt float [[ABS]], 0x7FF0000000000000
-; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 1, i32 %{{[0-9]+}}
-; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], double %{{[0-9]+}}, double %{{[0-9]+}}
-; CHECK-NEXT:    [[SHADOW:%[0-9]+]] = select i1 [[TAKE]], double [[SUMS]], double %{{[0-9]+}}
-; CHECK-NEXT:    [[ANY:%[0-9]+]] = or i1
-; CHECK:         br i1 [[ANY]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
+; CHECK:         call float @llvm.fabs.f32(float %m)
+; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 0, i32 {{[0-9]+}}
+; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], double %{{[0-9]+}}, double {{.*}}
+; CHECK-NEXT:    [[SHADOW:%[0-9]+]] = select i1 [[TAKE]], double [[SUMS]], double {{.*}}
+; CHECK:         br i1 [[TAKE]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
 ; CHECK:         [[SLOT:%[0-9]+]] = add i32 %kosan.prec_base, [[SITE]]
 ; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REAL]], double [[SHADOW]])
 ; CHECK:       exit:
@@ -162,7 +166,7 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK:         fpext float %{{[0-9]+}} to double
 ; CHECK-NEXT:    [[RSF:%[0-9]+]] = fptrunc double [[RS]] to float
 ; CHECK-NEXT:    [[AGAIN:%[0-9]+]] = call float @llvm.nvvm.ex2.approx.f(float [[RSF]])
-; CHECK:         %kosan.local{{[0-9]+}} = or i32 %{{[0-9]+}}, 2
+; CHECK:         %kosan.local{{[0-9]+}} = or i32 %{{[0-9]+}}, 1
 ; CHECK:         [[ET:%kosan.cause[0-9]+]] = select i1 %kosan.introduced{{[0-9]+}}, i32 %{{[0-9]+}}, i32 [[RT]]
 ; The store: real value and shadow, f32 (dtype 2), and the root cause its
 ; tag names: the code, and the slot of the operation's site.

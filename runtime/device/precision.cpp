@@ -10,7 +10,9 @@
 // errors (include/kosan/precision.h); the lanes of the warp that called for
 // the same slot then reduce their samples in registers, and the lowest of
 // them adds the result to the slot: one atomic per nonzero field, per warp
-// and slot, not per thread (test/gpu/precision_warp_groups.cu). The rules
+// and slot, not per thread (test/gpu/precision_warp_groups.cu). A maximum is
+// reduced only when some lane of the group exceeds the slot's: once a
+// site's maxima settle, a call reduces its sum alone. The rules
 // (each lane's LaneSample is precision.h's):
 //   - count: every call;
 //   - sum_rel_err: finite relative errors only; a NaN or +inf relative error
@@ -145,6 +147,37 @@ uint32_t groupOf(uint32_t slotIndex) {
   return __nvvm_match_any_sync_i32(__nvvm_activemask(), slotIndex);
 }
 
+// v reduced over the group, to its lowest lane (to every lane of a whole
+// warp): the maximum of the bit patterns (isMax), or the sum of the doubles
+// they hold. A whole warp (the common case) takes a butterfly, five
+// shuffles per value and no lane search; a partial group has rank r (the
+// r-th lowest lane of the group) take rank r + d, for d = 1, 2, 4, 8, 16,
+// where fns finds the lane of rank r + d: the (d+1)-th set bit of the group
+// from this lane up. A butterfly adds in another order than a partial
+// group; the sum only feeds a mean.
+template <bool isMax>
+uint64_t groupReduce(uint32_t group, uint32_t lane, uint32_t n, uint64_t v) {
+  auto combine = [](uint64_t a, uint64_t b) {
+    if constexpr (isMax)
+      return b > a ? b : a;
+    else
+      return bitsOf(fromBits(a) + fromBits(b));
+  };
+  if (group == 0xffffffffu) {
+    for (uint32_t o = 16; o; o >>= 1)
+      v = combine(v, shflXor64(v, o));
+    return v;
+  }
+  for (uint32_t d = 1; d < n; d <<= 1) {
+    uint32_t src = __nvvm_fns(group, lane, (int)d + 1);
+    bool has = src < 32;
+    uint64_t other = shfl64(group, v, has ? src : lane);
+    if (has)
+      v = combine(v, other);
+  }
+  return v;
+}
+
 // A VALUE or NARROW sample: reduce over the group, then the leader (lowest
 // lane) adds to the slot and the worst lane writes worst_* if the group
 // raised the maximum. Only NARROW samples carry flags.
@@ -156,43 +189,24 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   uint32_t leader = (uint32_t)__builtin_ctz(group);
   uint32_t n = popc(group);
 
-  // A partial group: rank r (the r-th lowest lane of the group) takes rank
-  // r + d, for d = 1, 2, 4, 8, 16. fns finds the lane of
-  // rank r + d: the (d+1)-th set bit of the group from this lane up.
+  // Each field is reduced on its own (the same order of operations as in
+  // one loop over all of them), and a maximum only where some lane of the
+  // group exceeds the slot's as read now: once a site's maxima settle, most
+  // groups raise none, and a load and a ballot replace ten shuffles. A stale
+  // read can only be lower than the truth (maxima only grow while kernels
+  // run), so no raise is missed; the ballot is the group's, so the branch is.
+  kosan_prec_slot *slot = t.slot;
   double sum = s.sumRelErr;
-  uint64_t maxRel = s.relErrBits, maxUlp = s.ulpErrBits;
-  uint64_t maxAbs = s.absErrBits, maxScale = s.scaleBits;
-  if (group == 0xffffffffu) {
-    // A whole warp at one site (the common case): a butterfly, five
-    // shuffles per value and no lane search. The sum then adds in another
-    // order than a partial group's; it only feeds a mean.
-    for (uint32_t o = 16; o; o >>= 1) {
-      sum = sum + fromBits(shflXor64(bitsOf(sum), o));
-      uint64_t otherRel = shflXor64(maxRel, o), otherUlp = shflXor64(maxUlp, o);
-      uint64_t otherAbs = shflXor64(maxAbs, o), otherScale = shflXor64(maxScale, o);
-      maxRel = otherRel > maxRel ? otherRel : maxRel;
-      maxUlp = otherUlp > maxUlp ? otherUlp : maxUlp;
-      maxAbs = otherAbs > maxAbs ? otherAbs : maxAbs;
-      maxScale = otherScale > maxScale ? otherScale : maxScale;
-    }
-  }
-  for (uint32_t d = 1; d < n && group != 0xffffffffu; d <<= 1) {
-    uint32_t src = __nvvm_fns(group, lane, (int)d + 1);
-    bool has = src < 32;
-    uint32_t from = has ? src : lane;
-    double otherSum = fromBits(shfl64(group, bitsOf(sum), from));
-    uint64_t otherRel = shfl64(group, maxRel, from);
-    uint64_t otherUlp = shfl64(group, maxUlp, from);
-    uint64_t otherAbs = shfl64(group, maxAbs, from);
-    uint64_t otherScale = shfl64(group, maxScale, from);
-    if (has) {
-      sum = sum + otherSum;
-      maxRel = otherRel > maxRel ? otherRel : maxRel;
-      maxUlp = otherUlp > maxUlp ? otherUlp : maxUlp;
-      maxAbs = otherAbs > maxAbs ? otherAbs : maxAbs;
-      maxScale = otherScale > maxScale ? otherScale : maxScale;
-    }
-  }
+  if (ballot(group, sum != 0))
+    sum = fromBits(groupReduce<false>(group, lane, n, bitsOf(sum)));
+  auto maxOf = [&](uint64_t mine, const uint64_t *field) {
+    return ballot(group, mine > readU64(field)) ? groupReduce<true>(group, lane, n, mine)
+                                                : 0;
+  };
+  uint64_t maxRel = maxOf(s.relErrBits, &slot->max_rel_err_bits);
+  uint64_t maxUlp = maxOf(s.ulpErrBits, &slot->max_ulp_err_bits);
+  uint64_t maxAbs = maxOf(s.absErrBits, &slot->max_abs_err_bits);
+  uint64_t maxScale = maxOf(s.scaleBits, &slot->max_scale_bits);
   // Bins by their three bits, flags by ballot.
   uint32_t bin0 = ballot(group, s.bin & 1), bin1 = ballot(group, s.bin & 2),
            bin2 = ballot(group, s.bin & 4);
@@ -205,20 +219,18 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
 
   uint32_t raised = 0;
   if (lane == leader) {
-    kosan_prec_slot *slot = t.slot;
     addU64(&slot->count, n);
     if (sum != 0)
       __nvvm_atom_add_gen_d(&slot->sum_rel_err, sum);
-    // Read first: once a slot's maxima settle, most groups raise nothing, and
-    // a stale read can only be lower than the truth (maxima only grow while
-    // kernels run).
-    if (maxRel > readU64(&slot->max_rel_err_bits))
+    // A maximum that was reduced (nonzero: some lane exceeded the slot's),
+    // read again first: another warp may have raised it since.
+    if (maxRel && maxRel > readU64(&slot->max_rel_err_bits))
       __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
-    if (maxUlp > readU64(&slot->max_ulp_err_bits))
+    if (maxUlp && maxUlp > readU64(&slot->max_ulp_err_bits))
       __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp, __ATOMIC_RELAXED);
-    if (maxScale > readU64(&slot->max_scale_bits))
+    if (maxScale && maxScale > readU64(&slot->max_scale_bits))
       __atomic_fetch_max(&slot->max_scale_bits, maxScale, __ATOMIC_RELAXED);
-    if (maxAbs > readU64(&slot->max_abs_err_bits))
+    if (maxAbs && maxAbs > readU64(&slot->max_abs_err_bits))
       raised = __atomic_fetch_max(&slot->max_abs_err_bits, maxAbs,
                                   __ATOMIC_RELAXED) < maxAbs;
     for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b) {

@@ -15,10 +15,13 @@
 // RUN: env KOSAN_OPTIONS=checks=precision:trace=%t/counters.kosan %gpubin/precision_warp_groups counters > %t/counters.out
 // RUN: grep '"kind":"narrow"' %t/counters.kosan | FileCheck %s --check-prefix=COUNTERS
 // RUN: env KOSAN_OPTIONS=checks=precision:trace=%t/births.kosan %gpubin/precision_warp_groups births > %t/births.out
+// RUN: env KOSAN_OPTIONS=checks=precision:trace=%t/raise.kosan %gpubin/precision_warp_groups raise > %t/raise.out
+// RUN: grep '"kind":"narrow"' %t/raise.kosan | FileCheck %s --check-prefix=RAISE
 // RUN: grep '"kind":"nonfinite"' %t/births.kosan | FileCheck %s --check-prefix=BIRTHS
 // The plain build records nothing and computes the same.
 // RUN: %gpubin/precision_warp_groups.plain ties | diff - %t/ties.out
 // RUN: %gpubin/precision_warp_groups.plain births | diff - %t/births.out
+// RUN: %gpubin/precision_warp_groups.plain raise | diff - %t/raise.out
 // REQUIRES: gpu
 #include "common.h"
 
@@ -57,6 +60,18 @@ __global__ void births(const float *a, const float *b, float *out) {
   out[i] = a[i] * b[i]; // BIRTHS: "launch_first":1,"launch_last":2,{{.*}}"line":[[@LINE]],{{.*}}"count":44,{{.*}}"nans":44,"worst":{"real":"inf","shadow":{{[0-9.e+]+}},"block":[0,0,0],"thread":[4,0,0],"launch":1}
 }
 
+// One site, five launches before anything collects: a whole warp of small
+// errors (k = 7), then lane 21 with k = 300, the small errors again, then
+// half a warp (a partial group) with lane 5 at k = 400, and its small
+// errors again. The maximum rises twice after it had settled, so the
+// worst is the last raise's: thread 5 of launch 4; the launches that raise
+// nothing change nothing but the counts.
+__global__ void narrow_raise(const float *in, __half *out, int limit) {
+  int i = threadIdx.x;
+  if (i < limit)
+    out[i] = __float2half(in[i]); // RAISE: "line":[[@LINE]],{{.*}}"count":128,{{.*}}"max_ulp_err":0.390625,{{.*}}"hist":[128,0,0,0,0,0,0,0],{{.*}}"worst":{"real":1{{(\.0)?}},"shadow":1.00038146{{[0-9]*}},"block":[0,0,0],"thread":[5,0,0],"launch":4}
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "ties";
   std::vector<float> in(kLanes), a(kLanes), b1(kLanes), b2(kLanes);
@@ -88,7 +103,23 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaMemcpy(db2, b2.data(), kLanes * sizeof(float), cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemset(dout, 0, kLanes * sizeof(__half)));
   CHECK_CUDA(cudaMemset(dprod, 0, kLanes * sizeof(float)));
-  if (std::strcmp(mode, "births") == 0) {
+  if (std::strcmp(mode, "raise") == 0) {
+    auto upload = [&](int lane, int k) {
+      std::vector<float> v(kLanes, 1.0f + std::ldexp(7.0f, -20));
+      if (lane >= 0)
+        v[lane] = 1.0f + std::ldexp(float(k), -20);
+      float *d;
+      CHECK_CUDA(cudaMalloc(&d, kLanes * sizeof(float)));
+      CHECK_CUDA(cudaMemcpy(d, v.data(), kLanes * sizeof(float), cudaMemcpyHostToDevice));
+      return d;
+    };
+    float *small = upload(-1, 0), *lane21 = upload(21, 300), *lane5 = upload(5, 400);
+    narrow_raise<<<1, kLanes>>>(small, dout, kLanes);
+    narrow_raise<<<1, kLanes>>>(lane21, dout, kLanes);
+    narrow_raise<<<1, kLanes>>>(small, dout, kLanes);
+    narrow_raise<<<1, kLanes>>>(lane5, dout, kLanes / 2);
+    narrow_raise<<<1, kLanes>>>(small, dout, kLanes / 2);
+  } else if (std::strcmp(mode, "births") == 0) {
     births<<<1, kLanes>>>(da, db1, dprod);
     births<<<1, kLanes>>>(da, db2, dprod);
   } else if (std::strcmp(mode, "counters") == 0) {

@@ -199,6 +199,7 @@ private:
   Value *outsideRow(IRBuilder<> &B, Value *addr, Value *size32, Value *begin, Value *pitch,
                     Value *shape);
   Value *holdsFill(IRBuilder<> &B, LoadInst &L);
+  Value *uninitOn(const LaunchContext &ctx, Function &F);
   void checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site, bool kernel);
   void checkUninitGroup(const Group &G, ArrayRef<std::pair<LoadInst *, unsigned>> loads,
                         const LaunchContext &ctx, bool kernel);
@@ -239,6 +240,8 @@ private:
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   // Misalignment tests of kernel arguments, made once at entry.
   DenseMap<std::pair<Value *, uint64_t>, Value *> argMisalignedCache;
+  // The launch's uninit flag, tested once at the function's entry.
+  Value *uninitOnCache = nullptr;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr, *zeroSink = nullptr;
 };
 
@@ -401,12 +404,21 @@ Value *OOBInstrumenter::outsideRow(IRBuilder<> &B, Value *addr, Value *size32, V
 // One-byte loads, pointers and aggregates are not checked.
 // Whether L read the fill (in any element); null for loads not checked
 // (one byte, pointers, aggregates).
+// The bits of each element of a load of type T that the uninit check
+// tests, or 0 for a load it leaves alone.
+static unsigned fillBits(Type *T) {
+  auto *VT = dyn_cast<FixedVectorType>(T);
+  Type *E = VT ? VT->getElementType() : T;
+  unsigned bits = E->isFloatingPointTy() || E->isIntegerTy() ? E->getPrimitiveSizeInBits() : 0;
+  return bits == 16 || bits == 32 || bits == 64 ? bits : 0;
+}
+
 Value *OOBInstrumenter::holdsFill(IRBuilder<> &B, LoadInst &L) {
   Type *T = L.getType();
   auto *VT = dyn_cast<FixedVectorType>(T);
   Type *E = VT ? VT->getElementType() : T;
-  unsigned bits = E->isFloatingPointTy() || E->isIntegerTy() ? E->getPrimitiveSizeInBits() : 0;
-  if (bits != 16 && bits != 32 && bits != 64)
+  unsigned bits = fillBits(T);
+  if (!bits)
     return nullptr;
   Type *IntE = B.getIntNTy(bits);
   Type *IntT = VT ? cast<Type>(FixedVectorType::get(IntE, VT->getNumElements())) : IntE;
@@ -420,36 +432,51 @@ Value *OOBInstrumenter::holdsFill(IRBuilder<> &B, LoadInst &L) {
   return eq;
 }
 
+// Whether the launch has KOSAN_LAUNCH_UNINIT: computed once at F's entry
+// (the flags are the launch's), so that a loop pays only the branch.
+Value *OOBInstrumenter::uninitOn(const LaunchContext &ctx, Function &F) {
+  if (uninitOnCache)
+    return uninitOnCache;
+  auto *flagsInst = dyn_cast<Instruction>(ctx.flags);
+  IRBuilder<> B(flagsInst ? flagsInst->getNextNode()
+                          : &*F.getEntryBlock().getFirstInsertionPt());
+  uninitOnCache = B.CreateICmpNE(B.CreateAnd(ctx.flags, B.getInt32(KOSAN_LAUNCH_UNINIT)),
+                                 B.getInt32(0), "kosan.uninit.on");
+  return uninitOnCache;
+}
+
+// One branch on the launch's uninit flag right after the load, which does
+// not wait for the loaded value; behind it, the compare and the report. A
+// branch on the value itself would hold every later load of the thread
+// until this one's data arrives.
 void OOBInstrumenter::checkUninit(LoadInst &L, const LaunchContext &ctx, uint32_t site,
                                   bool kernel) {
-  if (!L.getNextNode())
-    return;
-  IRBuilder<> B(L.getNextNode());
-  B.SetCurrentDebugLocation(L.getDebugLoc());
-  Value *eq = holdsFill(B, L);
-  if (!eq)
+  if (!L.getNextNode() || !fillBits(L.getType()))
     return;
   ++NumUninitChecked;
-  Value *on = B.CreateICmpNE(B.CreateAnd(ctx.flags, B.getInt32(KOSAN_LAUNCH_UNINIT)),
-                             B.getInt32(0));
-  Value *addr = B.CreatePtrToInt(L.getPointerOperand(), I64);
-  // Last, so that the report block splits off right after it.
-  Value *bad = B.CreateAnd(eq, on, "kosan.uninit");
-  Value *size32 = B.getInt32(uint32_t(DL.getTypeStoreSize(L.getType())));
-  Value *zero = B.getInt64(0);
-  Value *siteV = B.getInt32(site | KOSAN_SITE_UNINIT_BIT);
-  if (kernel) {
-    emitReport(cast<Instruction>(bad)->getNextNode(), ctx, siteV, addr, size32, zero, zero,
-               nullptr, nullptr, bad);
-    return;
-  }
+  Value *on = uninitOn(ctx, *L.getFunction());
   MDBuilder MDB(Ctx);
-  Instruction *then = SplitBlockAndInsertIfThen(bad, cast<Instruction>(bad)->getNextNode(),
-                                                false, MDB.createUnlikelyBranchWeights());
-  then->getParent()->setName("kosan.record");
+  Instruction *then = SplitBlockAndInsertIfThen(on, L.getNextNode(), false,
+                                                MDB.createUnlikelyBranchWeights());
+  then->getParent()->setName("kosan.uninit.test");
   IRBuilder<> R(then);
   R.SetCurrentDebugLocation(L.getDebugLoc());
-  R.CreateCall(recordFn, {ctx.state, ctx.launchId, ctx.flags, siteV, addr, size32});
+  Value *bad = holdsFill(R, L);
+  bad->setName("kosan.uninit");
+  Value *addr = R.CreatePtrToInt(L.getPointerOperand(), I64);
+  Value *size32 = R.getInt32(uint32_t(DL.getTypeStoreSize(L.getType())));
+  Value *zero = R.getInt64(0);
+  Value *siteV = R.getInt32(site | KOSAN_SITE_UNINIT_BIT);
+  if (kernel) {
+    emitReport(then, ctx, siteV, addr, size32, zero, zero, nullptr, nullptr, bad);
+    return;
+  }
+  Instruction *record = SplitBlockAndInsertIfThen(bad, then, false,
+                                                  MDB.createUnlikelyBranchWeights());
+  record->getParent()->setName("kosan.record");
+  IRBuilder<> RR(record);
+  RR.SetCurrentDebugLocation(L.getDebugLoc());
+  RR.CreateCall(recordFn, {ctx.state, ctx.launchId, ctx.flags, siteV, addr, size32});
 }
 
 // The loads of one group (program order, with their rows of its table):
@@ -462,12 +489,9 @@ void OOBInstrumenter::checkUninitGroup(const Group &G,
   LoadInst *last = loads.back().first;
   if (!last->getNextNode())
     return;
-  IRBuilder<> B(last->getNextNode());
-  B.SetCurrentDebugLocation(last->getDebugLoc());
-  Value *on = B.CreateICmpNE(B.CreateAnd(ctx.flags, B.getInt32(KOSAN_LAUNCH_UNINIT)),
-                             B.getInt32(0), "kosan.uninit.on");
+  Value *on = uninitOn(ctx, *last->getFunction());
   MDBuilder MDB(Ctx);
-  Instruction *then = SplitBlockAndInsertIfThen(on, B.GetInsertPoint(), false,
+  Instruction *then = SplitBlockAndInsertIfThen(on, last->getNextNode(), false,
                                                 MDB.createUnlikelyBranchWeights());
   then->getParent()->setName("kosan.uninit.scan");
   IRBuilder<> R(then);
@@ -983,6 +1007,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   ProvenanceAnalysis PA(DL, kernel ? &clone : nullptr);
   argBoundCache.clear();
   argMisalignedCache.clear();
+  uninitOnCache = nullptr;
   Counts counts;
 
   // Resolve, prove and group every access before any block is split; the

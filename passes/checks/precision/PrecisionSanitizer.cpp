@@ -881,7 +881,24 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
             (name.starts_with("llvm.nvvm.") ? name.drop_front(strlen("llvm.nvvm.")).str()
                                              : name.drop_front(strlen("llvm.")).str() + ", afn") +
             ")";
-  checkNonfinite(CI, afterOf(S, CI), CI, operands, shown);
+  // Operations that pick an operand, its magnitude or sign, or round to an
+  // integer give a finite result for finite operands: never a NaN/Inf
+  // birth, so no test (softmax's running fmaxf paid one per element).
+  bool mayBeBorn = true;
+  switch (id) {
+  case Intrinsic::fabs: case Intrinsic::floor: case Intrinsic::ceil:
+  case Intrinsic::trunc: case Intrinsic::rint: case Intrinsic::nearbyint:
+  case Intrinsic::round: case Intrinsic::roundeven: case Intrinsic::minnum:
+  case Intrinsic::maxnum: case Intrinsic::minimum: case Intrinsic::maximum:
+  case Intrinsic::copysign:
+    mayBeBorn = false;
+    break;
+  default:
+    mayBeBorn = !(op == "fmin" || op == "fmax" || op == "fabs" || op == "saturate");
+    break;
+  }
+  if (mayBeBorn)
+    checkNonfinite(CI, afterOf(S, CI), CI, operands, shown);
   return true;
 }
 
@@ -1458,8 +1475,28 @@ void Instrumenter::visit(Instruction *I) {
     Value *S = B.CreateBinOp(BO->getOpcode(), a, b);
     setShadow(BO, S);
     ++counts.shadowed;
-    checkNonfinite(BO, afterOf(S, BO), BO, {BO->getOperand(0), BO->getOperand(1)},
-                   BO->getOpcodeName());
+    // A finite value scaled down by a constant (x * 0.5, x / 7) stays
+    // finite: no birth to test for.
+    auto constantMagnitude = [&](Value *V) -> std::optional<double> {
+      auto *CF = dyn_cast<ConstantFP>(V);
+      if (!CF || !CF->getValueAPF().isFiniteNonZero())
+        return std::nullopt;
+      APFloat c = CF->getValueAPF();
+      bool lost;
+      c.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      return std::fabs(c.convertToDouble());
+    };
+    bool scalesDown = false;
+    if (BO->getOpcode() == Instruction::FMul)
+      for (Value *O : BO->operands())
+        if (std::optional<double> c = constantMagnitude(O); c && *c <= 1.0)
+          scalesDown = true;
+    if (BO->getOpcode() == Instruction::FDiv)
+      if (std::optional<double> c = constantMagnitude(BO->getOperand(1)); c && *c >= 1.0)
+        scalesDown = true;
+    if (!scalesDown)
+      checkNonfinite(BO, afterOf(S, BO), BO, {BO->getOperand(0), BO->getOperand(1)},
+                     BO->getOpcodeName());
   } else if (auto *UO = dyn_cast<UnaryOperator>(I)) {
     if (UO->getOpcode() == Instruction::FNeg && fpKind(UO->getType()))
       setShadow(UO, B.CreateFNeg(shadow(UO->getOperand(0))));

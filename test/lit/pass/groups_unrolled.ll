@@ -88,9 +88,9 @@ declare void @may_exit()
 ; CHECK:         ret void
 
 ; UNINIT-LABEL: define ptx_kernel void @unrolled4__kosan(
-; UNINIT:         %v3 = load float, ptr %kosan.safe{{[0-9]+}}, align 4
-; UNINIT-NEXT:    [[FLAG:%.*]] = and i32 %kosan.flags, {{[0-9]+}}
+; UNINIT:         [[FLAG:%.*]] = and i32 %kosan.flags, {{[0-9]+}}
 ; UNINIT-NEXT:    %kosan.uninit.on = icmp ne i32 [[FLAG]], 0
+; UNINIT:         %v3 = load float, ptr %kosan.safe{{[0-9]+}}, align 4
 ; UNINIT-NEXT:    br i1 %kosan.uninit.on, label %kosan.uninit.scan, label
 ; UNINIT:       kosan.uninit.scan:
 ; UNINIT-NEXT:    [[W3:%.*]] = bitcast float %v3 to i32

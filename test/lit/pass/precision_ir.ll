@@ -53,9 +53,36 @@ define void @copy(ptr %in, ptr %out) {
   ret void
 }
 
-!nvvm.annotations = !{!0, !1}
+; A running maximum of magnitudes (softmax's first pass): fmaxf and fabsf
+; of finite operands are finite, so neither tests for an Inf/NaN birth;
+; their shadows are still computed, and the store still recorded.
+define void @running_max(ptr %x, ptr %out, i32 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %m = phi float [ 0.0, %entry ], [ %m.next, %loop ]
+  %p = getelementptr inbounds float, ptr %x, i32 %i
+  %v = load float, ptr %p, align 4
+  %a = call float @llvm.fabs.f32(float %v)
+  %m.next = call float @llvm.maxnum.f32(float %m, float %a)
+  %i.next = add i32 %i, 1
+  %done = icmp eq i32 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  store float %m.next, ptr %out, align 4
+  ret void
+}
+
+declare float @llvm.fabs.f32(float)
+declare float @llvm.maxnum.f32(float, float)
+
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @dot, !"kernel", i32 1}
 !1 = !{ptr @copy, !"kernel", i32 1}
+!2 = !{ptr @running_max, !"kernel", i32 1}
 
 ; The slot base global the host fills in (out of range until it does).
 ; CHECK: @__kosan_prec_base = addrspace(1) externally_initialized global i32 -2147483648
@@ -77,6 +104,8 @@ define void @copy(ptr %in, ptr %out) {
 ; CHECK-NEXT:    [[VS:%[0-9]+]] = fpext float %v to double
 ; CHECK:         %m = fmul float %v, 5.000000e-01
 ; CHECK-NEXT:    [[MS:%[0-9]+]] = fmul double [[VS]], 5.000000e-01
+; CHECK-NOT:     fabs.f32(float %m)
+; CHECK-NOT:     fabs.f32(float %v)
 ; The multiply and the add stay in one block (no branch between them), so
 ; the backend fuses them into an fma exactly as in the plain kernel.
 ; CHECK-NOT:     br
@@ -104,23 +133,25 @@ define void @copy(ptr %in, ptr %out) {
 ; CHECK-NEXT:    [[GE:%[0-9]+]] = fcmp oge double [[L8]], [[E]]
 ; CHECK-NEXT:    %kosan.introduced = and i1 [[GE]], [[NZ]]
 ; The cause code: exponent of the local error less the result's, + 2048,
-; clamped to [1, 4095], above the operation's site id (1, its NaN/Inf site).
+; clamped to [1, 4095], above the operation's site id (0, its NaN/Inf site:
+; the multiply by 0.5 has none, a finite value halved stays finite).
 ; CHECK:         [[CODE:%[0-9]+]] = add i32 %{{[0-9]+}}, 2048
 ; CHECK-NEXT:    [[LO:%[0-9]+]] = call i32 @llvm.smax.i32(i32 [[CODE]], i32 1)
 ; CHECK-NEXT:    [[HI:%[0-9]+]] = call i32 @llvm.smin.i32(i32 [[LO]], i32 4095)
 ; CHECK-NEXT:    [[SH:%[0-9]+]] = shl i32 [[HI]], 20
-; CHECK-NEXT:    %kosan.local = or i32 [[SH]], 1
+; CHECK-NEXT:    %kosan.local = or i32 [[SH]], 0
 ; CHECK-NEXT:    [[MAX:%[0-9]+]] = call i32 @llvm.umax.i32(i32 %kosan.local, i32 %sum.cause)
 ; CHECK-NEXT:    [[CAUSE]] = select i1 %kosan.introduced, i32 [[MAX]], i32 %sum.cause
 ; Inf/NaN born here? Each operation folds its test into the block's "first
-; birth" values; one branch at the end of the block reports it.
+; birth" values; one branch at the end of the block reports it. The
+; addition's operands are tested (the product too: it was not).
 ; CHECK:         [[ABS:%[0-9]+]] = call float @llvm.fabs.f32(float %sum.next)
 ; CHECK-NEXT:    fcmp olt float [[ABS]], 0x7FF0000000000000
-; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 1, i32 %{{[0-9]+}}
-; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], double %{{[0-9]+}}, double %{{[0-9]+}}
-; CHECK-NEXT:    [[SHADOW:%[0-9]+]] = select i1 [[TAKE]], double [[SUMS]], double %{{[0-9]+}}
-; CHECK-NEXT:    [[ANY:%[0-9]+]] = or i1
-; CHECK:         br i1 [[ANY]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
+; CHECK:         call float @llvm.fabs.f32(float %m)
+; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 0, i32 {{[0-9]+}}
+; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], double %{{[0-9]+}}, double {{.*}}
+; CHECK-NEXT:    [[SHADOW:%[0-9]+]] = select i1 [[TAKE]], double [[SUMS]], double {{.*}}
+; CHECK:         br i1 [[TAKE]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
 ; CHECK:         [[SLOT:%[0-9]+]] = add i32 %kosan.prec_base, [[SITE]]
 ; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REAL]], double [[SHADOW]])
 ; CHECK:       exit:
@@ -135,7 +166,7 @@ define void @copy(ptr %in, ptr %out) {
 ; CHECK:         fpext float %{{[0-9]+}} to double
 ; CHECK-NEXT:    [[RSF:%[0-9]+]] = fptrunc double [[RS]] to float
 ; CHECK-NEXT:    [[AGAIN:%[0-9]+]] = call float @llvm.nvvm.ex2.approx.f(float [[RSF]])
-; CHECK:         %kosan.local{{[0-9]+}} = or i32 %{{[0-9]+}}, 2
+; CHECK:         %kosan.local{{[0-9]+}} = or i32 %{{[0-9]+}}, 1
 ; CHECK:         [[ET:%kosan.cause[0-9]+]] = select i1 %kosan.introduced{{[0-9]+}}, i32 %{{[0-9]+}}, i32 [[RT]]
 ; The store: real value and shadow, f32 (dtype 2), and the root cause its
 ; tag names: the code, and the slot of the operation's site.
@@ -157,6 +188,14 @@ define void @copy(ptr %in, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @copy__kosan(
 ; CHECK-NOT:     fpext
 ; CHECK-NOT:     __kosan_prec_value
+; CHECK:         ret void
+
+; CHECK-LABEL: define ptx_kernel void @running_max__kosan(
+; CHECK:         call double @llvm.fabs.f64(
+; CHECK:         call double @llvm.maxnum.f64(
+; CHECK-NOT:     __kosan_prec_nonfinite
+; CHECK:         call void @__kosan_prec_value(
+; CHECK-NOT:     __kosan_prec_nonfinite
 ; CHECK:         ret void
 
 ; REMARK: remark: <unknown>:0:0: kernel 'dot': 3 operations shadowed in fp64 (0 half/bf16 inline-asm operations), 3 stores and atomics and 1 narrowing conversions recorded, 2 shadows seeded from loads, parameters or calls

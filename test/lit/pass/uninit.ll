@@ -4,7 +4,11 @@
 ; element: -11 as i16, -655371 as i32, -2814792717434891 as i64; a vector
 ; load any of its lanes), and when it matches and the launch has
 ; KOSAN_LAUNCH_UNINIT (flags & 8) records an event at the load's site with
-; bit 31 set in the site id (KOSAN_SITE_UNINIT_BIT). Kernels record inline;
+; bit 31 set in the site id (KOSAN_SITE_UNINIT_BIT). The branch right after
+; the load tests the flag alone, never the loaded value, so that the loads
+; after it need not wait for this one's data (a branch on the value would
+; serialise a thread's loads when uninit is off); the compare is behind it.
+; Kernels record inline;
 ; device functions that stay out of line call __kosan_oob_record. One-byte
 ; loads are not checked. -kosan-uninit=0 leaves all of it out.
 
@@ -55,14 +59,17 @@ entry:
 !0 = !{ptr @loads, !"kernel", i32 1}
 
 ; CHECK-LABEL: define ptx_kernel void @loads__kosan(
-; The f32 load: its bits against the pattern, and the launch's flag.
-; CHECK:       %a = load float, ptr %kosan.safe
-; CHECK:       [[A:%[0-9]+]] = bitcast float %a to i32
-; CHECK-NEXT:  [[EQA:%[0-9]+]] = icmp eq i32 [[A]], -655371
+; The launch's flag, tested once at the entry.
+; CHECK:       %kosan.flags = load i32
 ; CHECK-NEXT:  [[FA:%[0-9]+]] = and i32 %kosan.flags, 8
-; CHECK-NEXT:  [[ONA:%[0-9]+]] = icmp ne i32 [[FA]], 0
+; CHECK-NEXT:  %kosan.uninit.on = icmp ne i32 [[FA]], 0
+; The f32 load: a branch on the flag alone, then its bits against the pattern.
+; CHECK:       %a = load float, ptr %kosan.safe
+; CHECK-NEXT:  br i1 %kosan.uninit.on, label %kosan.uninit.test, label
+; CHECK:     kosan.uninit.test:
+; CHECK-NEXT:  [[A:%[0-9]+]] = bitcast float %a to i32
+; CHECK-NEXT:  %kosan.uninit = icmp eq i32 [[A]], -655371
 ; CHECK-NEXT:  {{%[0-9]+}} = ptrtoint ptr %kosan.safe to i64
-; CHECK-NEXT:  %kosan.uninit = and i1 [[EQA]], [[ONA]]
 ; CHECK:       br i1 %kosan.uninit, label %kosan.record{{[0-9]*}}, label
 ; The event's key: launch << 32 | (site | 0x80000000), plus one.
 ; CHECK:       or i64 {{%[0-9]+}}, 2147483648
@@ -74,16 +81,21 @@ entry:
 ; CHECK-NEXT:  [[EQC:%[0-9]+]] = icmp eq <4 x i32> [[C]], <i32 -655371, i32 -655371, i32 -655371, i32 -655371>
 ; CHECK-NEXT:  call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> [[EQC]])
 ; CHECK:       %d = load i64
-; CHECK-NEXT:  icmp eq i64 %d, -2814792717434891
+; CHECK:     kosan.uninit.test{{[0-9]+}}:
+; CHECK-NEXT:  %kosan.uninit{{[0-9]+}} = icmp eq i64 %d, -2814792717434891
 ; The byte load is bounds-checked only.
 ; CHECK:       %e = load i8
 ; CHECK-NOT:   icmp eq i8
 ; CHECK:       ret void
 
 ; CHECK-LABEL: define float @helper__kosan(
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:  [[FH:%[0-9]+]] = and i32 %kosan.flags, 8
+; CHECK-NEXT:  %kosan.uninit.on = icmp ne i32 [[FH]], 0
 ; CHECK:       %v = load float
-; CHECK:       icmp eq i32 {{%[0-9]+}}, -655371
-; CHECK:       %kosan.uninit = and i1
-; CHECK-NEXT:  br i1 %kosan.uninit, label %kosan.record, label
+; CHECK-NEXT:  br i1 %kosan.uninit.on, label %kosan.uninit.test, label
+; CHECK:     kosan.uninit.test:
+; CHECK:       %kosan.uninit = icmp eq i32 {{%[0-9]+}}, -655371
+; CHECK:       br i1 %kosan.uninit, label %kosan.record, label
 ; CHECK:     kosan.record:
 ; CHECK-NEXT:  call void @__kosan_oob_record(i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i32 {{-[0-9]+}}, i64 {{%[0-9]+}}, i32 4)

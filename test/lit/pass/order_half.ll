@@ -118,13 +118,24 @@ define void @consts(ptr %y, ptr %out) {
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
+; atomicAdd(&out[0], __float2half(x[i])): the contribution's fingerprint is
+; the conversion's.
+define void @hatomic(ptr %x, ptr %out, i32 %i) {
+  %px = getelementptr inbounds float, ptr %x, i32 %i
+  %v = load float, ptr %px, align 4
+  %h = call i16 asm "{  cvt.rn.f16.f32 $0, $1;}\0A", "=h,f"(float %v)
+  %old = call i16 asm sideeffect "{ atom.add.noftz.f16 $0,[$1],$2; }\0A", "=h,l,h,~{memory}"(ptr %out, i16 %h)
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6}
 !0 = !{ptr @narrow, !"kernel", i32 1}
 !1 = !{ptr @widen, !"kernel", i32 1}
 !2 = !{ptr @hsum, !"kernel", i32 1}
 !3 = !{ptr @pack, !"kernel", i32 1}
 !4 = !{ptr @shorts, !"kernel", i32 1}
 !5 = !{ptr @consts, !"kernel", i32 1}
+!6 = !{ptr @hatomic, !"kernel", i32 1}
 
 ; Store sites (access 9, global, then the element type): y of @narrow f16
 ; (3), out of @widen f32 (2), y of @hsum bf16 (4), out of @pack f16.
@@ -201,6 +212,12 @@ define void @consts(ptr %y, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @shorts__kosan(
 ; CHECK-NOT:     __kosan_order_store
 ; CHECK:         ret void
+
+; CHECK-LABEL: define ptx_kernel void @hatomic__kosan(
+; CHECK:         %h = call i16 asm
+; CHECK:         [[AFP:%[0-9]+]] = mul i64 {{%[0-9]+}}, -7046029254386353131
+; CHECK-NEXT:    %old = call i16 asm sideeffect "{ atom.add.noftz.f16
+; CHECK:         call void @__kosan_order_atomic(i64 %kosan.state, i64 {{%[0-9]+}}, i64 [[AFP]], i64 {{%[0-9]+}}, i64 {{%[0-9]+}})
 
 ; FOLD: NARROW [[NARROW:-?[0-9]+]]
 ; FOLD: RZ [[RZ:-?[0-9]+]]

@@ -1,4 +1,4 @@
-// RMSNorm of 512 rows of 256 floats into half and bf16 outputs (cuda_fp16.h,
+// RMSNorm of 2048 rows of 256 floats into half and bf16 outputs (cuda_fp16.h,
 // cuda_bf16.h: __float2half and __float2bfloat16 are inline PTX on 16-bit
 // registers). The bug sums each row's squares with atomicAdd on shared
 // memory: the order the additions land in changes from run to run, and with
@@ -10,8 +10,8 @@
 // RUN: env KOSAN_OPTIONS=checks=order:trace=%t/bug2.kosan %gpubin/order_half_output bug > %t/bug2.out
 // RUN: not %kosan-diff --order %t/bug1.kosan %t/bug2.kosan > %t/bug.diff
 // RUN: FileCheck %s --check-prefix=BUG-DIFF < %t/bug.diff
-// BUG-DIFF-DAG: dy (f16, 131072 elements stored): fingerprints differ at
-// BUG-DIFF-DAG: dyb (bf16, 131072 elements stored): fingerprints differ at
+// BUG-DIFF-DAG: dy (f16, 524288 elements stored): fingerprints differ at
+// BUG-DIFF-DAG: dyb (bf16, 524288 elements stored): fingerprints differ at
 // BUG-DIFF: NONDETERMINISTIC
 // The twin: 10 runs, every one's fingerprints equal to the first's, at every
 // element of both outputs.
@@ -19,8 +19,8 @@
 // RUN: FileCheck %s --check-prefix=FIXED-RUNS < %t/fixed.runs
 // FIXED-RUNS: 10 runs; 9 compared with run 0: 9 DETERMINISTIC, 0 NONDETERMINISTIC
 // RUN: %kosan-diff --order %t/fixed0.kosan %t/fixed1.kosan | FileCheck %s --check-prefix=FIXED-DIFF
-// FIXED-DIFF-DAG: dy (f16, 131072 elements stored): same fingerprints at all 131072 elements
-// FIXED-DIFF-DAG: dyb (bf16, 131072 elements stored): same fingerprints at all 131072 elements
+// FIXED-DIFF-DAG: dy (f16, 524288 elements stored): same fingerprints at all 524288 elements
+// FIXED-DIFF-DAG: dyb (bf16, 524288 elements stored): same fingerprints at all 524288 elements
 // FIXED-DIFF: DETERMINISTIC
 // The instrumented program computes what the plain one does.
 // RUN: %gpubin/order_half_output.plain fixed > %t/plain.out
@@ -30,15 +30,16 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-constexpr int kRows = 512, kCols = 256;
+constexpr int kRows = 2048, kCols = 256;
 
 __global__ void rmsnorm_atomic(const float *x, __half *y, __nv_bfloat16 *yb) {
   __shared__ float ss;
   int row = blockIdx.x, c = threadIdx.x;
-  float v = x[row * kCols + c];
   if (c == 0)
     ss = 0.0f;
   __syncthreads();
+  // Each warp adds as soon as its load arrives.
+  float v = x[row * kCols + c];
   atomicAdd(&ss, v * v);
   __syncthreads();
   float scale = rsqrtf(ss / kCols + 1e-6f);

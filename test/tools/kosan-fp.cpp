@@ -6,8 +6,10 @@
 // notation, one word per argument:
 //   leaf ARG OFFSET          kosan_fp_leaf
 //   f32 VALUE | f64 VALUE    kosan_fp_content of the value's bits
+//   f16 BITS | bf16 BITS     kosan_fp_content of a half's bits (0x3c00 is 1.0)
 //   op NAME A B              kosan_fp_combine(kosan_fp_op(NAME), A, B)
 //   comm NAME A B            kosan_fp_combine_commutative
+//   unary NAME A             kosan_fp_unary
 //   fma A B C                kosan_fp_fma
 // With --label, the line is "NAME VALUE".
 //
@@ -52,6 +54,13 @@ uint64_t expr() {
     uint64_t bits;
     std::memcpy(&bits, &d, 8);
     return kosan_fp_content(bits, KOSAN_DTYPE_F64);
+  }
+  if (w == "f16" || w == "bf16")
+    return kosan_fp_content(std::strtoul(word(), nullptr, 0) & 0xffff,
+                            w == "f16" ? KOSAN_DTYPE_F16 : KOSAN_DTYPE_BF16);
+  if (w == "unary") {
+    uint64_t op = kosan_fp_op(word());
+    return kosan_fp_unary(op, expr());
   }
   if (w == "op" || w == "comm") {
     uint64_t op = kosan_fp_op(word());

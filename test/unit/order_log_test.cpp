@@ -284,3 +284,17 @@ TEST(OrderLog, ADenseShadowWithoutStoresGivesNoRecord) {
   EXPECT_TRUE(r.stores.empty());
   EXPECT_EQ(r.summary.stores, 0u);
 }
+
+TEST(OrderLog, HalfStoresAreElementsOfTwoBytes) {
+  // A kernel writing __half outputs (cuda_fp16.h): the store sites say f16,
+  // and a __half2 store is two records two bytes apart.
+  OrderLaunch launch = launchOf();
+  launch.sites = {{1, KOSAN_ACCESS_ORDER_STORE, KOSAN_DTYPE_F16, "store", "k.cu:20:5"}};
+  std::vector<kosan_order_store> stores = {
+      {0x10, where(1, 0)}, {0x12, where(1, 2)}, {0x16, where(1, 6)}, {0x17, where(1, 8)}};
+  OrderRecords r = buildOrderRecords(stores.data(), stores.size(), 2, nullptr, 0, 0, launch);
+  ASSERT_EQ(r.stores.size(), 1u);
+  EXPECT_EQ(r.stores[0].dtype, DType::F16);
+  EXPECT_EQ(r.stores[0].elements,
+            (std::vector<OrderElement>{{0, 0x10}, {1, 0x12}, {3, 0x16}, {4, 0x17}}));
+}

@@ -13,6 +13,7 @@
 #include "core/InsertionPoints.h"
 #include "core/KernelSummary.h"
 #include "core/Provenance.h"
+#include "core/PtxHalf.h"
 #include "target/Target.h"
 
 #include "kosan/abi.h"
@@ -118,6 +119,20 @@ private:
     return floatDtypeOf(T->getScalarType()) != KOSAN_DTYPE_UNKNOWN &&
            (T->isFloatingPointTy() || isa<FixedVectorType>(T));
   }
+  // The halves an i16/i32 register holds (cuda_fp16.h/cuda_bf16.h keep
+  // them in integer registers), or nothing.
+  HalfKind halfOf(Value *V) {
+    return V->getType()->isIntegerTy() ? halfRegs.lookup(V) : HalfKind{};
+  }
+  // The fingerprint type of V: fpType(V's type), or for a register of
+  // halves i64 or <2 x i64>.
+  Type *fpTypeOf(Value *V) {
+    HalfKind h = halfOf(V);
+    if (h && !isFP(V->getType()))
+      return h.lanes == 1 ? I64 : FixedVectorType::get(I64, h.lanes);
+    return fpType(V->getType());
+  }
+  Value *halfBits(IRBuilder<> &B, Value *V, HalfKind h);
   Constant *k(Type *T, uint64_t v) { return ConstantInt::get(T, v); }
   BasicBlock::iterator entryPoint();
   BasicBlock::iterator after(Value *V);
@@ -142,6 +157,7 @@ private:
   Value *sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p);
   AllocaInst *shadowSlotFor(Value *ptr);
   bool handleIntrinsic(CallInst *CI, IRBuilder<> &B);
+  bool handleHalfAsm(CallInst *CI, IRBuilder<> &B);
   void handleAsmAtomic(CallInst *CI);
   void handleLoad(LoadInst *LI, IRBuilder<> &B);
   void handleStore(StoreInst *SI);
@@ -165,6 +181,8 @@ private:
   DenseMap<Value *, Value *> fps;
   // i32/i64 registers holding a float's bits (bitcasts), which shuffles move.
   DenseMap<Value *, Value *> carried;
+  // i16/i32 registers holding f16/bf16 values (core/PtxHalf.h).
+  HalfRegisters halfRegs;
   DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
   OrderCounts counts;
@@ -206,7 +224,7 @@ void Instrumenter::logOp(IRBuilder<> &B, uint64_t op, Value *a, Value *b) {
   if (fresh) {
     auto name = names.find(op);
     Type *VT = current->getType();
-    uint32_t dtype = isFP(VT) ? floatDtypeOf(VT->getScalarType()) : uint32_t(KOSAN_DTYPE_UNKNOWN);
+    uint32_t dtype = isFP(VT) ? floatDtypeOf(VT->getScalarType()) : halfOf(current).dtype;
     it->second = sites.add(*current, KOSAN_ACCESS_ORDER_OP, KOSAN_SPACE_GLOBAL, dtype,
                            name != names.end() ? StringRef(name->second) : StringRef("op"), -1);
   }
@@ -277,8 +295,28 @@ Value *Instrumenter::constantFp(Constant *C) {
 Value *Instrumenter::fp(Value *V) {
   if (Value *S = fps.lookup(V))
     return S;
-  if (!isFP(V->getType()))
-    return nullptr;
+  if (!isFP(V->getType())) {
+    HalfKind h = halfOf(V);
+    if (!h)
+      return nullptr;
+    Value *S;
+    if (auto *C = dyn_cast<ConstantInt>(V)) {
+      // One lane per 16 bits, folded.
+      SmallVector<Constant *, 2> lanes;
+      for (unsigned j = 0; j < h.lanes; ++j)
+        lanes.push_back(ConstantInt::get(
+            I64, kosan_fp_content((C->getZExtValue() >> (16 * j)) & 0xffff, h.dtype)));
+      S = h.lanes == 1 ? lanes[0] : ConstantVector::get(lanes);
+    } else if (isa<Constant>(V)) {
+      S = Constant::getNullValue(fpTypeOf(V)); // undef, poison
+    } else {
+      IRBuilder<> B(&*after(V));
+      ++counts.contentLeaves;
+      S = contentOfBits(B, halfBits(B, V, h), h.dtype);
+    }
+    fps[V] = S;
+    return S;
+  }
   Value *S;
   if (auto *C = dyn_cast<Constant>(V)) {
     S = constantFp(C);
@@ -290,35 +328,54 @@ Value *Instrumenter::fp(Value *V) {
   return S;
 }
 
+// The bits of the halves in register V, widened to i64 (lane 0: the low 16
+// bits, as mov.b32 {$0,$1} splits them).
+Value *Instrumenter::halfBits(IRBuilder<> &B, Value *V, HalfKind h) {
+  if (h.lanes == 1)
+    return B.CreateZExt(B.CreateTrunc(V, B.getInt16Ty()), I64);
+  auto *VT = FixedVectorType::get(B.getInt16Ty(), h.lanes);
+  return B.CreateZExt(B.CreateBitCast(V, VT), FixedVectorType::get(I64, h.lanes));
+}
+
 // A value read from kernel parameter `arg` at byte offset `offset`:
 // kosan_fp_leaf(arg, offset), or with value leaves kosan_fp_content(bits,
 // dtype). Both scramble a word; the launch picks the word, and one scramble
 // serves either.
 Value *Instrumenter::leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset) {
   Type *T = LI->getType();
-  Type *FT = fpType(T);
+  Type *FT = fpTypeOf(LI);
+  // A register of halves: its lanes are 2-byte elements.
+  HalfKind h = isFP(T) ? HalfKind{} : halfOf(LI);
+  auto *VT = dyn_cast<FixedVectorType>(T);
+  unsigned lanes = h ? h.lanes : VT ? VT->getNumElements() : 1;
   Value *off = offset;
-  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+  if (lanes > 1) {
     // Lane j sits j elements further.
-    uint64_t elem = DL.getTypeStoreSize(VT->getElementType());
+    uint64_t elem = h ? 2 : DL.getTypeStoreSize(VT->getElementType());
     SmallVector<Constant *, 8> steps;
-    for (unsigned j = 0; j < VT->getNumElements(); ++j)
+    for (unsigned j = 0; j < lanes; ++j)
       steps.push_back(ConstantInt::get(I64, j * elem));
-    off = B.CreateAdd(B.CreateVectorSplat(VT->getNumElements(), offset),
-                      ConstantVector::get(steps));
+    off = B.CreateAdd(B.CreateVectorSplat(lanes, offset), ConstantVector::get(steps));
   }
   Value *pos = B.CreateXor(off, k(FT, kosan_fp_arg_salt(arg)));
-  Type *S = T->getScalarType();
-  Type *IT = IntegerType::get(Ctx, S->getPrimitiveSizeInBits());
-  if (auto *VT = dyn_cast<FixedVectorType>(T))
-    IT = FixedVectorType::get(IT, VT->getNumElements());
-  uint32_t dtype = floatDtypeOf(S);
-  Value *bits = B.CreateZExt(B.CreateBitCast(LI, IT), FT);
+  uint32_t dtype;
+  Value *bits;
+  if (h) {
+    dtype = h.dtype;
+    bits = halfBits(B, LI, h);
+  } else {
+    Type *S = T->getScalarType();
+    Type *IT = IntegerType::get(Ctx, S->getPrimitiveSizeInBits());
+    if (VT)
+      IT = FixedVectorType::get(IT, VT->getNumElements());
+    dtype = floatDtypeOf(S);
+    bits = B.CreateZExt(B.CreateBitCast(LI, IT), FT);
+  }
   Value *val = B.CreateXor(bits, k(FT, KOSAN_FP_CONTENT_SALT ^ (uint64_t(dtype) << 56)));
   ++counts.leaves;
   Value *cond = valueLeaves;
-  if (auto *VT = dyn_cast<FixedVectorType>(T))
-    cond = B.CreateVectorSplat(VT->getNumElements(), valueLeaves);
+  if (lanes > 1)
+    cond = B.CreateVectorSplat(lanes, valueLeaves);
   return scramble(B, B.CreateSelect(cond, val, pos));
 }
 
@@ -412,9 +469,21 @@ Value *Instrumenter::whereOf(IRBuilder<> &B, Value *ptr, const Provenance &p, ui
 
 void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
   Type *T = LI->getType();
-  if (!isFP(T))
-    return;
   Value *ptr = LI->getPointerOperand();
+  if (!isFP(T)) {
+    // Halves read from a kernel parameter are leaves as floats are; from
+    // elsewhere (shared memory among it) they are labelled by their bits
+    // where a half operation first uses them.
+    if (!halfOf(LI))
+      return;
+    Provenance p = PA.resolve(ptr);
+    if (p.kind == Provenance::KernelArg && mayBeGlobal(ptr, p)) {
+      Value *base = B.CreatePtrToInt(F.getArg(p.argIndex), I64);
+      Value *off = B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
+      fps[LI] = leaf(B, LI, p.argIndex, off);
+    }
+    return;
+  }
   if (AllocaInst *slot = shadowSlotFor(ptr)) {
     fps[LI] = noSanitize(B.CreateAlignedLoad(I64, slot, Align(8)));
     return;
@@ -435,17 +504,20 @@ void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
 
 void Instrumenter::handleStore(StoreInst *SI) {
   Value *V = SI->getValueOperand();
-  if (!isFP(V->getType()))
+  // A register of halves (not a constant: an integer constant may be one
+  // only by coincidence) is recorded in global memory, as halves.
+  HalfKind h = isFP(V->getType()) || isa<Constant>(V) ? HalfKind{} : halfOf(V);
+  if (!isFP(V->getType()) && !h)
     return;
   Value *ptr = SI->getPointerOperand();
   IRBuilder<> B(SI);
   B.SetCurrentDebugLocation(SI->getDebugLoc());
-  if (AllocaInst *slot = shadowSlotFor(ptr)) {
+  if (AllocaInst *slot = h ? nullptr : shadowSlotFor(ptr)) {
     noSanitize(B.CreateAlignedStore(fp(V), slot, Align(8)));
     return;
   }
   Provenance p = PA.resolve(ptr);
-  if (Value *slot = sharedSlot(B, ptr, p)) {
+  if (Value *slot = h ? nullptr : sharedSlot(B, ptr, p)) {
     noSanitize(B.CreateAlignedStore(fp(V), slot, Align(8)));
     return;
   }
@@ -461,13 +533,13 @@ void Instrumenter::handleStore(StoreInst *SI) {
   uint32_t arg;
   Value *where = whereOf(B, ptr, p, arg);
   Type *T = V->getType();
-  uint32_t dtype = floatDtypeOf(T->getScalarType());
+  uint32_t dtype = h ? h.dtype : floatDtypeOf(T->getScalarType());
   // The site tells the host the stored type and where in the source.
   sites.add(*SI, KOSAN_ACCESS_ORDER_STORE, KOSAN_SPACE_GLOBAL, dtype, "store",
                             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
   FunctionCallee fn = entry(rt::OrderStore, Type::getVoidTy(Ctx), {I64, I64, I64});
-  unsigned lanes = 1;
-  uint64_t elem = DL.getTypeStoreSize(T->getScalarType());
+  unsigned lanes = h ? h.lanes : 1;
+  uint64_t elem = h ? 2 : DL.getTypeStoreSize(T->getScalarType());
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     lanes = VT->getNumElements();
   for (unsigned j = 0; j < lanes; ++j) {
@@ -516,7 +588,7 @@ void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
 
 // cuda_fp16.h/cuda_bf16.h add halves atomically in inline PTX
 // ("atom.add.noftz.f16 $0,[$1],$2;" on i16 registers): logged like an IR
-// atomic, the contribution labelled by its bits.
+// atomic.
 void Instrumenter::handleAsmAtomic(CallInst *CI) {
   StringRef text = cast<InlineAsm>(CI->getCalledOperand())->getAsmString();
   size_t at = text.find("atom.");
@@ -541,11 +613,139 @@ void Instrumenter::handleAsmAtomic(CallInst *CI) {
   sites.add(*CI, KOSAN_ACCESS_ORDER_ATOMIC, KOSAN_SPACE_GLOBAL, dtype, "fadd",
             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
   Value *bits = B.CreateZExt(val, I64);
-  Value *fp = contentOfBits(B, bits, dtype);
+  // The contribution's fingerprint where its half computation is followed,
+  // else its bits.
+  Value *f = halfOf(val) ? fp(val) : contentOfBits(B, bits, dtype);
   FunctionCallee fn = entry(rt::OrderAtomic, Type::getVoidTy(Ctx),
                             {I64, I64, I64, I64, I64});
-  B.CreateCall(fn, {ctx.state, where, fp, B.CreateZExt(CI, I64), bits});
+  B.CreateCall(fn, {ctx.state, where, f, B.CreateZExt(CI, I64), bits});
   ++counts.atomics;
+}
+
+// The conversions and arithmetic of cuda_fp16.h/cuda_bf16.h (inline PTX on
+// i16/i32 registers, core/PtxHalf.h) follow the rules of the IR operations
+// they stand for: cvt.rn to a half is fptrunc, a widening cvt is exact and
+// keeps its operand's fingerprint, add.f16 is fadd, fma.rn.f16x2 is fma lane
+// by lane. Other roundings and saturations are operations of their own,
+// named by their mnemonic.
+bool Instrumenter::handleHalfAsm(CallInst *CI, IRBuilder<> &B) {
+  auto *IA = cast<InlineAsm>(CI->getCalledOperand());
+  PtxHalfOp op = parsePtxHalfOp(IA->getAsmString(), /*anyRounding=*/true);
+  if (op.kind == PtxHalfOp::None)
+    return false;
+  SmallVector<Value *, 3> args(CI->args());
+  // The mnemonic without its lane count: a lane of add.rz.f16x2 is an
+  // add.rz.f16.
+  std::string own = op.mnemonic;
+  if (StringRef(own).ends_with("x2"))
+    own.resize(own.size() - 2);
+  auto vector = [&](Value *lo, Value *hi) -> Value * {
+    Value *v = PoisonValue::get(FixedVectorType::get(I64, 2));
+    v = B.CreateInsertElement(v, lo, uint64_t(0));
+    return B.CreateInsertElement(v, hi, uint64_t(1));
+  };
+  Value *S = nullptr;
+  switch (op.kind) {
+  case PtxHalfOp::Convert: {
+    bool widening = (op.dtype == KOSAN_DTYPE_F32 || op.dtype == KOSAN_DTYPE_F64) &&
+                    (op.fromDtype == KOSAN_DTYPE_F16 || op.fromDtype == KOSAN_DTYPE_BF16);
+    uint64_t c = code(op.nearest ? (Twine("fptrunc.") + dtypeShortName(op.dtype)).str() : own);
+    if (op.lanes == 2) {
+      // cvt.rn.f16x2.f32 $0, $hi, $lo: the template names the operands.
+      if (args.size() != 2 || !CI->getType()->isIntegerTy(32) || widening)
+        return false;
+      bool swapped = IA->getAsmString().find("$2, $1") != std::string::npos ||
+                     IA->getAsmString().find("$2,$1") != std::string::npos;
+      Value *lo = fp(swapped ? args[0] : args[1]), *hi = fp(swapped ? args[1] : args[0]);
+      if (!lo || !hi)
+        return false;
+      S = unary(B, c, vector(lo, hi));
+      halfRegs.try_emplace(CI, HalfKind{op.dtype, 2});
+      break;
+    }
+    if (args.size() != 1)
+      return false;
+    Value *f = fp(args[0]);
+    if (!f)
+      return false;
+    if (CI->getType()->isIntegerTy())
+      halfRegs.try_emplace(CI, HalfKind{op.dtype, 1});
+    if (widening) {
+      // Exact: the value, and so its order, stays what it was.
+      fps[CI] = f;
+      return true;
+    }
+    S = unary(B, c, f);
+    break;
+  }
+  case PtxHalfOp::Arith: {
+    SmallVector<Value *, 3> a;
+    for (Value *A : args) {
+      Value *f = fp(A);
+      if (!f || f->getType() != fpTypeOf(CI))
+        return false;
+      a.push_back(f);
+    }
+    // The IR operation it is where it rounds to nearest; else its own.
+    bool plain = op.nearest && !StringRef(own).contains(".NaN") &&
+                 !StringRef(own).contains(".xorsign");
+    auto name = [&](StringRef ir) { return code(plain ? ir : StringRef(own)); };
+    if (op.op == "add" && a.size() == 2)
+      S = commutative(B, name("fadd"), a[0], a[1]);
+    else if (op.op == "mul" && a.size() == 2)
+      S = commutative(B, name("fmul"), a[0], a[1]);
+    else if (op.op == "sub" && a.size() == 2)
+      S = combine(B, name("fsub"), a[0], a[1]);
+    else if (op.op == "min" && a.size() == 2)
+      S = commutative(B, name("minnum"), a[0], a[1]);
+    else if (op.op == "max" && a.size() == 2)
+      S = commutative(B, name("maxnum"), a[0], a[1]);
+    else if (op.op == "fma" && a.size() == 3)
+      S = combine(B, name("fma"), commutative(B, code("fma.mul"), a[0], a[1]), a[2]);
+    else if (op.op == "neg" && a.size() == 1)
+      S = unary(B, name("fneg"), a[0]);
+    else if (op.op == "abs" && a.size() == 1)
+      S = unary(B, name("fabs"), a[0]);
+    break;
+  }
+  case PtxHalfOp::Exp:
+  case PtxHalfOp::Exp2:
+    if (args.size() == 1 && CI->getType()->isIntegerTy(16))
+      if (Value *f = fp(args[0]))
+        S = unary(B, code(op.op), f);
+    break;
+  case PtxHalfOp::Pack:
+    // Two halves into one register: lane 0 the low 16 bits.
+    if (args.size() == 2 && halfOf(CI).lanes == 2)
+      if (Value *lo = fp(args[0]), *hi = fp(args[1]); lo && hi && lo->getType() == I64 &&
+                                                       hi->getType() == I64) {
+        fps[CI] = vector(lo, hi);
+        return true;
+      }
+    return false;
+  case PtxHalfOp::Unpack: {
+    // {i16, i16} from an i32: the extractvalues take the lanes'.
+    HalfKind h = args.size() == 1 ? halfOf(args[0]) : HalfKind{};
+    Value *f = h && h.lanes == 2 ? fp(args[0]) : nullptr;
+    if (!f)
+      return false;
+    for (User *U : CI->users())
+      if (auto *EV = dyn_cast<ExtractValueInst>(U))
+        if (EV->getNumIndices() == 1 && EV->getIndices()[0] < 2) {
+          IRBuilder<> EB(EV->getNextNode());
+          halfRegs[EV] = HalfKind{h.dtype, 1};
+          fps[EV] = EB.CreateExtractElement(f, uint64_t(EV->getIndices()[0]));
+        }
+    return true;
+  }
+  default:
+    return false;
+  }
+  if (!S)
+    return false;
+  fps[CI] = S;
+  ++counts.operations;
+  return true;
 }
 
 bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
@@ -630,14 +830,15 @@ OrderCounts Instrumenter::run() {
   for (BasicBlock *BB : RPOT)
     for (Instruction &I : *BB)
       order.push_back(&I);
+  markHalfRegisters(order, halfRegs, /*anyRounding=*/true);
 
   for (Instruction *I : order) {
     if (I->hasMetadata(LLVMContext::MD_nosanitize) || I->isTerminator() || I == valueLeaves)
       continue;
     if (auto *P = dyn_cast<PHINode>(I)) {
-      if (!isFP(P->getType()))
+      if (!isFP(P->getType()) && !halfOf(P))
         continue;
-      PHINode *SP = PHINode::Create(fpType(P->getType()), P->getNumIncomingValues(),
+      PHINode *SP = PHINode::Create(fpTypeOf(P), P->getNumIncomingValues(),
                                     P->getName() + ".fp");
       SP->insertAfter(P);
       fps[P] = SP;
@@ -667,7 +868,7 @@ OrderCounts Instrumenter::run() {
                                     .str()),
                       fp(FT->getOperand(0)));
     } else if (auto *SI = dyn_cast<SelectInst>(I)) {
-      if (isFP(SI->getType()))
+      if (isFP(SI->getType()) || halfOf(SI))
         fps[SI] = B.CreateSelect(SI->getCondition(), fp(SI->getTrueValue()),
                                  fp(SI->getFalseValue()));
     } else if (auto *EE = dyn_cast<ExtractElementInst>(I)) {
@@ -691,8 +892,10 @@ OrderCounts Instrumenter::run() {
         if (Value *f = carried.lookup(src))
           fps[BC] = f;
     } else if (auto *CI = dyn_cast<CallInst>(I)) {
-      if (CI->isInlineAsm())
-        handleAsmAtomic(CI);
+      if (CI->isInlineAsm()) {
+        if (!handleHalfAsm(CI, B))
+          handleAsmAtomic(CI);
+      }
       else if (CI->getCalledFunction() && CI->getCalledFunction()->isIntrinsic())
         handleIntrinsic(CI, B);
     } else if (auto *LI = dyn_cast<LoadInst>(I)) {

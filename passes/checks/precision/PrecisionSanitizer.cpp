@@ -10,6 +10,7 @@
 #include "DeviceRuntime.h"
 #include "core/InsertionPoints.h"
 #include "core/KernelSummary.h"
+#include "core/PtxHalf.h"
 #include "target/Target.h"
 
 #include "kosan/abi.h"
@@ -35,114 +36,6 @@
 using namespace llvm;
 
 namespace kosan {
-
-//===----------------------------------------------------------------------===//
-// PTX templates of cuda_fp16.h / cuda_bf16.h
-//===----------------------------------------------------------------------===//
-
-static uint32_t ptxType(StringRef t, unsigned &lanes) {
-  lanes = 1;
-  if (t.consume_back("x2"))
-    lanes = 2;
-  if (t == "f16")
-    return KOSAN_DTYPE_F16;
-  if (t == "bf16")
-    return KOSAN_DTYPE_BF16;
-  if (t == "f32")
-    return KOSAN_DTYPE_F32;
-  if (t == "f64")
-    return KOSAN_DTYPE_F64;
-  return KOSAN_DTYPE_UNKNOWN;
-}
-
-PtxHalfOp parsePtxHalfOp(StringRef text) {
-  PtxHalfOp out;
-  // The instructions, without braces, register declarations and blanks.
-  SmallVector<std::string, 4> insts;
-  SmallVector<StringRef, 8> parts;
-  text.split(parts, ';');
-  for (StringRef p : parts) {
-    std::string clean;
-    for (char c : p)
-      if (c != '{' && c != '}')
-        clean.push_back(c == '\n' || c == '\t' ? ' ' : c);
-    StringRef s = StringRef(clean).trim();
-    if (s.empty() || s.starts_with(".reg"))
-      continue;
-    insts.push_back(s.str());
-  }
-  if (insts.empty())
-    return out;
-  if (insts.size() > 1) {
-    // hexp/hexp2: scale (or not) by log2(e), ex2.approx, round back.
-    if (text.contains("ex2.approx") && text.contains("cvt.f32.f16")) {
-      out.kind = text.contains("0x3fb8aa3b") ? PtxHalfOp::Exp
-                 : text.contains("0x40549a78") ? PtxHalfOp::None // hexp10
-                                               : PtxHalfOp::Exp2;
-      out.op = out.kind == PtxHalfOp::Exp ? "hexp" : "hexp2";
-      out.dtype = KOSAN_DTYPE_F16;
-      if (out.kind == PtxHalfOp::None)
-        out.op.clear();
-    }
-    return out;
-  }
-  StringRef inst = insts.front();
-  auto [mnemonic, operands] = inst.split(' ');
-  operands = operands.trim();
-  SmallVector<StringRef, 5> m;
-  mnemonic.split(m, '.');
-  StringRef base = m.front();
-  if (base == "mov" && mnemonic == "mov.b32") {
-    std::string ops;
-    for (char c : operands)
-      if (c != ' ')
-        ops.push_back(c);
-    if (ops == "$0,{$1,$2}") {
-      out.kind = PtxHalfOp::Pack;
-      out.op = "pack";
-      out.lanes = 2;
-    } else if (ops == "{$0,$1},$2") {
-      out.kind = PtxHalfOp::Unpack;
-      out.op = "unpack";
-      out.lanes = 2;
-    }
-    return out; // the dtype comes from the values moved
-  }
-  if (base == "cvt" && m.size() >= 3) {
-    unsigned dstLanes, srcLanes;
-    uint32_t dst = ptxType(m[m.size() - 2], dstLanes);
-    uint32_t src = ptxType(m.back(), srcLanes);
-    bool half = dst == KOSAN_DTYPE_F16 || dst == KOSAN_DTYPE_BF16 ||
-                src == KOSAN_DTYPE_F16 || src == KOSAN_DTYPE_BF16;
-    // Rounding modes other than to-nearest are not what the shadow does.
-    bool nearest = mnemonic.contains(".rn") || src == KOSAN_DTYPE_F16 ||
-                   src == KOSAN_DTYPE_BF16;
-    if (dst && src && half && nearest && !mnemonic.contains(".sat") &&
-        !mnemonic.contains(".relu")) {
-      out.kind = PtxHalfOp::Convert;
-      out.op = mnemonic.str();
-      out.dtype = dst;
-      out.fromDtype = src;
-      out.lanes = dstLanes;
-    }
-    return out;
-  }
-  static const char *const kArith[] = {"add", "sub", "mul", "fma", "neg",
-                                       "abs", "min", "max"};
-  if (!is_contained(kArith, base) || mnemonic.contains(".sat") ||
-      mnemonic.contains(".relu") || mnemonic.contains(".rm") ||
-      mnemonic.contains(".rp") || mnemonic.contains(".rz"))
-    return out;
-  unsigned lanes;
-  uint32_t t = ptxType(m.back(), lanes);
-  if (t != KOSAN_DTYPE_F16 && t != KOSAN_DTYPE_BF16)
-    return out;
-  out.kind = PtxHalfOp::Arith;
-  out.op = base.str();
-  out.dtype = t;
-  out.lanes = lanes;
-  return out;
-}
 
 constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
 
@@ -330,11 +223,7 @@ std::string fastIntrinsicName(const CallInst &CI) {
 namespace {
 
 // What a value holds, for the shadow: its element type and lane count.
-struct Kind {
-  uint32_t dtype = KOSAN_DTYPE_UNKNOWN;
-  unsigned lanes = 1;
-  explicit operator bool() const { return dtype != KOSAN_DTYPE_UNKNOWN; }
-};
+using Kind = HalfKind;
 
 Kind fpKind(Type *T) {
   Kind k;
@@ -398,7 +287,6 @@ private:
                    StringRef op);
   void recordNarrow(Instruction *I, Instruction *after, Value *in, Value *out,
                     Kind from, Kind to, StringRef op);
-  void markHalfRegisters(ArrayRef<Instruction *> order);
   void visit(Instruction *I);
   // Root causes (abi.h KOSAN_PREC_CAUSE_*): every shadowed value's tag.
   Value *tagOf(Value *V);
@@ -437,7 +325,7 @@ private:
   Value *base = nullptr;
   DenseMap<Value *, Value *> shadows;
   SmallPtrSet<Value *, 32> exact; // values whose shadow is the value itself
-  DenseMap<Value *, Kind> halfRegs; // i16/i32 registers holding f16/bf16
+  HalfRegisters halfRegs; // i16/i32 registers holding f16/bf16
   DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
   DenseMap<Value *, Value *> tags;        // i32 cause tags of shadowed values
@@ -696,87 +584,6 @@ AllocaInst *Instrumenter::shadowSlotFor(Value *ptr) {
   }
   shadowSlots[AI] = slotAI;
   return slotAI;
-}
-
-// i16/i32 registers that hold f16/bf16 values: results and operands of the
-// half/bf16 templates, and the phis and selects that carry them.
-void Instrumenter::markHalfRegisters(ArrayRef<Instruction *> order) {
-  for (Instruction *I : order) {
-    auto *CI = dyn_cast<CallInst>(I);
-    if (!CI || !CI->isInlineAsm())
-      continue;
-    auto *IA = cast<InlineAsm>(CI->getCalledOperand());
-    PtxHalfOp op = parsePtxHalfOp(IA->getAsmString());
-    Kind half{op.dtype, op.lanes};
-    switch (op.kind) {
-    case PtxHalfOp::Arith:
-    case PtxHalfOp::Exp:
-    case PtxHalfOp::Exp2:
-      if (!CI->getType()->isIntegerTy())
-        break;
-      halfRegs[CI] = half;
-      for (Value *A : CI->args())
-        if (A->getType() == CI->getType())
-          halfRegs[A] = half;
-      break;
-    case PtxHalfOp::Convert:
-      if (CI->getType()->isIntegerTy())
-        halfRegs[CI] = half;
-      for (Value *A : CI->args())
-        if (A->getType()->isIntegerTy())
-          halfRegs[A] = Kind{op.fromDtype, 1};
-      break;
-    default:
-      break;
-    }
-  }
-  // Through phis and selects, both ways, until nothing changes.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Instruction *I : order) {
-      if (!isa<PHINode>(I) && !isa<SelectInst>(I))
-        continue;
-      if (!I->getType()->isIntegerTy(16) && !I->getType()->isIntegerTy(32))
-        continue;
-      SmallVector<Value *, 4> vals;
-      if (auto *P = dyn_cast<PHINode>(I))
-        vals.append(P->incoming_values().begin(), P->incoming_values().end());
-      else
-        vals = {cast<SelectInst>(I)->getTrueValue(), cast<SelectInst>(I)->getFalseValue()};
-      Kind k = kindOf(I);
-      for (Value *v : vals)
-        if (!k)
-          k = halfRegs.lookup(v);
-      if (!k)
-        continue;
-      if (!halfRegs.count(I)) {
-        halfRegs[I] = k;
-        changed = true;
-      }
-      for (Value *v : vals)
-        if (!halfRegs.count(v) && !isa<UndefValue>(v)) {
-          halfRegs[v] = k;
-          changed = true;
-        }
-    }
-  }
-  // Pack/unpack move halves between registers: mark what they move.
-  for (Instruction *I : order) {
-    auto *CI = dyn_cast<CallInst>(I);
-    if (!CI || !CI->isInlineAsm())
-      continue;
-    PtxHalfOp op = parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString());
-    if (op.kind == PtxHalfOp::Pack && CI->arg_size() == 2) {
-      Kind k = halfRegs.lookup(CI->getArgOperand(0));
-      if (!k)
-        k = halfRegs.lookup(CI->getArgOperand(1));
-      if (k) {
-        halfRegs[CI] = Kind{k.dtype, 2};
-        for (Value *A : CI->args())
-          halfRegs.try_emplace(A, Kind{k.dtype, 1});
-      }
-    }
-  }
 }
 
 bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
@@ -1586,7 +1393,7 @@ PrecisionCounts Instrumenter::run() {
     for (Instruction &I : *BB)
       if (&I != base)
         order.push_back(&I);
-  markHalfRegisters(order);
+  markHalfRegisters(order, halfRegs);
   planSharedShadows(order);
 
   for (Instruction *I : order) {

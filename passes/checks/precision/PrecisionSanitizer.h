@@ -79,26 +79,6 @@ PrecisionCounts instrumentPrecision(llvm::Function &F, llvm::Value *state,
 // __logf, div.approx is __fdividef, ...). Empty for other calls.
 std::string fastIntrinsicName(const llvm::CallInst &CI);
 
-// Parsed form of a one-instruction PTX template of cuda_fp16.h/cuda_bf16.h,
-// exposed for tests: e.g. "{add.f16 $0,$1,$2;\n}" -> op "add", type f16.
-struct PtxHalfOp {
-  enum Kind {
-    None,
-    Convert,   // cvt between f32 and f16/bf16 (also f16 <-> f64)
-    Arith,     // add, sub, mul, fma, neg, abs, min, max, div
-    Pack,      // mov.b32 $0, {$1,$2}
-    Unpack,    // mov.b32 {$0,$1}, $2
-    Exp,       // hexp-style template (ex2.approx with log2(e) scaling)
-    Exp2,      // hexp2-style template
-  };
-  Kind kind = None;
-  std::string op;          // "add", "fma", "cvt"...
-  uint32_t dtype = 0;      // kosan_dtype of the real result (f16/bf16/f32)
-  uint32_t fromDtype = 0;  // Convert: the source type
-  unsigned lanes = 1;      // 2 for f16x2/bf16x2
-};
-PtxHalfOp parsePtxHalfOp(llvm::StringRef asmText);
-
 } // namespace kosan
 
 #endif

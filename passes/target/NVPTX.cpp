@@ -25,6 +25,7 @@ class NVPTXTarget final : public Target {
 public:
   StringRef name() const override { return "nvptx"; }
   unsigned warpSize(const Function &) const override { return 32; }
+  bool fusesMultiplyAddsPerBlock() const override { return true; }
 
   // LLVM 19's NVPTX marks kernels with !nvvm.annotations {ptr @f, !"kernel",
   // i32 1}; later LLVMs (and kosan's clones) with the ptx_kernel convention.

@@ -42,16 +42,54 @@ def default_files():
     return files
 
 
-def compile_ptx(driver, src, variant, opt, arch, outdir):
+def compile_ptx(driver, src, variant, opt, arch, outdir, extra, sass):
     name = os.path.splitext(os.path.basename(src))[0]
     out = os.path.join(outdir, f"{name}.{variant}.ptx")
-    flags = ["--kosan-plain"] if variant == "plain" else [f"--kosan-checks={variant}"]
+    flags = ["--kosan-plain"] if variant == "plain" else [f"--kosan-checks={variant}"] + extra
     cmd = [driver, opt, f"--cuda-gpu-arch={arch}", "--cuda-device-only", "-S",
            "-I" + os.path.join(ROOT, "include")] + flags + [src, "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
-    return out
+    if not sass:
+        return count(out)
+    ptxas, nvdisasm = sass
+    cubin = out[:-4] + ".cubin"
+    for cmd in ([ptxas, f"-arch={arch}", out, "-o", cubin],):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
+    r = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"nvdisasm {cubin} failed:\n{r.stderr[-2000:]}")
+    return count_sass(r.stdout.splitlines())
+
+
+# SASS: FFMA/FMUL/FADD (f32), DFMA/DMUL/DADD (f64), HFMA2/HMUL2/HADD2 (f16,
+# two lanes or one).
+SASS_OPS = {"FFMA": ("fma", "f32"), "FMUL": ("mul", "f32"), "FADD": ("add", "f32"),
+            "DFMA": ("fma", "f64"), "DMUL": ("mul", "f64"), "DADD": ("add", "f64"),
+            "HFMA2": ("fma", "f16"), "HMUL2": ("mul", "f16"), "HADD2": ("add", "f16")}
+SASS_INSN = re.compile(r"\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9]*)((?:\.[A-Z0-9_]+)*)\s")
+
+
+def count_sass(lines):
+    funcs, cur = {}, None
+    for line in lines:
+        m = re.match(r"^\.text\.(\S+):", line)
+        if m:
+            cur = m.group(1)
+            funcs[cur] = collections.Counter()
+            continue
+        if line.lstrip().startswith(".section"):
+            cur = None
+        m = SASS_INSN.search(line)
+        if cur and m and m.group(1) in SASS_OPS:
+            # HFMA2.MMA and friends move constants, not arithmetic.
+            if m.group(1) == "HFMA2" and ".MMA" in m.group(2):
+                continue
+            funcs[cur][SASS_OPS[m.group(1)]] += 1
+    return funcs
 
 
 def count(ptx_path):
@@ -107,6 +145,12 @@ def main():
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--driver", default=os.path.join(ROOT, "build/bin/kosan-clang++"))
     ap.add_argument("--out", default=os.path.join(ROOT, ".bench-bin/fma_parity"))
+    ap.add_argument("--extra", default="",
+                    help="more driver options for the instrumented builds (\"-mllvm -kosan-form-fmas=false\")")
+    ap.add_argument("--sass", action="store_true",
+                    help="count the SASS instructions (ptxas, then nvdisasm) instead of the PTX's")
+    ap.add_argument("--ptxas", default=os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin/ptxas"))
+    ap.add_argument("--nvdisasm", default="nvdisasm")
     ap.add_argument("--all-rows", action="store_true",
                     help="list every function, not only those with floating-point arithmetic")
     args = ap.parse_args()
@@ -114,23 +158,27 @@ def main():
     checks = [c for c in args.checks.split(",") if c]
     variants = ["plain"] + checks
     os.makedirs(args.out, exist_ok=True)
+    sass = (args.ptxas, args.nvdisasm) if args.sass else None
     opt = "-O" + args.opt.lstrip("O")
 
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for f in files:
             for v in variants:
-                jobs[(f, v)] = pool.submit(compile_ptx, args.driver, f, v, opt, args.arch, args.out)
+                jobs[(f, v)] = pool.submit(compile_ptx, args.driver, f, v, opt, args.arch, args.out,
+                                           args.extra.split(), sass)
         ptx = {}
         for key, fut in jobs.items():
             try:
-                ptx[key] = count(fut.result())
+                ptx[key] = fut.result()
             except RuntimeError as e:
                 print(f"fma_parity: {e}", file=sys.stderr)
                 return 2
 
-    print(f"Floating-point arithmetic per function ({opt}, {args.arch}), as "
-          "type:fma/mul/add+sub; the plain build against each check's clone.\n")
+    what = "SASS (ptxas, nvdisasm)" if sass else "PTX"
+    print(f"Floating-point arithmetic per function in the {what} ({opt}, {args.arch}"
+          f"{', ' + args.extra if args.extra else ''}), as type:fma/mul/add+sub; the plain "
+          "build against each check's clone.\n")
     print("| file | function | plain | " + " | ".join(checks) + " |")
     print("|---|---|---|" + "---|" * len(checks))
     differ = same = 0

@@ -55,10 +55,14 @@ def compile_ptx(driver, src, variant, opt, arch, outdir, extra, sass):
         return count(out)
     ptxas, nvdisasm = sass
     cubin = out[:-4] + ".cubin"
-    for cmd in ([ptxas, f"-arch={arch}", out, "-o", cubin],):
+    cmd = [ptxas, f"-arch={arch}", out, "-o", cubin]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0 and "Unresolved extern function" in r.stderr:
+        # Relocatable device code (-fgpu-rdc) calls functions of other units.
+        cmd.insert(2, "-c")
         r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
     r = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"nvdisasm {cubin} failed:\n{r.stderr[-2000:]}")

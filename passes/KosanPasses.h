@@ -9,6 +9,7 @@
 #ifndef KOSAN_PASSES_KOSANPASSES_H
 #define KOSAN_PASSES_KOSANPASSES_H
 
+#include "core/Contraction.h"
 #include "mutate/Mutator.h"
 
 #include "llvm/IR/PassManager.h"
@@ -24,6 +25,11 @@ struct PassOptions {
   // The compile options that decide floating-point results, as the frontend
   // saw them ("-O2 -ffp-contract=fast ..."); empty: inferred from the IR.
   std::string compileFlags;
+  // What the backend fuses into fmas (clang: -ffp-contract=fast or
+  // -ffast-math, Fast; otherwise Standard): the clones get the same fmas
+  // written out before they are instrumented (core/Contraction.h).
+  FPFusion fpFusion = FPFusion::Infer;
+  bool formFMAs = true; // off: clones keep the multiplies and adds (bisection)
   // Relocatable device code (-fgpu-rdc): the device module is one of several
   // that nvlink links into one image, so kosan's per-module device globals
   // get names of their own (see docs/design.md, "Relocatable device code").

@@ -63,6 +63,18 @@ std::string compileFlags(const clang::CompilerInstance &CI) {
   return out;
 }
 
+// What the backend will fuse into fmas: clang's TargetOptions::AllowFPOpFusion
+// (Fast for -ffp-contract=fast, or with every fast-math flag).
+kosan::FPFusion fpFusion(const clang::CompilerInstance &CI) {
+  const clang::LangOptions &LO = CI.getLangOpts();
+  auto contract = LO.getDefaultFPContractMode();
+  bool unsafeMath = LO.AllowFPReassoc && LO.AllowRecip && LO.NoSignedZero && LO.ApproxFunc &&
+                    (contract == clang::LangOptions::FPM_Fast ||
+                     contract == clang::LangOptions::FPM_FastHonorPragmas);
+  return contract == clang::LangOptions::FPM_Fast || unsafeMath ? kosan::FPFusion::Fast
+                                                                : kosan::FPFusion::Standard;
+}
+
 // Where clang finds system and toolkit headers (its own, CUDA's, kosan's
 // compatibility layer): code defined there is not the user's to mutate.
 std::vector<std::string> systemHeaderDirectories(const clang::CompilerInstance &CI) {
@@ -172,6 +184,7 @@ protected:
   CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
     kosan::PassOptions o = opts;
     o.compileFlags = compileFlags(CI);
+    o.fpFusion = fpFusion(CI);
     o.rdc |= CI.getLangOpts().GPURelocatableDeviceCode;
     if (o.mutate.active())
       o.mutate.skipPrefixes = systemHeaderDirectories(CI);

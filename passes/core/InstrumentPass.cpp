@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "KosanPasses.h"
 #include "DeviceRuntime.h"
+#include "core/Contraction.h"
 #include "core/Instrumenter.h"
 #include "core/KernelCloner.h"
 #include "core/KernelSummary.h"
@@ -240,6 +241,13 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
 
   KernelCloner cloner(M, T);
   cloner.cloneAll(kernels, deviceFunctions);
+  // The fmas the backend forms in the originals, before the checks split
+  // the blocks they are formed in.
+  if (opts.formFMAs && T.fusesMultiplyAddsPerBlock()) {
+    FPFusion fusion = resolveFPFusion(opts.fpFusion, M);
+    for (Function *F : concat<Function *>(kernels, deviceFunctions))
+      formBackendFMAs(*cloner.cloneOf(F), fusion);
+  }
   if (opts.rdc) {
     SmallVector<Function *, 16> originals(kernels.begin(), kernels.end());
     originals.append(deviceFunctions.begin(), deviceFunctions.end());

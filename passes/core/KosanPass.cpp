@@ -53,6 +53,22 @@ static cl::opt<bool> ClGroupChecks(
     cl::desc("kosan: check accesses of one object at constant distances in straight-line "
              "code once per group"),
     cl::Hidden, cl::init(true));
+static cl::opt<kosan::FPFusion> ClFPFusion(
+    "kosan-fp-fusion",
+    cl::desc("kosan: which multiply-add pairs the backend fuses into fma, written out in "
+             "the clones before they are instrumented"),
+    cl::values(clEnumValN(kosan::FPFusion::Infer, "infer",
+                          "fast when any instruction is marked contract (default)"),
+               clEnumValN(kosan::FPFusion::Standard, "standard",
+                          "pairs both marked contract (-ffp-contract=on/off)"),
+               clEnumValN(kosan::FPFusion::Fast, "fast",
+                          "any multiply and add (-ffp-contract=fast, clang's default for CUDA)")),
+    cl::Hidden, cl::init(kosan::FPFusion::Infer));
+static cl::opt<bool> ClFormFMAs(
+    "kosan-form-fmas",
+    cl::desc("kosan: write the fmas the backend forms as llvm.fma in the clones before "
+             "instrumenting them (off: for bisection; clones may then round differently)"),
+    cl::Hidden, cl::init(true));
 static cl::opt<std::string>
     ClDebugFunction("kosan-debug-func",
                     cl::desc("kosan: instrument only this function (for bisection)"),
@@ -101,6 +117,8 @@ PassOptions PassOptions::fromCommandLine() {
                        false);
   o.linkRuntime = ClLinkRuntime;
   o.debugFunction = ClDebugFunction;
+  o.fpFusion = ClFPFusion;
+  o.formFMAs = ClFormFMAs;
   o.rdc = ClRdc;
   o.uninit = ClUninit;
   o.misaligned = ClMisaligned;

@@ -22,6 +22,7 @@ public:
   StringRef name() const override { return "nvptx"; }
   bool handles(const Triple &T) const override { return T.isNVPTX(); }
   unsigned warpSize(const Function &) const override { return 32; }
+  bool fusesMultiplyAddsPerBlock() const override { return true; }
 
   // LLVM 19's NVPTX marks kernels with !nvvm.annotations {ptr @f, !"kernel",
   // i32 1}; later LLVMs (and kosan's clones) with the ptx_kernel convention.

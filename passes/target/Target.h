@@ -104,6 +104,11 @@ public:
   // beyond its original's attributes (AMDGPU: none of the attributor's
   // "amdgpu-no-*" conclusions, which the instrumentation may falsify).
   virtual void prepareClone(llvm::Function &) const {}
+  // Whether instruction selection fuses a multiply and an add of one basic
+  // block into an fma whatever the multiply's other uses (LLVM's
+  // TargetLowering::enableAggressiveFMAFusion; NVPTX). The clones then get
+  // those fmas written out before the checks split blocks (core/Contraction.h).
+  virtual bool fusesMultiplyAddsPerBlock() const { return false; }
   // How a kernel clone receives its launch info: a pointer in this address
   // space, with this attribute (byval or byref) of the launch info's type.
   virtual unsigned launchInfoAddressSpace() const { return addrspace::Generic; }

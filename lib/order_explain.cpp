@@ -16,6 +16,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <cstring>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -575,8 +576,13 @@ std::string stepText(const OrderOpsIndex &index, Walk &w, uint32_t use, uint32_t
     return first ? "divides it by " + d : "divides " + d + " by it";
   if (name == "fma.mul")
     return "multiplies it by " + d + " in an fma";
-  if (name == "fma" || startsWith(name, "nvvm.fma."))
-    return first ? "adds " + d + " to it in an fma" : "adds the product " + d + " to it in an fma";
+  if (name == "fma" || startsWith(name, "nvvm.fma.")) {
+    // The fma's product is described as "the fma.mul of a and b".
+    const char *mul = "the fma.mul of ";
+    if (!first && startsWith(d, mul))
+      d = "the product of " + d.substr(std::strlen(mul));
+    return "adds " + d + " to it in an fma";
+  }
   if (commutativeOp(name))
     return "takes the " + name + " of it and " + d;
   return first ? "combines it with " + d + " in " + name

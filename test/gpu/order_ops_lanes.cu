@@ -12,8 +12,8 @@
 // RUN: not %kosan-diff --batch-invariance --rows 0:0 --row-length 32 %t/bug1.kosan %t/bug64.kosan > %t/bug.diff
 // RUN: FileCheck %s --check-prefix=BUG < %t/bug.diff
 // BUG: dy row 0 of A vs row 0 of B: 32/32 elements batch-variant
-// BUG-NEXT: column 0: the first 2 operations agree (the fadd of 3 values dx[0], dw[0], the f32 value 0); then A adds the fmul of dx[4] and dw[4] to it ({{.*}}order_ops_lanes.cu:{{[0-9]+}}:{{[0-9]+}} fadd), B adds the fmul of dx[1] and dw[1] to it ({{.*}}order_ops_lanes.cu:{{[0-9]+}}:{{[0-9]+}} fadd)
-// BUG-NEXT: column 1: the first 2 operations agree (the fadd of 3 values dx[0], dw[512], the f32 value 0); then A adds the fmul of dx[4] and dw[516] to it
+// BUG-NEXT: column 0: the first 2 operations agree (the fma of 3 values dx[0], dw[0], the f32 value 0); then A adds the product of dx[4] and dw[4] to it in an fma ({{.*}}order_ops_lanes.cu:{{[0-9]+}}:{{[0-9]+}} fma), B adds the product of dx[1] and dw[1] to it in an fma ({{.*}}order_ops_lanes.cu:{{[0-9]+}}:{{[0-9]+}} fma)
+// BUG-NEXT: column 1: the first 2 operations agree (the fma of 3 values dx[0], dw[512], the f32 value 0); then A adds the product of dx[4] and dw[516] to it in an fma
 // The static half names the branch on `lanes` as the reason.
 // BUG: why: the reduction's split depends on the launch
 // BUG: BATCH-VARIANT

@@ -10,6 +10,7 @@
 #include "core/collector.h"
 
 #include <signal.h>
+#include <time.h>
 
 #include <atomic>
 #include <cstdio>
@@ -37,8 +38,21 @@ void onSignal(int sig, siginfo_t *info, void *context) {
       previous.sa_handler(sig);
     return;
   }
-  if (!reporting.exchange(true))
+  static std::atomic<bool> reported{false};
+  if (!reporting.exchange(true)) {
     runtime().onFatalSignal(sig);
+    reported = true;
+  } else {
+    // The signal came twice and another thread is reporting: timeout(1)
+    // signals the program and then its whole process group, and the second
+    // delivery may go to another thread. Its default action would end the
+    // process in the middle of the report: let the report finish first
+    // (at most 10 s).
+    for (int i = 0; i < 1000 && !reported; ++i) {
+      struct timespec pause = {0, 10 * 1000 * 1000};
+      nanosleep(&pause, nullptr);
+    }
+  }
   // The default action, now: the signal is delivered again when this
   // handler returns.
   sigaction(sig, &previous, nullptr);

@@ -142,6 +142,7 @@ private:
   Value *labelByBits(IRBuilder<> &B, Value *V);
   Value *content(IRBuilder<> &B, Value *V);
   Value *scramble(IRBuilder<> &B, Value *x);
+  bool parameterLeaf(IRBuilder<> &B, LoadInst *LI, const Provenance &p);
   Value *combine(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
   uint64_t code(StringRef name) {
     uint64_t c = opCode(name);
@@ -467,6 +468,18 @@ Value *Instrumenter::whereOf(IRBuilder<> &B, Value *ptr, const Provenance &p, ui
                     k(I64, uint64_t(arg) << KOSAN_ORDER_WHERE_SHIFT));
 }
 
+// A value read from a kernel parameter's buffer is the leaf of its
+// parameter and offset; false where LI does not read one.
+bool Instrumenter::parameterLeaf(IRBuilder<> &B, LoadInst *LI, const Provenance &p) {
+  Value *ptr = LI->getPointerOperand();
+  if (p.kind != Provenance::KernelArg || !mayBeGlobal(ptr, p))
+    return false;
+  Value *base = B.CreatePtrToInt(F.getArg(p.argIndex), I64);
+  Value *off = B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
+  fps[LI] = leaf(B, LI, p.argIndex, off);
+  return true;
+}
+
 void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
   Type *T = LI->getType();
   Value *ptr = LI->getPointerOperand();
@@ -474,14 +487,8 @@ void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
     // Halves read from a kernel parameter are leaves as floats are; from
     // elsewhere (shared memory among it) they are labelled by their bits
     // where a half operation first uses them.
-    if (!halfOf(LI))
-      return;
-    Provenance p = PA.resolve(ptr);
-    if (p.kind == Provenance::KernelArg && mayBeGlobal(ptr, p)) {
-      Value *base = B.CreatePtrToInt(F.getArg(p.argIndex), I64);
-      Value *off = B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
-      fps[LI] = leaf(B, LI, p.argIndex, off);
-    }
+    if (halfOf(LI))
+      parameterLeaf(B, LI, PA.resolve(ptr));
     return;
   }
   if (AllocaInst *slot = shadowSlotFor(ptr)) {
@@ -489,12 +496,8 @@ void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
     return;
   }
   Provenance p = PA.resolve(ptr);
-  if (p.kind == Provenance::KernelArg && mayBeGlobal(ptr, p)) {
-    Value *base = B.CreatePtrToInt(F.getArg(p.argIndex), I64);
-    Value *off = B.CreateSub(B.CreatePtrToInt(ptr, I64), base);
-    fps[LI] = leaf(B, LI, p.argIndex, off);
+  if (parameterLeaf(B, LI, p))
     return;
-  }
   if (Value *slot = sharedSlot(B, ptr, p)) {
     fps[LI] = noSanitize(B.CreateAlignedLoad(fpType(T), slot, Align(8)));
     return;

@@ -14,7 +14,7 @@ mkdir -p "$out"
 fail=0
 for src in bench/mutation/kernels/*.cu; do
   name=$(basename "$src" .cu)
-  for mode in --kosan-plain --kosan-checks=oob,precision,order; do
+  for mode in --kosan-plain --kosan-checks=oob,precision,order,race; do
     if $bin/kosan-clang++ -O2 --cuda-gpu-arch=sm_90 $mode "$src" -o "$out/$name" 2>"$out/$name.err"; then
       echo "ok    $name $mode"
     else
@@ -23,7 +23,7 @@ for src in bench/mutation/kernels/*.cu; do
   done
   [ "$per_op" = 0 ] && continue
   while read -r id op; do
-    if $bin/kosan-clang++ -O2 --cuda-gpu-arch=sm_90 --kosan-checks=oob,precision,order --kosan-mutate="$id" \
+    if $bin/kosan-clang++ -O2 --cuda-gpu-arch=sm_90 --kosan-checks=oob,precision,order,race --kosan-mutate="$id" \
          --cuda-device-only -c "$src" -o "$out/$name.$id.o" 2>"$out/$name.$id.err"; then
       echo "ok    $name mutant $id ($op)"
     else

@@ -241,6 +241,15 @@ struct kosan_precision_state {
 };
 #define KOSAN_PREC_BASE_SYMBOL "__kosan_prec_base"
 
+// The checks' module globals beside the site table: G(CHECK, symbol, initial
+// uint32_t value). The passes name each per unit under relocatable device
+// code (symbol "_<id>"); on AMD GPUs a module whose instrumenter defined
+// none gets one with the initial value, and HIP host code registers each
+// with __hipRegisterVar, so that the host runtime finds it in the code
+// object. A check whose device code reads such a global adds its row here.
+#define KOSAN_CHECK_GLOBALS(G)                                                \
+  G(PRECISION, KOSAN_PREC_BASE_SYMBOL, 0x80000000u)
+
 // Every site has KOSAN_PREC_SHARDS slots side by side (slot site * SHARDS +
 // the SM's id modulo SHARDS), which the host adds up: warps on different
 // SMs then rarely contend for the same atomics. capacity counts sites.

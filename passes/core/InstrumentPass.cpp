@@ -125,8 +125,11 @@ void nameUnitGlobals(ModuleState &S, StringRef id) {
   LLVMContext &Ctx = M.getContext();
   if (GlobalVariable *table = M.getNamedGlobal(KOSAN_SITE_TABLE_SYMBOL))
     table->setName(KOSAN_SITE_TABLE_SYMBOL "_" + id);
-  if (GlobalVariable *precBase = M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL))
-    precBase->setName(KOSAN_PREC_BASE_SYMBOL "_" + id);
+#define KOSAN_NAME_CHECK_GLOBAL(ID, symbol, initial)                                              \
+  if (GlobalVariable *G = M.getNamedGlobal(symbol))                                                \
+    G->setName(symbol "_" + id);
+  KOSAN_CHECK_GLOBALS(KOSAN_NAME_CHECK_GLOBAL)
+#undef KOSAN_NAME_CHECK_GLOBAL
   // Site ids passed to the runtime.
   for (const rt::Entry &entry : rt::Entries) {
     if (entry.siteArgument < 0)
@@ -293,13 +296,14 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
 }
 
 // HIP on AMD GPUs: the host side of the translation unit registers the
-// site table (and with the precision check the precision base) whenever it
+// site table (and the checks' globals, KOSAN_CHECK_GLOBALS) whenever it
 // has kernels (passes/host/HostHooks.cpp), and HIP aborts the process when
 // a registered name is missing from the code object. A module with kernels
 // of which none was instrumented (-kosan-debug-func naming another) gets
 // an empty table, which tells the host that no kernel has a clone, and a
-// module whose precision instrumenter defined no base (it declined the
-// module) a base nothing reads. True when it defined one.
+// module whose instrumenter defined no global of its check (it declined the
+// module) one with the table's initial value, which nothing reads. True
+// when it defined one.
 bool defineHipHostGlobals(Module &M, const Target &T, const PassOptions &opts) {
   if (!Triple(M.getTargetTriple()).isAMDGPU() || opts.rdc ||
       none_of(M, [&](const Function &F) { return T.isKernel(F); }))
@@ -309,16 +313,21 @@ bool defineHipHostGlobals(Module &M, const Target &T, const PassOptions &opts) {
     SiteTable().emit(M, "");
     defined = true;
   }
-  if ((opts.checks & KOSAN_CHECK_PRECISION) && !M.getNamedGlobal(KOSAN_PREC_BASE_SYMBOL)) {
+  auto define = [&](uint32_t check, const char *symbol, uint32_t initial) {
+    if (!(opts.checks & check) || M.getNamedGlobal(symbol))
+      return;
     Type *I32 = Type::getInt32Ty(M.getContext());
-    auto *base = new GlobalVariable(M, I32, /*isConstant=*/false, GlobalValue::ExternalLinkage,
-                                    ConstantInt::get(I32, 0x80000000u), KOSAN_PREC_BASE_SYMBOL,
-                                    nullptr, GlobalValue::NotThreadLocal, addrspace::Global,
-                                    /*isExternallyInitialized=*/true);
-    base->setAlignment(Align(4));
-    appendToUsed(M, {base});
+    auto *G = new GlobalVariable(M, I32, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+                                 ConstantInt::get(I32, initial), symbol, nullptr,
+                                 GlobalValue::NotThreadLocal, addrspace::Global,
+                                 /*isExternallyInitialized=*/true);
+    G->setAlignment(Align(4));
+    appendToUsed(M, {G});
     defined = true;
-  }
+  };
+#define KOSAN_DEFINE_CHECK_GLOBAL(ID, symbol, initial) define(KOSAN_CHECK_##ID, symbol, initial);
+  KOSAN_CHECK_GLOBALS(KOSAN_DEFINE_CHECK_GLOBAL)
+#undef KOSAN_DEFINE_CHECK_GLOBAL
   return defined;
 }
 

@@ -254,8 +254,8 @@ void nameAllocation(CallBase &CB, FunctionCallee siteFn) {
 }
 
 // HIP host code: kosan's device globals of the module's code object, the
-// site table (with the kernel summaries) and, when the precision check is
-// compiled in, the precision base, are registered with __hipRegisterVar
+// site table (with the kernel summaries) and the globals of the checks
+// compiled in (KOSAN_CHECK_GLOBALS), are registered with __hipRegisterVar
 // under a host shadow each, right after the module's kernels and as clang
 // registers a program's __device__ variables, so that the runtime finds
 // them with hipGetSymbolAddress (HIP's public API has no lookup by name in
@@ -280,8 +280,11 @@ void registerHipDeviceGlobals(Module &M, const PassOptions &opts) {
   if (last.empty())
     return;
   SmallVector<StringRef, 2> names = {KOSAN_SITE_TABLE_SYMBOL};
-  if (opts.checks & KOSAN_CHECK_PRECISION)
-    names.push_back(KOSAN_PREC_BASE_SYMBOL);
+#define KOSAN_REGISTER_CHECK_GLOBAL(ID, symbol, initial)                                          \
+  if (opts.checks & KOSAN_CHECK_##ID)                                                              \
+    names.push_back(symbol);
+  KOSAN_CHECK_GLOBALS(KOSAN_REGISTER_CHECK_GLOBAL)
+#undef KOSAN_REGISTER_CHECK_GLOBAL
   LLVMContext &Ctx = M.getContext();
   PointerType *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);

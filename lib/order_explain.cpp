@@ -16,10 +16,10 @@
 #include "text.h"
 
 #include <algorithm>
-#include <cstring>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <tuple>
 

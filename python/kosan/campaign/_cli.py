@@ -264,8 +264,7 @@ def _campaign(db, settings, sources, operators, limit, scheduler, progress, no_m
                                 # the largest spread per output over every draw
                                 "spread": {k: max(sp.get(k, 0.0) for sp in spreads)
                                            for k in {k for sp in spreads for k in sp}},
-                                "runs": {str(s): {"trace": r["trace"], "output_hash": r["output_hash"],
-                                                  "spread": facts.get("spread", {}).get(str(s))}
+                                "runs": {str(s): {"trace": r["trace"], "output_hash": r["output_hash"]}
                                          for s, r in runs.items()}}
         if no_mutants:
             continue

@@ -57,16 +57,17 @@ def summarize(db) -> dict:
                           "kosan": "; ".join(sorted({d.get("kosan_summary", "") for d in draws} - {""})),
                           "same_output": all(d.get("same_output") for d in draws)})
     summary["survivors"] = survivors
-    alarms, runs = [], 0
+    alarms, runs, retried = [], 0, 0
     for k in db.kernels():
         if k["status"] != "ok":
             continue  # a program that fails its own check is reported as such
         for seed, r in db.ref_runs(k["name"]).items():
             runs += 1
             fa = json.loads(r["false_alarms"])
+            retried += fa.get("retried", 0)
             if fa.get("parts"):
                 alarms.append({"kernel": k["name"], "seed": seed, **fa})
-    summary["false_alarms"] = {"reference_runs": runs, "alarms": alarms}
+    summary["false_alarms"] = {"reference_runs": runs, "alarms": alarms, "retried": retried}
     summary["kernels"] = [{"name": k["name"], "status": k["status"], "detail": k["detail"],
                            "order_deterministic": bool(k["order_deterministic"])} for k in db.kernels()]
     wall = meta.get("wall_seconds", 0.0)
@@ -75,6 +76,11 @@ def summarize(db) -> dict:
     summary["settings"] = meta.get("settings", {})
     summary["scheduler"] = {k: meta.get(k) for k in ("scheduler", "gpus", "per_gpu")}
     return summary
+
+
+def _retried(fa: dict) -> str:
+    n = fa.get("retried", 0)
+    return f" ({n} program run{'s' if n != 1 else ''} past the timeout, run again with more time)" if n else ""
 
 
 def _pct(s) -> str:
@@ -97,7 +103,8 @@ def text_report(s: dict) -> str:
     lines.append("mutation score over the non-equivalent mutants: " + ", ".join(
         f"{c} {_pct(s['scores'][c])} ({s['scores'][c]['killed']})" for c in _COLUMNS))
     fa = s["false_alarms"]
-    lines.append(f"false alarms on the unmutated programs: {len(fa['alarms'])} in {fa['reference_runs']} runs")
+    lines.append(f"false alarms on the unmutated programs: {len(fa['alarms'])} in {fa['reference_runs']} runs"
+                 + _retried(fa))
     if s["seconds_per_mutant"] is not None:
         lines.append(f"wall time: {s['wall_seconds']:.0f} s, {s['seconds_per_mutant']:.2f} s per mutant")
     lines.append("")
@@ -186,7 +193,7 @@ pre{{margin:0;text-align:left;white-space:pre-wrap;max-width:50em}}
 <body><h1>kosan campaign</h1>
 <p id="summary">{s['mutants']} mutants judged of {s['listed']} listed: {s['build_errors']} did not build,
 {s['equivalent']} likely equivalent, {s['non_equivalent']} not equivalent.
-False alarms on the unmutated programs: {len(fa['alarms'])} in {fa['reference_runs']} runs.
+False alarms on the unmutated programs: {len(fa['alarms'])} in {fa['reference_runs']} runs{html.escape(_retried(fa))}.
 Wall time {s['wall_seconds']:.0f} s{'' if s['seconds_per_mutant'] is None else f", {s['seconds_per_mutant']:.2f} s per mutant"}.</p>
 <h2>Mutation score per oracle</h2><p>{_legend(cols)}</p>{_svg_bars(overall, cols, "score per oracle")}
 <h2>Per operator</h2>{_svg_bars(s['by_operator'], cols, "score per operator and oracle")}

@@ -24,6 +24,9 @@ PRECISION_MARGIN_BITS = 2.0
 # A loss from a root cause the reference does not have counts past this
 # margin over the reference's loss at the same site.
 NEW_CAUSE_MARGIN_BITS = 0.5
+# A run of an unmutated program that times out is run once more with this
+# many times the timeout before its draw is judged (a loaded machine).
+REFERENCE_RETRY_TIMEOUT_FACTOR = 3
 
 
 class CampaignError(Exception):
@@ -321,10 +324,20 @@ def reference_runs_task(settings: dict, kernel: str, built: dict, seeds: list[in
     reference_build_task and judges kosan's false alarms on them."""
     work = Path(settings["work"]) / kernel
 
+    def patient(binary, seed, output, trace):
+        # A correct program that runs past the timeout is a machine under
+        # load, not a verdict on kosan: run it again with more time before
+        # anything is judged, and keep the count.
+        run = run_program(settings, binary, seed, output, trace, gpu)
+        if run["timeout"]:
+            longer = dict(settings, timeout=settings["timeout"] * REFERENCE_RETRY_TIMEOUT_FACTOR)
+            run = dict(run_program(longer, binary, seed, output, trace, gpu), retried=True)
+        return run
+
     def draw(seed):
-        own = run_program(settings, built["plain"], seed, work / f"ref.{seed}.out", None, gpu)
-        first = run_program(settings, built["checked"], seed, work / f"ref.{seed}.kout", work / f"ref.{seed}.kosan", gpu)
-        again = run_program(settings, built["checked"], seed, work / f"ref2.{seed}.kout", work / f"ref2.{seed}.kosan", gpu)
+        own = patient(built["plain"], seed, work / f"ref.{seed}.out", None)
+        first = patient(built["checked"], seed, work / f"ref.{seed}.kout", work / f"ref.{seed}.kosan")
+        again = patient(built["checked"], seed, work / f"ref2.{seed}.kout", work / f"ref2.{seed}.kosan")
         varies = set()
         if (work / f"ref.{seed}.kosan").exists() and "order" in settings["checks"]:
             varies = order_changes(settings, work / f"ref.{seed}.kosan", work / f"ref2.{seed}.kosan")
@@ -342,8 +355,13 @@ def reference_runs_task(settings: dict, kernel: str, built: dict, seeds: list[in
         # by definition the reference's nondeterminism (draw() compared it).
         alarms = kosan_verdict(settings, work / f"ref.{seed}.kosan", work / f"ref2.{seed}.kosan", r["again"],
                                None)
+        retried = sum(bool(r[k].get("retried")) for k in ("own", "first", "again"))
+        if retried:
+            alarms["retried"] = retried
         if not r["first"]["passed"]:
             alarms["parts"].append("own-check-under-kosan")
+            if r["first"]["timeout"]:
+                alarms["summary"] = ", ".join(x for x in (alarms.get("summary"), "timeout") if x)
         spread = None
         if nondeterministic and (work / f"ref2.{seed}.kosan").exists():
             spread = output_spread(settings, work / f"ref.{seed}.kosan", work / f"ref2.{seed}.kosan")

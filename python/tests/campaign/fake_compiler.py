@@ -12,9 +12,12 @@ mutant --kosan-mutate=ID names, would on a GPU:
   fail     FAIL, exit status 1
   crash    killed by a signal
   hang     never ends
+  slowonce runs past the timeout the first time it runs in its folder, then
+           as `same` (a loaded machine)
   nobuild  the build fails
 
-Every invocation is appended to $FAKE_COMPILER_LOG, for the resume test.
+A line `// fake-reference: BEHAVIOUR` sets how the unmutated program
+behaves (default `same`). Every invocation is appended to $FAKE_COMPILER_LOG, for the resume test.
 """
 
 import json
@@ -39,6 +42,11 @@ if behaviour == "crash":
     os.kill(os.getpid(), signal.SIGABRT)
 if behaviour == "hang":
     time.sleep(3600)
+if behaviour == "slowonce":
+    marker = os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), "slow-once." + str(seed))
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        time.sleep(3600)
 print(f"PASS fake (seed {seed}): 64 elements")
 '''
 
@@ -73,6 +81,11 @@ def main(argv):
                                     "line": line_no, "column": 1,
                                     "description": f"fake mutant that does '{behaviour}'"}) + "\n")
     behaviour = "same"
+    with open(source) as f:
+        for line in f:
+            m = re.match(r"// fake-reference: (\w+)", line)
+            if m:
+                behaviour = m.group(1)  # how the unmutated program behaves
     if mutant:
         if mutant not in mutants:
             print(f"kosan-clang++: error: no mutant '{mutant}' in this build's device code", file=sys.stderr)

@@ -53,6 +53,10 @@ struct DriverApi {
   CUresult (*memFreeHost)(void *) = nullptr;
   // Optional: checks=race sizes its shadow by the clone's static shared memory.
   CUresult (*funcGetAttribute)(int *, CUfunction_attribute, CUfunction) = nullptr;
+  // Optional: poison=1 fills 2- and 8-byte elements on the GPU (without
+  // them, through a host copy).
+  CUresult (*memsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream) = nullptr;
+  CUresult (*memsetD2D32Async)(CUdeviceptr, size_t, unsigned, size_t, size_t, CUstream) = nullptr;
   bool ok = false;
   std::string missing;
 
@@ -91,6 +95,8 @@ struct DriverApi {
     get("cuMemcpyDtoHAsync", memcpyDtoHAsync);
     get("cuMemFreeHost", memFreeHost);
     get("cuFuncGetAttribute", funcGetAttribute);
+    get("cuMemsetD16Async", memsetD16Async);
+    get("cuMemsetD2D32Async", memsetD2D32Async);
   }
 };
 

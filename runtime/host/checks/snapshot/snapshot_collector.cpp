@@ -159,6 +159,43 @@ std::optional<uint64_t> poisonPattern(DType t) {
 }
 } // namespace
 
+// COUNT elements of ELEM bytes at PTR set to PATTERN, ahead of the launch
+// on STREAM: with the driver's memsets on the GPU (an 8-byte pattern as two
+// 32-bit columns of pitch 8), else through a host buffer.
+bool SnapshotCollector::fill(uint64_t ptr, uint64_t pattern, uint32_t elem, uint64_t count,
+                             cudaStream_t stream) {
+  const CUdeviceptr dst = CUdeviceptr(ptr);
+  const CUstream s = reinterpret_cast<CUstream>(stream);
+  if (!rt.isHip()) {
+    bool done = false;
+    if (elem == 4 && drv.memsetD32Async)
+      done = drv.memsetD32Async(dst, unsigned(pattern), count, s) == CUDA_SUCCESS;
+    else if (elem == 2 && drv.memsetD16Async)
+      done = drv.memsetD16Async(dst, static_cast<unsigned short>(pattern), count, s) ==
+             CUDA_SUCCESS;
+    else if (elem == 8 && drv.memsetD2D32Async)
+      done = drv.memsetD2D32Async(dst, 8, unsigned(pattern), 1, count, s) == CUDA_SUCCESS &&
+             drv.memsetD2D32Async(dst + 4, 8, unsigned(pattern >> 32), 1, count, s) ==
+                 CUDA_SUCCESS;
+    if (done)
+      return true;
+  }
+  const uint64_t bytes = count * elem;
+  if (bytes == 0)
+    return true;
+  std::vector<char> host(bytes);
+  std::memcpy(host.data(), &pattern, elem);
+  // Doubling copies: the pattern fills the buffer in log2(count) memcpys.
+  for (uint64_t filled = elem; filled < bytes; filled *= 2)
+    std::memcpy(host.data() + filled, host.data(), std::min(filled, bytes - filled));
+  if (gpu.toDeviceAsync(reinterpret_cast<void *>(ptr), host.data(), bytes, stream) !=
+      cudaSuccess) {
+    gpu.clearError();
+    return false;
+  }
+  return true;
+}
+
 std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, void **args,
                                                         uint32_t launchId,
                                                         cudaStream_t stream) {
@@ -233,7 +270,6 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
           r.store_sites.size() < 8)
         r.store_sites.push_back(where);
     }
-    std::vector<char> host;
     if (r.read) {
       // In/out buffer: remember what it held, to tell whether it changed.
       if (!synced)
@@ -242,15 +278,9 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
       r.pre_hash = deviceHash(ptr, snap.bytes, r.chunk_elements * elem);
     } else if (opts.poison) {
       if (std::optional<uint64_t> pattern = poisonPattern(r.dtype)) {
-        host.resize(snap.bytes);
-        for (uint64_t e = 0; e < r.count; ++e)
-          std::memcpy(host.data() + e * elem, &*pattern, elem);
-        if (gpu.toDevice(reinterpret_cast<void *>(ptr), host.data(), snap.bytes) ==
-            cudaSuccess) {
+        if (fill(ptr, *pattern, elem, r.count, stream)) {
           r.poisoned = true;
           r.poison = *pattern;
-        } else {
-          gpu.clearError();
         }
       }
     }

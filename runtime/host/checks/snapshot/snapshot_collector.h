@@ -41,6 +41,7 @@ private:
   // snapshotHash of a device buffer, through streamChunks; 0 if it cannot
   // be copied.
   uint64_t deviceHash(uint64_t src, uint64_t bytes, uint64_t chunkBytes);
+  bool fill(uint64_t ptr, uint64_t pattern, uint32_t elem, uint64_t count, cudaStream_t stream);
 
   // The staging ring, reused across launches.
   CUstream copyStream = nullptr;

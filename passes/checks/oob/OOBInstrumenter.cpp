@@ -857,8 +857,9 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, Sca
   IRBuilder<> B(at);
   B.SetCurrentDebugLocation(A.inst->getDebugLoc());
   Value *m = X.expandCodeFor(SE.getTruncateOrZeroExtend(trips, I64), I64, at);
-  Value *first = B.CreatePtrToInt(X.expandCodeFor(start, A.ptr->getType(), at), I64);
-  Value *last = B.CreateAdd(first, B.CreateMul(m, B.getInt64(step)));
+  Value *first = B.CreatePtrToInt(X.expandCodeFor(start, A.ptr->getType(), at), I64,
+                                  "kosan.hoist.first");
+  Value *last = B.CreateAdd(first, B.CreateMul(m, B.getInt64(step)), "kosan.hoist.last");
   Value *lo = step > 0 ? first : last, *hi = step > 0 ? last : first;
   uint64_t maxTrips = (uint64_t(1) << 40) / uint64_t(step > 0 ? step : -step);
   Value *ok = B.CreateAnd(
@@ -868,6 +869,7 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, Sca
        B.CreateICmpEQ(argBound(ctx, p.argIndex, 2, B), B.getInt64(0))});
   if (need)
     ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));
+  ok->setName("kosan.hoist.ok");
   loop = L;
   return ok;
 }

@@ -41,6 +41,141 @@
 ; OFF-NOT: kosan.loop.ok
 ; OFF-NOT: kosan.hoisted
 
+; copy: trips n - 1 (the loop runs while i + 1 < n), one test per argument,
+; and-ed; nothing of the bounds in the loop but the branch on the flag.
+; CHECK-LABEL: define ptx_kernel void @copy__kosan(
+; CHECK:       preheader:
+; CHECK-NEXT:    [[TRIPS:%.*]] = add i64 %n, -1
+; CHECK-NEXT:    %kosan.hoist.first = ptrtoint ptr %in to i64
+; CHECK-NEXT:    [[SPAN:%.*]] = mul i64 [[TRIPS]], 4
+; CHECK-NEXT:    %kosan.hoist.last = add i64 %kosan.hoist.first, [[SPAN]]
+; CHECK-NEXT:    [[FEW:%.*]] = icmp ule i64 [[TRIPS]], 274877906944
+; CHECK-NEXT:    [[LO:%.*]] = icmp uge i64 %kosan.hoist.first, %kosan.arg1.begin
+; CHECK-NEXT:    [[END:%.*]] = add i64 %kosan.hoist.last, 4
+; CHECK-NEXT:    [[HI:%.*]] = icmp ule i64 [[END]], %kosan.arg1.end
+; CHECK-NEXT:    [[FLAT:%.*]] = icmp eq i64 %kosan.arg1.pitch, 0
+; CHECK-NEXT:    [[A:%.*]] = and i1 [[FEW]], [[LO]]
+; CHECK-NEXT:    [[B:%.*]] = and i1 [[A]], [[HI]]
+; CHECK-NEXT:    %kosan.hoist.ok = and i1 [[B]], [[FLAT]]
+; CHECK-NEXT:    %kosan.hoist.first1 = ptrtoint ptr %out to i64
+; CHECK:         icmp uge i64 %kosan.hoist.first1, %kosan.arg0.begin
+; CHECK:         icmp ule i64 {{%.*}}, %kosan.arg0.end
+; CHECK:         %kosan.hoist.ok3 = and i1
+; CHECK-NEXT:    %kosan.loop.ok = and i1 %kosan.hoist.ok, %kosan.hoist.ok3
+; CHECK-NEXT:    br label %loop
+; CHECK:       loop:
+; CHECK-NEXT:    %i = phi i64
+; CHECK-NEXT:    %pin = getelementptr inbounds float, ptr %in, i64 %i
+; CHECK-NEXT:    br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted, !prof [[LIKELY:![0-9]+]]
+; CHECK:       kosan.hoisted:
+; CHECK-NEXT:    %v = load float, ptr %pin, align 4
+; CHECK-NEXT:    br label %[[JOIN:[0-9]+]]
+; The checked copy: its bounds read where it needs them, the sink, the
+; report (the access's own site).
+; CHECK:       kosan.unhoisted:
+; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %pin to i64
+; CHECK-NEXT:    [[BP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 64
+; CHECK-NEXT:    [[BEGIN:%.*]] = load i64, ptr [[BP]], align 8, !nosanitize
+; CHECK-NEXT:    [[EP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 72
+; CHECK-NEXT:    [[END:%.*]] = load i64, ptr [[EP]], align 8, !nosanitize
+; CHECK:         %kosan.bad = or i1
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %pin
+; CHECK-NEXT:    [[VC:%.*]] = load float, ptr %kosan.safe, align 4
+; CHECK-NEXT:    %.kosan = select i1 %kosan.bad, float 0.000000e+00, float [[VC]]
+; CHECK-NEXT:    br i1 {{%.*}}, label %kosan.report, label
+; CHECK:       kosan.record.write:
+; CHECK:         store i64 %kosan.addr, ptr
+; CHECK:       [[JOIN]]:
+; CHECK-NEXT:    %v.kosan = phi float [ %v, %kosan.hoisted ], [ %.kosan, %{{[0-9]+}} ]
+; CHECK-NEXT:    %pout = getelementptr inbounds float, ptr %out, i64 %i
+; CHECK-NEXT:    br i1 %kosan.loop.ok, label %kosan.hoisted4, label %kosan.unhoisted5, !prof [[LIKELY]]
+; CHECK:       kosan.hoisted4:
+; CHECK-NEXT:    store float %v.kosan, ptr %pout, align 4
+; CHECK:       kosan.unhoisted5:
+; CHECK:         store float %v.kosan, ptr %kosan.safe{{[0-9]+}}, align 4
+; CHECK:       exit:
+
+; strided: trips (n - 1 - tid) / 8, 32 bytes a trip; the load and the store
+; of a[i] share one test.
+; CHECK-LABEL: define ptx_kernel void @strided__kosan(
+; CHECK:       preheader:
+; CHECK:         [[T:%.*]] = lshr i64 {{%.*}}, 3
+; CHECK:         %kosan.hoist.first = ptrtoint ptr
+; CHECK-NEXT:    [[SPAN:%.*]] = mul i64 [[T]], 32
+; CHECK-NEXT:    %kosan.hoist.last = add i64 %kosan.hoist.first, [[SPAN]]
+; CHECK-NEXT:    icmp ule i64 [[T]], 34359738368
+; CHECK-NOT:     kosan.hoist.first{{[0-9]}}
+; CHECK:         %kosan.loop.ok = and i1
+; CHECK-NEXT:    br label %loop
+; CHECK:       loop:
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
+; CHECK:       exit:
+
+; guarded: the test covers every i < n; a[i] under i < m keeps its checked
+; copy for the threads whose range fails it.
+; CHECK-LABEL: define ptx_kernel void @guarded__kosan(
+; CHECK:       preheader:
+; CHECK:         %kosan.hoist.first = ptrtoint ptr %a to i64
+; CHECK:         %kosan.loop.ok = and i1
+; CHECK:       then:
+; CHECK-NEXT:    %p = getelementptr inbounds float, ptr %a, i64 %i
+; CHECK-NEXT:    br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
+; CHECK:       kosan.unhoisted:
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p
+; CHECK:       latch:
+; The store after the loop is checked on its own.
+; CHECK:       done:
+; CHECK:         select i1 %kosan.bad{{[0-9]*}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %out
+
+; indirect: idx[i] hoisted; out[idx[i]] keeps its check in the loop.
+; CHECK-LABEL: define ptx_kernel void @indirect__kosan(
+; CHECK:         %kosan.hoist.first = ptrtoint ptr %idx to i64
+; CHECK-NOT:     kosan.hoist.first{{[0-9]}}
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
+; CHECK:         %j.kosan = phi i32
+; CHECK:         %po = getelementptr inbounds float, ptr %out, i64 %j64
+; CHECK-NOT:     br i1 %kosan.loop.ok
+; CHECK:         select i1 %kosan.bad{{[0-9]*}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %po
+; CHECK:       exit:
+
+; until_zero: no bound on the trips, nothing hoisted.
+; CHECK-LABEL: define ptx_kernel void @until_zero__kosan(
+; CHECK-NOT:     kosan.hoist
+; CHECK:       loop:
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p
+; CHECK-NOT:     kosan.hoist
+; CHECK:       exit:
+
+; early_exit: trips at most n - 1; a[i] before the exit and b[i] after it
+; both hoisted.
+; CHECK-LABEL: define ptx_kernel void @early_exit__kosan(
+; CHECK:         %kosan.hoist.first = ptrtoint ptr %a to i64
+; CHECK:         %kosan.hoist.first1 = ptrtoint ptr %b to i64
+; CHECK:         %kosan.loop.ok = and i1 %kosan.hoist.ok, %kosan.hoist.ok3
+; CHECK:       loop:
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
+; CHECK:       latch:
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
+
+; grid_stride: checked in every iteration (y[i]'s load and store as a group).
+; CHECK-LABEL: define ptx_kernel void @grid_stride__kosan(
+; CHECK-NOT:     kosan.hoist
+; CHECK:       loop:
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
+; CHECK:         %kosan.group = ptrtoint ptr %py to i64
+; CHECK-NOT:     kosan.hoist
+; CHECK:       exit:
+
+; CHECK: [[LIKELY]] = !{!"branch_weights", i32 1048575, i32 1}
+
+; ALIGN-LABEL: define ptx_kernel void @copy__kosan(
+; ALIGN:       preheader:
+; ALIGN:         %kosan.hoist.first = ptrtoint ptr %in to i64
+; ALIGN:         [[LOW:%.*]] = and i64 %kosan.hoist.first, 3
+; ALIGN-NEXT:    [[ALIGNED:%.*]] = icmp eq i64 [[LOW]], 0
+; ALIGN-NEXT:    %kosan.hoist.ok = and i1 {{%.*}}, [[ALIGNED]]
+
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -327,21 +327,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   recordTerm->getParent()->setName("kosan.record");
   IRBuilder<> R(recordTerm);
   R.SetCurrentDebugLocation(before->getDebugLoc());
-  // A kernel reads its launch's state, id and flags here again, from the
-  // launch info: held from the entry, they would take registers across
-  // every loop for a path that runs once.
-  Value *stateV = ctx.state, *launchIdV = ctx.launchId, *flagsV = ctx.flags;
-  if (ctx.info) {
-    auto infoField = [&](Type *T, uint64_t offset) {
-      return markNoSanitize(R.CreateAlignedLoad(
-          T, R.CreateConstInBoundsGEP1_64(R.getInt8Ty(), ctx.info, offset),
-          Align(DL.getTypeStoreSize(T).getFixedValue())));
-    };
-    stateV = infoField(I64, offsetof(kosan_launch_info, state));
-    launchIdV = infoField(I32, offsetof(kosan_launch_info, launch_id));
-    flagsV = infoField(I32, offsetof(kosan_launch_info, flags));
-  }
-  Value *state = R.CreateIntToPtr(stateV, Ptr);
+  Value *state = R.CreateIntToPtr(ctx.state, Ptr);
   auto field = [&](uint64_t offset) {
     return R.CreateConstInBoundsGEP1_64(R.getInt8Ty(), state, offset);
   };
@@ -386,7 +372,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
     if (S.siteBase)
       site = W.CreateAdd(markNoSanitize(W.CreateAlignedLoad(I32, S.siteBase, Align(4))), site);
     Value *key = W.CreateAdd(
-        W.CreateOr(W.CreateShl(W.CreateZExt(launchIdV, I64), 32),
+        W.CreateOr(W.CreateShl(W.CreateZExt(ctx.launchId, I64), 32),
                    W.CreateZExt(site, I64)),
         W.getInt64(1));
     put(offsetof(kosan_oob_event, key), key);
@@ -400,7 +386,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   Value *overBudget = R.CreateAnd(R.CreateICmpNE(budget, R.getInt32(0)),
                                   R.CreateICmpUGE(index, budget));
   Value *halt = R.CreateOr(
-      R.CreateICmpNE(R.CreateAnd(flagsV, R.getInt32(KOSAN_LAUNCH_HALT_ON_ERROR)),
+      R.CreateICmpNE(R.CreateAnd(ctx.flags, R.getInt32(KOSAN_LAUNCH_HALT_ON_ERROR)),
                      R.getInt32(0)),
       overBudget);
   Instruction *haltTerm =
@@ -1460,10 +1446,7 @@ void OOBInstrumenter::reportFirstBadMember(Instruction *before, Check &c, const 
   BasicBlock *next = BasicBlock::Create(Ctx, "kosan.group.next", F, found);
   IRBuilder<> H(head->getTerminator());
   H.SetCurrentDebugLocation(loc);
-  bool wasInPlace = boundsInPlace;
-  boundsInPlace = true; // the pitch read again here, as in checkAccess
   Value *pitch = fromArg ? argBound(ctx, p.argIndex, 2, H) : nullptr;
-  boundsInPlace = wasInPlace;
   Value *shape = fromArg ? argBound(ctx, p.argIndex, 3, H) : nullptr;
   head->getTerminator()->setSuccessor(0, scan);
 
@@ -1554,11 +1537,7 @@ void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext 
               : nullptr;
   auto callReport = [&](Instruction *before) -> Value * {
     IRBuilder<> SB(before);
-    // The pitch read here again: the fast path holds only whether it is 0.
-    bool wasInPlace = boundsInPlace;
-    boundsInPlace = true;
     Value *pitch = fromArg ? argBound(ctx, p.argIndex, 2, SB) : nullptr;
-    boundsInPlace = wasInPlace;
     Value *shape = fromArg ? argBound(ctx, p.argIndex, 3, SB) : nullptr;
     return emitReport(before, ctx, SB.getInt32(c.site), addr, size32, begin, end, pitch, shape,
                       nullptr, misaligned);

@@ -199,7 +199,21 @@ public:
   // ptxas spills what does not fit, on paths that rarely run.
   void fitRegistersToOriginal(const Function &original, Function &clone) const override {
     NamedMDNode *Annotations = clone.getParent()->getNamedMetadata("nvvm.annotations");
-    if (!Annotations || estimateLiveRegisters(original) > kLightOriginal)
+    if (!Annotations)
+      return;
+    // Only the limit kosan gave a kernel without launch bounds of its own.
+    for (const MDNode *Op : Annotations->operands()) {
+      auto *V = Op->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0))
+                                     : nullptr;
+      if (!V || V->getValue() != &original)
+        continue;
+      for (unsigned i = 1; i + 1 < Op->getNumOperands(); i += 2)
+        if (auto *Key = dyn_cast<MDString>(Op->getOperand(i));
+            Key && (Key->getString().starts_with("maxntid") ||
+                    Key->getString().starts_with("reqntid") || Key->getString() == "maxnreg"))
+          return;
+    }
+    if (estimateLiveRegisters(original) > kLightOriginal)
       return;
     for (MDNode *Op : Annotations->operands()) {
       if (Op->getNumOperands() != 3)

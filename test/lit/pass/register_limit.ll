@@ -10,12 +10,17 @@
 
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=OOB
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -S < %s \
+; RUN:   | FileCheck %s --check-prefix=BOUNDED
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-checks=oob,precision \
 ; RUN:   -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=BOTH
 
 ; OOB-DAG: !{ptr @light__kosan, !"maxnreg", i32 32}
 ; OOB-DAG: !{ptr @heavy__kosan, !"maxnreg", i32 64}
-; OOB-NOT: !{ptr @bounded__kosan, !"maxnreg"
+; BOUNDED-NOT: !{ptr @bounded__kosan, !"maxnreg"
+; BOUNDED-NOT: !{ptr @own_limit__kosan, !"maxnreg", i32 32}
+; A limit of the program's own stays as it is.
+; OOB-DAG: !{ptr @own_limit__kosan, !"maxnreg", i32 64}
 ; BOTH-DAG: !{ptr @light__kosan, !"maxnreg", i32 64}
 ; BOTH-DAG: !{ptr @heavy__kosan, !"maxnreg", i32 64}
 
@@ -34,6 +39,11 @@ define void @light(ptr %y, ptr %x, float %a) {
   %m = fmul float %a, %vx
   %s = fadd float %m, %vy
   store float %s, ptr %py, align 4
+  ret void
+}
+
+define void @own_limit(ptr %y) {
+  store float 1.0, ptr %y, align 4
   ret void
 }
 
@@ -169,8 +179,10 @@ define void @heavy(ptr %y, ptr %x) {
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
 !0 = !{ptr @light, !"kernel", i32 1}
 !1 = !{ptr @heavy, !"kernel", i32 1}
 !2 = !{ptr @bounded, !"kernel", i32 1}
 !3 = !{ptr @bounded, !"maxntidx", i32 256}
+!4 = !{ptr @own_limit, !"kernel", i32 1}
+!5 = !{ptr @own_limit, !"maxnreg", i32 64}

@@ -34,7 +34,7 @@ RUNTIME = ["__kosan_prec_value", "__kosan_prec_narrow"]
 COLUMNS = ["regs", "spill", "instructions", "error-free path"] + [c for c, _ in CLASSES]
 # Blocks (by the IR block name ptxas's input gives in a comment) that a run
 # without findings never enters: the checks' reports.
-COLD = re.compile(r"%kosan\.(report|record|halt|uninit\.(test|scan)|group\.(scan|next|found)|slow|skip)")
+COLD = re.compile(r"%kosan\.(report|record|halt|uninit\.(test|scan)|group\.(scan|next|found)|slow|skip|unhoisted)")
 
 
 def fail(message):

@@ -45,6 +45,10 @@ struct PassOptions {
   // (checks/oob); off: every access checked on its own (bisection, tests).
   bool proveBounds = true;
   bool groupChecks = true;
+  // Check a loop's accesses at addresses {start,+,step} once before the
+  // loop, on the whole range they may take (checks/oob); off: every
+  // iteration checks them.
+  bool hoistChecks = true;
   // Mutation analysis (passes/mutate): list the device code's mutants or
   // apply one, at the pipeline start.
   MutateOptions mutate;

@@ -276,6 +276,8 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
     }
     S.sites.addKernel(F->getName(), summary, firstSite, S.sites.size() - firstSite, flags,
                       notes);
+    if (all_of(checks, [](const std::unique_ptr<Instrumenter> &I) { return I->fewRegisters(); }))
+      T.fitRegistersToOriginal(*F, *clone);
     remarkSummary(*F, summary);
     ++NumKernels;
   }

@@ -80,6 +80,11 @@ public:
     return 0;
   }
   virtual std::string kernelNotes(const llvm::Function & /*original*/) const { return ""; }
+  // Whether what it adds needs few registers beyond the original's: a clone
+  // holding only such checks gets the register limit of a light original
+  // (Target::fitRegistersToOriginal), so that it keeps the original's
+  // occupancy.
+  virtual bool fewRegisters() const { return false; }
   // After every function is instrumented and the site table emitted.
   virtual void end() {}
 

@@ -53,6 +53,11 @@ static cl::opt<bool> ClGroupChecks(
     cl::desc("kosan: check accesses of one object at constant distances in straight-line "
              "code once per group"),
     cl::Hidden, cl::init(true));
+static cl::opt<bool> ClHoistChecks(
+    "kosan-hoist-checks",
+    cl::desc("kosan: check a loop's accesses at a constant stride once before the loop, on "
+             "the range they may take"),
+    cl::Hidden, cl::init(true));
 static cl::opt<kosan::FPFusion> ClFPFusion(
     "kosan-fp-fusion",
     cl::desc("kosan: which multiply-add pairs the backend fuses into fma, written out in "
@@ -124,6 +129,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.misaligned = ClMisaligned;
   o.proveBounds = ClProveBounds;
   o.groupChecks = ClGroupChecks;
+  o.hoistChecks = ClHoistChecks;
   o.mutate = MutateOptions::fromCommandLine();
   return o;
 }

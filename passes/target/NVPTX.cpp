@@ -2,6 +2,8 @@
 #include "target/Target.h"
 #include "DeviceRuntime.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -16,6 +18,88 @@ using namespace llvm;
 
 namespace kosan {
 namespace {
+
+// The register limit of a clone whose kernel has no launch bounds; the one
+// that lets an SM hold 2048 threads; and the most 32-bit values a light
+// original holds at once (bench/kernels.cu: 6 to 17 for kernels that ptxas
+// fits in 12 to 24 registers, 140 for the unrolled matmul that needs 32).
+constexpr unsigned kCloneRegisters = 64, kFullOccupancyRegisters = 32, kLightOriginal = 24;
+
+// 32-bit registers a value takes (predicates have their own file; none).
+static unsigned registerUnits(Type *T) {
+  if (T->isIntegerTy(1) || T->isVoidTy() || T->isLabelTy() || T->isMetadataTy() ||
+      T->isTokenTy())
+    return 0;
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements() * registerUnits(VT->getElementType());
+  if (T->isPointerTy())
+    return 2;
+  if (T->isSized() && T->getPrimitiveSizeInBits().getFixedValue())
+    return unsigned((T->getPrimitiveSizeInBits().getFixedValue() + 31) / 32);
+  return 2;
+}
+
+// The most 32-bit registers the values of F hold at once (SSA liveness of
+// its instructions' results; parameters and constants are left out, ptxas
+// reads them from the constant bank). An estimate of what F needs before
+// ptxas schedules for latency.
+unsigned estimateLiveRegisters(const Function &F) {
+  DenseMap<const BasicBlock *, DenseSet<const Value *>> liveIn, liveOut;
+  auto tracked = [](const Value *V) {
+    return isa<Instruction>(V) && registerUnits(V->getType()) > 0;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (const BasicBlock &BB : reverse(F)) {
+      DenseSet<const Value *> out;
+      for (const BasicBlock *S : successors(&BB)) {
+        for (const Value *V : liveIn[S])
+          out.insert(V);
+        for (const PHINode &Phi : S->phis())
+          if (const Value *V = Phi.getIncomingValueForBlock(&BB); V && tracked(V))
+            out.insert(V);
+      }
+      DenseSet<const Value *> in = out;
+      for (const Instruction &I : reverse(BB)) {
+        in.erase(&I);
+        if (isa<PHINode>(I))
+          continue;
+        for (const Value *Op : I.operands())
+          if (tracked(Op))
+            in.insert(Op);
+      }
+      for (const PHINode &Phi : BB.phis())
+        in.erase(&Phi);
+      if (in.size() != liveIn[&BB].size() || out.size() != liveOut[&BB].size()) {
+        changed = true;
+        liveIn[&BB] = std::move(in);
+        liveOut[&BB] = std::move(out);
+      }
+    }
+  }
+  unsigned most = 0;
+  for (const BasicBlock &BB : F) {
+    DenseSet<const Value *> live = liveOut[&BB];
+    auto units = [&] {
+      unsigned n = 0;
+      for (const Value *V : live)
+        n += registerUnits(V->getType());
+      return n;
+    };
+    most = std::max(most, units());
+    for (const Instruction &I : reverse(BB)) {
+      if (isa<PHINode>(I))
+        break;
+      live.erase(&I);
+      for (const Value *Op : I.operands())
+        if (tracked(Op))
+          live.insert(Op);
+      most = std::max(most, units());
+    }
+  }
+  return most;
+}
 
 class NVPTXTarget final : public Target {
 public:
@@ -98,9 +182,49 @@ public:
       added.push_back(MDNode::get(
           M.getContext(),
           {ValueAsMetadata::get(&to), MDString::get(M.getContext(), "maxnreg"),
-           ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(M.getContext()), 64))}));
+           ConstantAsMetadata::get(
+               ConstantInt::get(Type::getInt32Ty(M.getContext()), kCloneRegisters))}));
     for (MDNode *N : added)
       Annotations->addOperand(N);
+  }
+
+  // The limit of 64 halves the occupancy of an original that ptxas fits in
+  // 32 registers (2048 threads on an SM need 32 each): a streaming kernel
+  // launched with a grid of 8 blocks of 256 threads per SM then runs in two
+  // waves instead of one, and takes twice as long (saxpy in
+  // bench/kernels.cu: 16 registers plain, 64 with the OOB check). Where the
+  // original holds few values at once (estimateLiveRegisters), a clone whose
+  // checks need few registers is limited to 32, like the original;
+  // ptxas spills what does not fit, on paths that rarely run.
+  void fitRegistersToOriginal(const Function &original, Function &clone) const override {
+    NamedMDNode *Annotations = clone.getParent()->getNamedMetadata("nvvm.annotations");
+    if (!Annotations)
+      return;
+    // Only the limit kosan gave a kernel without launch bounds of its own.
+    for (const MDNode *Op : Annotations->operands()) {
+      auto *V = Op->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0))
+                                     : nullptr;
+      if (!V || V->getValue() != &original)
+        continue;
+      for (unsigned i = 1; i + 1 < Op->getNumOperands(); i += 2)
+        if (auto *Key = dyn_cast<MDString>(Op->getOperand(i));
+            Key && (Key->getString().starts_with("maxntid") ||
+                    Key->getString().starts_with("reqntid") || Key->getString() == "maxnreg"))
+          return;
+    }
+    if (estimateLiveRegisters(original) > kLightOriginal)
+      return;
+    for (MDNode *Op : Annotations->operands()) {
+      if (Op->getNumOperands() != 3)
+        continue;
+      auto *V = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0));
+      auto *Key = dyn_cast_or_null<MDString>(Op->getOperand(1));
+      auto *C = mdconst::dyn_extract<ConstantInt>(Op->getOperand(2));
+      if (V && V->getValue() == &clone && Key && Key->getString() == "maxnreg" && C &&
+          C->getZExtValue() == kCloneRegisters)
+        Op->replaceOperandWith(
+            2, ConstantAsMetadata::get(ConstantInt::get(C->getType(), kFullOccupancyRegisters)));
+    }
   }
 
   IndexIntrinsics indexIntrinsics() const override {

@@ -100,6 +100,11 @@ public:
   // beyond the calling convention (NVPTX: its nvvm.annotations, and a
   // register limit when it has none).
   virtual void copyKernelAttributes(llvm::Function &original, llvm::Function &clone) const = 0;
+  // A clone whose checks need few registers beyond its original's
+  // (Instrumenter::fewRegisters): where the original needs few, the
+  // clone's register limit becomes what keeps the original's occupancy.
+  virtual void fitRegistersToOriginal(const llvm::Function & /*original*/,
+                                      llvm::Function & /*clone*/) const {}
   // What every clone (kernel or device function) needs once it is made,
   // beyond its original's attributes (AMDGPU: none of the attributor's
   // "amdgpu-no-*" conclusions, which the instrumentation may falsify).

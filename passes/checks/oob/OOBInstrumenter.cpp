@@ -29,10 +29,20 @@
 //             member; a cold loop over the group's table then finds the first
 //             member in program order that is out of bounds (or misaligned, or
 //             outside its row of a pitched buffer) and reports it with its
-//             own site and address, as its own check would have.
+//             own site and address, as its own check would have;
+//   hoisted   a loop's access to a kernel argument at addresses
+//             {start,+,step} (ScalarEvolution: a constant stride, a bound on
+//             the loop's trips) is checked once in the loop's preheader, on
+//             the range [start, start + trips * step] it may span: every
+//             iteration that reaches it is within those trips, whatever
+//             branch or early exit it sits behind. The loop's accesses share
+//             one test (kosan.loop.ok); in the loop each branches on it to
+//             the access as it was, or, when the range is not in bounds (or
+//             the argument pitched), to a copy checked as any other access,
+//             which reports the first bad access of the thread exactly.
 //
-// Nothing is hoisted out of a block: an access that is conditional, or after
-// a loop's early exit, is never checked on another's behalf.
+// Grouping never reaches out of a block: an access that is conditional, or
+// after a loop's early exit, is never checked on another's behalf.
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceRuntime.h"
@@ -51,6 +61,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LazyValueInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -67,6 +78,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
 
@@ -79,6 +92,8 @@ STATISTIC(NumCheckedTable, "Accesses of unresolved provenance checked against th
 STATISTIC(NumProvenSafe, "Accesses proven in bounds at compile time");
 STATISTIC(NumGrouped, "Accesses checked as part of a constant-offset group");
 STATISTIC(NumGroups, "Checks of constant-offset groups");
+STATISTIC(NumHoisted, "Accesses checked once before their loop");
+STATISTIC(NumHoistLoops, "Loops whose accesses are checked once before them");
 STATISTIC(NumConstant, "Accesses to constant or parameter memory, not checked");
 STATISTIC(NumUninitChecked, "Global loads checked for the uninit fill");
 
@@ -161,6 +176,7 @@ Value *decomposeAddress(const DataLayout &DL, Value *ptr, MapVector<Value *, API
 struct Counts {
   unsigned arg = 0, stat = 0, table = 0, safe = 0, constant = 0;
   unsigned grouped = 0, groups = 0; // members of groups (in arg/stat too), and their checks
+  unsigned hoisted = 0, loops = 0;   // accesses checked before their loop (in arg), and loops
 };
 
 // Most recent groups of one object and stretch an access is tried against.
@@ -172,6 +188,7 @@ public:
         I64(Type::getInt64Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
         I1(Type::getInt1Ty(Ctx)), Ptr(PointerType::get(Ctx, 0)) {}
   StringRef name() const override { return "oob"; }
+  bool fewRegisters() const override { return true; }
   bool begin(ArrayRef<Function *>, ArrayRef<Function *>) override {
     initializeCallbacks();
     return true;
@@ -207,6 +224,11 @@ private:
                           FunctionAnalysisManager &FAM);
   bool provenInBounds(const Access &A, const Provenance &p, ScalarEvolution &SE,
                       LazyValueInfo &LVI) const;
+  Value *hoistedRangeOk(const Access &A, const Provenance &p, ScalarEvolution &SE, LoopInfo &LI,
+                        SCEVExpander &X, const LaunchContext &ctx, Loop *&loop);
+  void checkHoisted(Access &A, const Provenance &p, uint32_t site, Value *loopOk,
+                    const LaunchContext &ctx,
+                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
   void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
                         const LaunchContext &ctx);
@@ -242,6 +264,9 @@ private:
   DenseMap<std::pair<Value *, uint64_t>, Value *> argMisalignedCache;
   // The launch's uninit flag, tested once at the function's entry.
   Value *uninitOnCache = nullptr;
+  // Set while the copy of a hoisted access is checked: its bounds are read
+  // where it needs them, so that the loop does not keep them in registers.
+  bool boundsInPlace = false;
   GlobalVariable *globalSink = nullptr, *sharedSink = nullptr, *zeroSink = nullptr;
 };
 
@@ -534,7 +559,7 @@ Value *OOBInstrumenter::argBound(const LaunchContext &ctx, unsigned arg, unsigne
                                  IRBuilder<> &B) {
   // begin, end and pitch are read once at entry; shape only on the slow path.
   uint64_t offset = LaunchInfoLayout::bound(arg, field);
-  if (field < 3) {
+  if (field < 3 && !boundsInPlace) {
     Value *&cached = argBoundCache[{arg, field}];
     if (!cached) {
       IRBuilder<> EB(cast<Instruction>(ctx.dynSmem)->getNextNode());
@@ -793,6 +818,62 @@ bool OOBInstrumenter::provenInBounds(const Access &A, const Provenance &p, Scala
          (offset.getSignedMax() + APInt(wide, A.constSize)).sle(size);
 }
 
+// A loop's access to a kernel argument at addresses {start,+,step} of that
+// loop, step a constant, and the loop's trips bounded (ScalarEvolution's
+// symbolic maximum of its backedges, M): every address the access takes is
+// start + k * step for some k <= M. Emits, at the end of the loop's
+// preheader, whether all of them are in bounds, aligned, and the argument
+// not pitched (false whenever the range cannot be trusted: M past 2^40
+// bytes of stride), and returns it with the loop; null for an access that
+// keeps its check in every iteration.
+Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, ScalarEvolution &SE,
+                                       LoopInfo &LI, SCEVExpander &X, const LaunchContext &ctx,
+                                       Loop *&loop) {
+  if (!S.opts.hoistChecks || !ctx.kernel || p.kind != Provenance::KernelArg || !canRedirect(A) ||
+      !SE.isSCEVable(A.ptr->getType()))
+    return nullptr;
+  Loop *L = LI.getLoopFor(A.inst->getParent());
+  BasicBlock *preheader = L ? L->getLoopPreheader() : nullptr;
+  if (!preheader)
+    return nullptr;
+  auto *rec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(A.ptr));
+  if (!rec || rec->getLoop() != L || !rec->isAffine())
+    return nullptr;
+  auto *stepC = dyn_cast<SCEVConstant>(rec->getStepRecurrence(SE));
+  if (!stepC || stepC->getAPInt().getSignificantBits() > 24 || stepC->getAPInt().isZero())
+    return nullptr;
+  int64_t step = stepC->getAPInt().getSExtValue();
+  uint64_t need = requiredAlignment(A);
+  if (need && step % int64_t(need) != 0)
+    return nullptr;
+  const SCEV *trips = SE.getSymbolicMaxBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(trips) || !trips->getType()->isIntegerTy() ||
+      trips->getType()->getIntegerBitWidth() > 64)
+    return nullptr;
+  Instruction *at = preheader->getTerminator();
+  const SCEV *start = rec->getStart();
+  if (!X.isSafeToExpandAt(trips, at) || !X.isSafeToExpandAt(start, at))
+    return nullptr;
+  IRBuilder<> B(at);
+  B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+  Value *m = X.expandCodeFor(SE.getTruncateOrZeroExtend(trips, I64), I64, at);
+  Value *first = B.CreatePtrToInt(X.expandCodeFor(start, A.ptr->getType(), at), I64,
+                                  "kosan.hoist.first");
+  Value *last = B.CreateAdd(first, B.CreateMul(m, B.getInt64(step)), "kosan.hoist.last");
+  Value *lo = step > 0 ? first : last, *hi = step > 0 ? last : first;
+  uint64_t maxTrips = (uint64_t(1) << 40) / uint64_t(step > 0 ? step : -step);
+  Value *ok = B.CreateAnd(
+      {B.CreateICmpULE(m, B.getInt64(maxTrips)),
+       B.CreateICmpUGE(lo, argBound(ctx, p.argIndex, 0, B)),
+       B.CreateICmpULE(B.CreateAdd(hi, B.getInt64(A.constSize)), argBound(ctx, p.argIndex, 1, B)),
+       B.CreateICmpEQ(argBound(ctx, p.argIndex, 2, B), B.getInt64(0))});
+  if (need)
+    ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));
+  ok->setName("kosan.hoist.ok");
+  loop = L;
+  return ok;
+}
+
 bool OOBInstrumenter::canRedirect(const Access &A) const {
   if (isa<MemIntrinsic>(A.inst))
     return false; // a copy from a sink would write its garbage into valid memory
@@ -997,11 +1078,65 @@ Value *OOBInstrumenter::misalignment(Check &c, Value *addr, uint64_t alignment,
                           "kosan.misaligned");
 }
 
+// A hoisted access: branches on its loop's test to the access as it was,
+// or to a copy that is checked (and reported) as any other access. The
+// copy reads its argument's bounds where it needs them.
+void OOBInstrumenter::checkHoisted(Access &A, const Provenance &p, uint32_t site, Value *loopOk,
+                                   const LaunchContext &ctx,
+                                   SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads) {
+  Instruction *I = A.inst;
+  Instruction *fastTerm = nullptr, *slowTerm = nullptr;
+  MDBuilder MDB(Ctx);
+  SplitBlockAndInsertIfThenElse(loopOk, I, &fastTerm, &slowTerm,
+                                MDB.createLikelyBranchWeights());
+  fastTerm->getParent()->setName("kosan.hoisted");
+  slowTerm->getParent()->setName("kosan.unhoisted");
+  if (BasicBlock *head = fastTerm->getParent()->getSinglePredecessor())
+    head->getTerminator()->setDebugLoc(I->getDebugLoc());
+  BasicBlock *tail = I->getParent();
+  I->moveBefore(fastTerm);
+  Instruction *copy = I->clone();
+  copy->insertBefore(slowTerm);
+  if (!I->getType()->isVoidTy() && !I->use_empty()) {
+    PHINode *phi = PHINode::Create(I->getType(), 2, I->getName() + ".kosan");
+    phi->insertBefore(tail->begin());
+    SmallVector<Use *, 4> uses;
+    for (Use &U : I->uses())
+      uses.push_back(&U);
+    for (Use *U : uses)
+      U->set(phi);
+    phi->addIncoming(I, I->getParent());
+    phi->addIncoming(copy, copy->getParent());
+  }
+  if (auto *L = dyn_cast<LoadInst>(I); L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD) {
+    uninitLoads.push_back({L, site});
+    uninitLoads.push_back({cast<LoadInst>(copy), site});
+  }
+  Access checked = A;
+  checked.inst = copy;
+  checked.ptr = copy->getOperand(A.ptrOperand);
+  Check c(checked, p, site);
+  Counts ignored;
+  boundsInPlace = true;
+  checkAccess(c, ignored, ctx);
+  boundsInPlace = false;
+}
+
 void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
                                          const LaunchContext &ctx, FunctionAnalysisManager &FAM) {
   bool kernel = ctx.kernel;
   if (kernel)
     S.target.boundThreadIds(clone, original);
+  if (kernel && S.opts.hoistChecks) {
+    // A preheader for each loop, where its accesses' range tests go (a
+    // rotated loop's guard often branches straight to its header).
+    FAM.invalidate(clone, PreservedAnalyses::none());
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(clone);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (!L->getLoopPreheader())
+        InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+  }
   SmallVector<Access, 32> accesses;
   collectAccesses(clone, accesses);
   ProvenanceAnalysis PA(DL, kernel ? &clone : nullptr);
@@ -1021,10 +1156,47 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   SmallVector<bool, 32> proven;
   for (unsigned i = 0; i < accesses.size(); ++i)
     proven.push_back(S.opts.proveBounds && provenInBounds(accesses[i], provenance[i], SE, LVI));
+  // Accesses checked once before their loop: each one's test of its range,
+  // and-ed into one test per loop, at the end of the loop's preheader.
+  SmallVector<Loop *, 32> hoistLoop(accesses.size(), nullptr);
+  MapVector<Loop *, SmallVector<Value *, 4>> loopTests;
+  if (S.opts.hoistChecks && kernel) {
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
+    SCEVExpander X(SE, DL, "kosan.hoist");
+    // One test per range: a load and a store of the same element share it.
+    DenseMap<std::tuple<const SCEV *, uint32_t, uint64_t>, Loop *> tested;
+    for (unsigned i = 0; i < accesses.size(); ++i) {
+      const Access &A = accesses[i];
+      if (proven[i] || !SE.isSCEVable(A.ptr->getType()))
+        continue;
+      auto key = std::make_tuple(SE.getSCEV(A.ptr), A.constSize, requiredAlignment(A));
+      if (Loop *L = tested.lookup(key); L && L->contains(A.inst) && canRedirect(A) &&
+                                        provenance[i].kind == Provenance::KernelArg) {
+        hoistLoop[i] = L;
+        continue;
+      }
+      if (Value *ok = hoistedRangeOk(A, provenance[i], SE, LI, X, ctx, hoistLoop[i])) {
+        loopTests[hoistLoop[i]].push_back(ok);
+        tested[key] = hoistLoop[i];
+      }
+    }
+  }
+  DenseMap<Loop *, Value *> loopOk;
+  for (auto &[L, tests] : loopTests) {
+    IRBuilder<> B(L->getLoopPreheader()->getTerminator());
+    Value *ok = B.CreateAnd(tests);
+    ok->setName("kosan.loop.ok");
+    loopOk[L] = ok;
+  }
+  counts.loops = loopOk.size();
+  NumHoistLoops += counts.loops;
+  SmallVector<bool, 32> notGrouped(proven.begin(), proven.end());
+  for (unsigned i = 0; i < accesses.size(); ++i)
+    notGrouped[i] = notGrouped[i] || hoistLoop[i];
   SmallVector<Group, 8> groups;
   SmallVector<int64_t, 32> offsets;
   SmallVector<int, 32> groupOf =
-      groupAccesses(clone, accesses, provenance, proven, SE, groups, offsets);
+      groupAccesses(clone, accesses, provenance, notGrouped, SE, groups, offsets);
   FAM.invalidate(clone, PreservedAnalyses::none());
   // Sites of the checked accesses, made in program order (the tables of
   // groups are filled in from them at the end).
@@ -1060,6 +1232,15 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     uint32_t site = sites[index] =
         S.sites.add(*A.inst, A.kind, p.space, A.constSize, objectName(p),
                     p.kind == Provenance::KernelArg ? int(p.argIndex) : -1);
+    if (Loop *L = hoistLoop[index]) {
+      ++counts.arg;
+      ++NumCheckedArg;
+      ++NumChecked;
+      ++counts.hoisted;
+      ++NumHoisted;
+      checkHoisted(A, p, site, loopOk.lookup(L), ctx, uninitLoads);
+      continue;
+    }
     if (auto *L = dyn_cast<LoadInst>(A.inst);
         L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD &&
         (p.kind == Provenance::KernelArg || p.kind == Provenance::Unknown)) {
@@ -1110,9 +1291,14 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
            << " against shared/local/global objects, "
            << ore::NV("Unresolved", counts.table)
            << " against the table of all buffers) by "
-           << ore::NV("Checks", checked - counts.grouped + counts.groups) << " checks, "
-           << ore::NV("Grouped", counts.grouped) << " of them in "
+           << ore::NV("Checks",
+                      checked - counts.grouped + counts.groups - counts.hoisted + counts.loops)
+           << " checks, " << ore::NV("Grouped", counts.grouped) << " of them in "
            << ore::NV("Groups", counts.groups) << " groups at constant distances, "
+           << ore::NV("Hoisted", counts.hoisted) << " hoisted out of "
+           << ore::NV("Loops", counts.loops) << " loops, "
+           << ore::NV("OneByOne", checked - counts.grouped - counts.hoisted)
+           << " checked one by one, "
            << ore::NV("ProvenSafe", counts.safe) << " proven in bounds, "
            << ore::NV("Unchecked", counts.constant)
            << " to constant/parameter memory";

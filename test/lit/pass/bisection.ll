@@ -80,7 +80,7 @@ define void @k2(ptr %b) {
 ; K1-NOT:     define void @f__kosan(
 ; K1:         !nvvm.annotations = !{!0, !1, ![[K1C:[0-9]+]], ![[K1R:[0-9]+]]}
 ; K1:         ![[K1C]] = !{ptr @k1__kosan, !"kernel", i32 1}
-; K1:         ![[K1R]] = !{ptr @k1__kosan, !"maxnreg", i32 64}
+; K1:         ![[K1R]] = !{ptr @k1__kosan, !"maxnreg", i32 32}
 
 ; K2-NOT:     define ptx_kernel void @k1__kosan(
 ; K2-NOT:     define void @f__kosan(

@@ -19,13 +19,13 @@
 ; RUN:   -Wno-unknown-cuda-version -O2 -gline-tables-only -emit-llvm -S -o /dev/null \
 ; RUN:   -fplugin=%kosan_plugin -Rpass=kosan-oob %S/Inputs/kernels.cu 2>&1 | FileCheck %s --check-prefix=CUDA
 
-; CHECK: remark: <unknown>:0:0: kernel 'k': 5 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 1 against the table of all buffers) by 5 checks, 0 of them in 0 groups at constant distances, 1 proven in bounds, 1 to constant/parameter memory
-; CHECK: remark: <unknown>:0:0: device function 'helper': 1 accesses checked (0 against kernel arguments, 0 against shared/local/global objects, 1 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory
+; CHECK: remark: <unknown>:0:0: kernel 'k': 5 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 1 against the table of all buffers) by 5 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 5 checked one by one, 1 proven in bounds, 1 to constant/parameter memory
+; CHECK: remark: <unknown>:0:0: device function 'helper': 1 accesses checked (0 against kernel arguments, 0 against shared/local/global objects, 1 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 1 checked one by one, 0 proven in bounds, 0 to constant/parameter memory
 ; CHECK-NOT: remark
 
-; CUDA: kernels.cu:10:1: remark: kernel 'saxpy(float, float const*, float*, int)': 3 accesses checked (3 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 2 checks, 2 of them in 1 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
-; CUDA: kernels.cu:18:1: remark: kernel 'offset(int*, int)': 1 accesses checked (1 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
-; CUDA: kernels.cu:24:1: remark: kernel 'reverse(float*)': 4 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 0 against the table of all buffers) by 4 checks, 0 of them in 0 groups at constant distances, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
+; CUDA: kernels.cu:10:1: remark: kernel 'saxpy(float, float const*, float*, int)': 3 accesses checked (3 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 2 checks, 2 of them in 1 groups at constant distances, 0 hoisted out of 0 loops, 1 checked one by one, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
+; CUDA: kernels.cu:18:1: remark: kernel 'offset(int*, int)': 1 accesses checked (1 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 1 checked one by one, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
+; CUDA: kernels.cu:24:1: remark: kernel 'reverse(float*)': 4 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 0 against the table of all buffers) by 4 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 4 checked one by one, 0 proven in bounds, 0 to constant/parameter memory [-Rpass=kosan-oob]
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

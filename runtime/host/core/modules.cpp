@@ -286,7 +286,7 @@ KernelInfo *Runtime::instrumentedKernel(const void *func) {
   if (!instrumentedChecks() || !ensureDevice())
     return nullptr;
   KernelInfo *k = kernelFor(func);
-  return k && k->instrumented ? k : nullptr;
+  return k && k->hasClone() ? k : nullptr;
 }
 
 } // namespace kosan::rt

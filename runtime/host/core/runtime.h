@@ -82,8 +82,7 @@ public:
   // and remembered as freed.
   int noteAllocated(const void *p, size_t bytes, const char *name, cudaStream_t stream);
   int noteFreed(const void *p, const char *freedAt);
-  // Not on HIP: fresh HIP allocations are not filled.
-  bool uninit() const { return opts.uninit && oob() && !isHip(); }
+  bool uninit() const { return opts.uninit && oob(); }
   int registerBuffer(const void *p, size_t bytes, const char *name,
                      const char *dtype = nullptr, std::vector<int64_t> shape = {});
   int unregisterBuffer(const void *p);
@@ -104,8 +103,9 @@ public:
   // Collects and reports what the device recorded. deviceIdle: the caller
   // just synchronised the whole device.
   void drain(bool deviceIdle);
-  // What the program sets on a kernel (cudaFuncSetAttribute: the opt-in to
-  // more dynamic shared memory, above all) must hold for its clone too.
+  // What the program sets on a kernel (cudaFuncSetAttribute,
+  // hipFuncSetAttribute: the opt-in to more dynamic shared memory, above
+  // all) must hold for its clone too.
   void mirrorAttribute(const void *func, int attr, int value);
   void mirrorCacheConfig(const void *func, int config);
   void onDeviceReset();

@@ -46,6 +46,8 @@ int allocate(void **p, size_t bytes) {
     return 2; // hipErrorOutOfMemory
   }
   *p = hostMemory(bytes);
+  if (*p) // zeros, so that a fill shows
+    std::memset(*p, 0, bytes);
   return *p ? 0 : 2;
 }
 
@@ -184,6 +186,26 @@ int hipMemset(void *p, int value, size_t bytes) {
   return 0;
 }
 int hipMemsetAsync(void *p, int value, size_t bytes, void *) { return hipMemset(p, value, bytes); }
+int hipMemsetD32Async(void *p, int value, size_t words, void *) {
+  ++state.fills32;
+  for (size_t i = 0; i < words; ++i)
+    std::memcpy(static_cast<char *>(p) + 4 * i, &value, 4);
+  return 0;
+}
+int hipFuncSetAttribute(const void *f, int attr, int value) {
+  auto it = names.find(f);
+  if (it == names.end())
+    return 98; // hipErrorInvalidDeviceFunction
+  state.attributes.push_back({it->second, attr, value, -1});
+  return 0;
+}
+int hipFuncSetCacheConfig(const void *f, int config) {
+  auto it = names.find(f);
+  if (it == names.end())
+    return 98;
+  state.attributes.push_back({it->second, -1, 0, config});
+  return 0;
+}
 int hipHostMalloc(void **p, size_t bytes, unsigned) {
   *p = hostMemory(bytes);
   return *p ? 0 : 2;

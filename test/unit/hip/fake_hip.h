@@ -19,6 +19,13 @@ struct FakeLaunch {
   std::vector<kosan_arg_bounds> bounds;  // clones: one per parameter
 };
 
+// hipFuncSetAttribute (config: -1) or hipFuncSetCacheConfig (attr: -1)
+// on the kernel registered as `name`.
+struct FakeAttribute {
+  std::string name;
+  int attr = -1, value = 0, config = -1;
+};
+
 struct FakeHipLog {
   std::vector<FakeLaunch> launches;
   std::vector<void *> frees;
@@ -27,6 +34,8 @@ struct FakeHipLog {
   int symbolLookups = 0;                   // hipGetSymbolAddress calls
   int mallocs = 0, syncs = 0, moduleLaunches = 0, failedCloneLaunches = 0;
   int copies = 0; // synchronous copies and fills (hipMemcpy, hipMemcpy2D, hipMemset)
+  int fills32 = 0; // hipMemsetD32Async calls
+  std::vector<FakeAttribute> attributes;
 };
 
 // What a kernel's instrumented clone does, run once for the whole launch.

@@ -9,7 +9,9 @@
 #include "fake_hip.h"
 
 #include "kosan/abi.h"
+#include "kosan/precision.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -131,6 +133,63 @@ void fake_hip_record_oob(const FakeLaunch &l, uint32_t site, uint64_t addr, uint
     e->key = (uint64_t(l.info.launch_id) << 32 | site) + 1;
   }
   hf->dirty = 1;
+}
+
+void fake_hip_record_precision(const FakeLaunch &l, uint32_t slot, double real, double shadow,
+                               uint32_t dtype, dim3 block, dim3 thread) {
+  namespace prec = kosan::prec;
+  auto *st = reinterpret_cast<kosan_device_state *>(l.info.state);
+  if (!st || !st->precision)
+    return; // precision off at run time
+  auto *ps = reinterpret_cast<kosan_precision_state *>(st->precision);
+  if (slot >= ps->capacity)
+    return; // a module with no slots
+  kosan_prec_slot *p = reinterpret_cast<kosan_prec_slot *>(ps->slots) +
+                       uint64_t(slot) * KOSAN_PREC_SHARDS;
+  prec::LaneSample s = prec::valueSample(real, shadow, dtype);
+  p->count += 1;
+  p->sum_rel_err += s.sumRelErr;
+  p->max_rel_err_bits = std::max(p->max_rel_err_bits, s.relErrBits);
+  p->max_ulp_err_bits = std::max(p->max_ulp_err_bits, s.ulpErrBits);
+  p->max_scale_bits = std::max(p->max_scale_bits, s.scaleBits);
+  if (s.bin != prec::kNoBin)
+    p->hist[s.bin] += 1;
+  if (s.absErrBits > p->max_abs_err_bits) {
+    p->max_abs_err_bits = s.absErrBits;
+    p->worst_real = s.real;
+    p->worst_shadow = s.shadow;
+    p->worst_cause_code = s.causeCode;
+    p->worst_cause_slot = s.causeSlot;
+    p->worst_block[0] = block.x;
+    p->worst_block[1] = block.y;
+    p->worst_block[2] = block.z;
+    p->worst_thread[0] = thread.x;
+    p->worst_thread[1] = thread.y;
+    p->worst_thread[2] = thread.z;
+    p->worst_launch = l.info.launch_id;
+  }
+  ps->dirty = 1;
+}
+
+void fake_hip_record_order_atomic(const FakeLaunch &l, uint64_t where, uint64_t fp,
+                                  uint64_t oldBits, uint64_t valBits, uint32_t block,
+                                  uint32_t thread) {
+  auto *st = reinterpret_cast<kosan_device_state *>(l.info.state);
+  if (!st || !st->order)
+    return; // order off at run time
+  auto *os = reinterpret_cast<kosan_order_state *>(st->order);
+  const uint32_t shard = 0;
+  uint32_t i = reinterpret_cast<uint32_t *>(os->counts)[KOSAN_ORDER_COUNT(1, shard)]++;
+  if (i >= os->atomic_capacity)
+    return; // dropped, and counted
+  kosan_order_atomic *r = reinterpret_cast<kosan_order_atomic *>(os->atomics) +
+                          uint64_t(shard) * os->atomic_capacity + i;
+  r->fp = fp;
+  r->where = where;
+  r->old_bits = oldBits;
+  r->val_bits = valBits;
+  r->block = block;
+  r->thread = thread;
 }
 
 int hipMalloc(void **p, size_t bytes) { return allocate(p, bytes); }

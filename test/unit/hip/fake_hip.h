@@ -61,4 +61,16 @@ void fake_hip_define_global(void **module, const char *name, void *mem, size_t b
 void fake_hip_record_oob(const FakeLaunch &launch, uint32_t site, uint64_t addr,
                          uint32_t size, const kosan_arg_bounds &bounds, dim3 block,
                          dim3 thread);
+// Records a value stored at precision slot `slot` (the module's slot base
+// plus the site), as __kosan_prec_value does (runtime/device/precision.cpp)
+// for one lane: the totals of the slot's first shard, with kosan/
+// precision.h's arithmetic, and the precision state's dirty word.
+void fake_hip_record_precision(const FakeLaunch &launch, uint32_t slot, double real,
+                               double shadow, uint32_t dtype, dim3 block, dim3 thread);
+// Records a float atomic into the order log, as __kosan_order_atomic does
+// (runtime/device/order.cpp): claims a record of shard 0's atomics, writes
+// it. where: the kernel parameter << KOSAN_ORDER_WHERE_SHIFT | offset.
+void fake_hip_record_order_atomic(const FakeLaunch &launch, uint64_t where, uint64_t fp,
+                                  uint64_t oldBits, uint64_t valBits, uint32_t block,
+                                  uint32_t thread);
 }

@@ -95,7 +95,7 @@ Runtime::Runtime() {
   if (opts.snapshot && opts.trace.empty())
     log("kosan: warning: snapshot=1 records into the trace: set trace=FILE too; "
         "no snapshots are taken\n");
-  if (opts.uninit && !oob())
+  if (opts.uninit && !enabled(KOSAN_CHECK_OOB))
     log("kosan: warning: uninit=1 works with checks=oob only; nothing is filled\n");
   if (opts.poison && !opts.snapshot)
     log("kosan: warning: poison=1 works with snapshot=1 only; nothing is poisoned\n");

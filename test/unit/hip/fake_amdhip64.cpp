@@ -53,11 +53,12 @@ int allocate(void **p, size_t bytes) {
   return *p ? 0 : 2;
 }
 
-int launch(const void *f, dim3 grid, dim3 block, void **args) {
+int launch(const void *f, dim3 grid, dim3 block, void **args, size_t shmem) {
   FakeLaunch l;
   l.handle = f;
   l.grid = grid;
   l.block = block;
+  l.shmem = shmem;
   auto it = names.find(f);
   l.name = it == names.end() ? "" : it->second;
   bool clone = l.name.size() > kCloneSuffix.size() &&
@@ -205,17 +206,18 @@ int hipFree(void *p) {
   return 0;
 }
 int hipFreeAsync(void *p, void *) { return hipFree(p); }
-int hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t, void *) {
-  return launch(f, grid, block, args);
+int hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem, void *) {
+  return launch(f, grid, block, args, shmem);
 }
-int hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args, unsigned,
-                               void *) {
-  return launch(f, grid, block, args);
+int hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args,
+                               unsigned shmem, void *) {
+  return launch(f, grid, block, args, shmem);
 }
 int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                          unsigned by, unsigned bz, unsigned, void *, void **params, void **) {
+                          unsigned by, unsigned bz, unsigned shmem, void *, void **params,
+                          void **) {
   ++state.moduleLaunches;
-  return launch(f, dim3(gx, gy, gz), dim3(bx, by, bz), params);
+  return launch(f, dim3(gx, gy, gz), dim3(bx, by, bz), params, shmem);
 }
 int hipDeviceSynchronize() {
   ++state.syncs;

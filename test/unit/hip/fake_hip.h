@@ -14,6 +14,7 @@ struct FakeLaunch {
   const void *handle = nullptr;
   std::string name;                      // as registered for the handle
   dim3 grid, block;
+  size_t shmem = 0;                      // dynamic shared memory (LDS) asked for
   std::vector<void *> args;              // the argument pointers it got
   kosan_launch_info info{};              // clones: the launch info
   std::vector<kosan_arg_bounds> bounds;  // clones: one per parameter

@@ -566,7 +566,7 @@ TEST(HipIntercept, ALaunchCapturedIntoAGraphMakesNoSynchronousCall) {
 // object: kernel `kernel` (out, in, n) whose clone has one site, an access
 // of kind `access` through out at file:line:column.
 std::vector<char> siteTable(const std::string &kernel, const std::string &file, uint32_t line,
-                            uint32_t column, uint32_t access) {
+                            uint32_t column, uint32_t access, uint32_t kernelFlags = 0) {
   std::string strings(1, '\0'); // offset 0: the empty string
   auto intern = [&](const std::string &text) {
     uint32_t off = strings.size();
@@ -592,6 +592,7 @@ std::vector<char> siteTable(const std::string &kernel, const std::string &file, 
   params[2].name_str = intern("n");
   kosan_kernel_entry k{};
   k.name_str = intern(kernel);
+  k.flags = kernelFlags;
   k.nparams = 3;
   k.nsites = 1;
   kosan_site_table_header h{};
@@ -698,6 +699,41 @@ TEST(HipIntercept, AKernelTheSiteTableDoesNotListRunsPlain) {
   EXPECT_EQ(err.find("ERROR"), std::string::npos) << err;
   EXPECT_EQ(fake().launches.back().handle, &stubUnlisted);
   EXPECT_EQ(fake().launches.back().name, "_Z8unlistedPfPKfi");
+}
+
+// A clone with checks=order's fingerprints of dynamic shared memory (LDS)
+// keeps a shadow of it past the program's bytes: the launch asks for
+// both, and past 48 KiB the clone is opted into that much with
+// hipFuncSetAttribute, as cuFuncSetAttribute does on CUDA.
+char moduleLds, stubLds, ldsTableShadow;
+TEST(HipIntercept, AnOrderCloneIsOptedIntoTheLdsItsShadowNeeds) {
+  static std::vector<char> table =
+      siteTable("_Z3ldsPfPKfi", "lds.hip", 9, 3, KOSAN_ACCESS_STORE,
+                KOSAN_KERNEL_ORDER_FINGERPRINTS | 1u << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT);
+  void **module = reinterpret_cast<void **>(&moduleLds);
+  fake_hip_clones(true);
+  fake_hip_define_global(module, KOSAN_SITE_TABLE_SYMBOL, table.data(), table.size());
+  registerKernel(&stubLds, "_Z3ldsPfPKfi", module);
+  registerVar(module, &ldsTableShadow, KOSAN_SITE_TABLE_SYMBOL);
+  void *out = nullptr, *in = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&out, 64), 0);
+  ASSERT_EQ(shims().hipMalloc(&in, 64), 0);
+  int n = 16;
+  void *args[] = {&out, &in, &n};
+  fake_hip_param_count(3);
+  size_t attributes = fake().attributes.size();
+  ASSERT_EQ(shims().hipLaunchKernel(&stubLds, dim3(1), dim3(64), args, 40960, nullptr), 0);
+  const FakeLaunch &l = fake().launches.back();
+  EXPECT_EQ(l.name, "_Z3ldsPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_EQ(l.info.dyn_smem_bytes, 40960u); // the program's own
+  EXPECT_EQ(l.shmem, 2 * 40960u);           // and its fingerprints'
+  ASSERT_EQ(fake().attributes.size(), attributes + 1);
+  EXPECT_EQ(fake().attributes.back().name, "_Z3ldsPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_EQ(fake().attributes.back().attr, 8); // hipFuncAttributeMaxDynamicSharedMemorySize
+  EXPECT_EQ(fake().attributes.back().value, 2 * 40960);
+  // Opted in once.
+  ASSERT_EQ(shims().hipLaunchKernel(&stubLds, dim3(1), dim3(64), args, 40960, nullptr), 0);
+  EXPECT_EQ(fake().attributes.size(), attributes + 1);
 }
 
 TEST(HipIntercept, SynchronisationsReachHip) {

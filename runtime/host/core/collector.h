@@ -112,7 +112,7 @@ protected:
 
 // The collectors: make<Name>Collector for each check of KOSAN_CHECKS, in
 // runtime/host/checks/<name>/, and the snapshots'.
-#define KOSAN_DECLARE_COLLECTOR(ID, Name, name, bit, all, rank, help)                               \
+#define KOSAN_DECLARE_COLLECTOR(ID, Name, name, bit, all, rank, help) \
   std::unique_ptr<Collector> make##Name##Collector(Runtime &rt);
 KOSAN_CHECKS(KOSAN_DECLARE_COLLECTOR, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_DECLARE_COLLECTOR

@@ -107,7 +107,7 @@ Runtime::Runtime() {
   // checks' collectors run in the order of KOSAN_CHECKS (the race shadow
   // goes after the order shadow in dynamic shared memory).
   collectors.push_back(makeSnapshotCollector(*this));
-#define KOSAN_ADD_COLLECTOR(ID, Name, name, bit, all, rank, help)                                   \
+#define KOSAN_ADD_COLLECTOR(ID, Name, name, bit, all, rank, help) \
   collectors.push_back(make##Name##Collector(*this));
   KOSAN_CHECKS(KOSAN_ADD_COLLECTOR, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_ADD_COLLECTOR

@@ -8,7 +8,8 @@
 //
 // Built twice: with the default checks (oob), and with KOSAN_TEST_OPTIONS
 // turning on the precision and order checks too, whose collectors must
-// run along on HIP.
+// run along on HIP, and uninit=1, whose fill of fresh allocations must
+// happen on HIP as on CUDA.
 #include "fake_hip.h"
 
 #include "kosan/abi.h"

@@ -52,40 +52,44 @@
 // KOSAN_OPTIONS=checks= take, opt's pass names (kosan-<name>), the device
 // pass's instrumenters and the host runtime's collectors.
 //
-// X(ID, Name, "name", bit, all, rank) is a check:
+// X(ID, Name, "name", bit, all, rank, "help") is a check:
 //   KOSAN_CHECK_<ID> = 1u << bit;
 //   passes/checks/<name>/ defines kosan::make<Name>Instrumenter(ModuleState &);
 //   runtime/host/checks/<name>/ defines kosan::rt::make<Name>Collector(Runtime &);
 //   runtime/device/<name>.cpp is its half of the device runtime;
 //   all: in "all"; rank: the clone's instrumenters run by rising rank (a
-//   later one sees the earlier ones' code as kosan's own, nosanitize).
-// V(ID, "name", bit, OF) is a build variant of check OF, compile time only:
-//   naming it sets KOSAN_CHECK_<ID> and KOSAN_CHECK_<OF>; OF's instrumenter
-//   reads the bit.
+//   later one sees the earlier ones' code as kosan's own, nosanitize);
+//   help: what it finds, as the drivers' help and KOSAN_OPTIONS=help=1
+//   say it.
+// V(ID, "name", bit, OF, "help") is a build variant of check OF, compile
+//   time only: naming it sets KOSAN_CHECK_<ID> and KOSAN_CHECK_<OF>; OF's
+//   instrumenter reads the bit.
 // Rows are in the order messages list the names, and in the order the host
-// runtime calls the collectors at each hook.
-//
-// oob: out-of-bounds and use-after-free accesses (docs/design.md).
-// precision: fp64 shadows of floating-point values (docs/precision.md).
-// order: fingerprints of reduction orders (docs/order.md).
-// order-ops: order that also logs every floating-point operation, so that
-//   the host can say at which operation two computations part (a
-//   diagnostic build: each operation costs a runtime call).
-// race: shared-memory data races between the threads of a block
-//   (docs/race.md); not in "all" (it takes a barrier at each block's start
-//   and extra shared memory): name it.
+// runtime calls the collectors at each hook. race is not in "all": it takes
+// a barrier at each block's start and extra shared memory.
 #define KOSAN_CHECKS(X, V)                                                    \
-  X(OOB, Oob, "oob", 0, 1, 40)                                                \
-  X(PRECISION, Precision, "precision", 1, 1, 20)                              \
-  X(ORDER, Order, "order", 2, 1, 10)                                          \
-  V(ORDER_OPS, "order-ops", 3, ORDER)                                         \
-  X(RACE, Race, "race", 4, 0, 30)
+  X(OOB, Oob, "oob", 0, 1, 40,                                                \
+    "out-of-bounds and use-after-free accesses to global and shared "         \
+    "memory (docs/design.md)")                                                \
+  X(PRECISION, Precision, "precision", 1, 1, 20,                              \
+    "the error of stored floating-point values, against fp64 shadows "        \
+    "(docs/precision.md)")                                                    \
+  X(ORDER, Order, "order", 2, 1, 10,                                          \
+    "fingerprints of reduction orders: results that depend on the order "     \
+    "of arrival, the launch or the batch (docs/order.md)")                    \
+  V(ORDER_OPS, "order-ops", 3, ORDER,                                         \
+    "order that also logs every floating-point operation, so that "           \
+    "kosan-diff can say at which operation two runs part (slow: for "         \
+    "diagnosis)")                                                             \
+  X(RACE, Race, "race", 4, 0, 30,                                             \
+    "shared-memory data races between the threads of a block "                \
+    "(docs/race.md)")
 
 // For a KOSAN_CHECKS argument that takes no rows of one kind.
 #define KOSAN_CHECK_ROW_NONE(...)
 
-#define KOSAN_CHECK_BIT_OF_CHECK_(ID, Name, name, bit, all, rank) KOSAN_CHECK_##ID = 1u << (bit),
-#define KOSAN_CHECK_BIT_OF_VARIANT_(ID, name, bit, of) KOSAN_CHECK_##ID = 1u << (bit),
+#define KOSAN_CHECK_BIT_OF_CHECK_(ID, Name, name, bit, all, rank, help) KOSAN_CHECK_##ID = 1u << (bit),
+#define KOSAN_CHECK_BIT_OF_VARIANT_(ID, name, bit, of, help) KOSAN_CHECK_##ID = 1u << (bit),
 enum kosan_check_bits : uint32_t {
   KOSAN_CHECKS(KOSAN_CHECK_BIT_OF_CHECK_, KOSAN_CHECK_BIT_OF_VARIANT_)
 };

@@ -24,10 +24,12 @@ struct Check {
   uint32_t bit;
   bool inAll;        // one of "all"
   unsigned rank;     // instrumenters run on a clone by rising rank
+  std::string_view help;
 };
 
 inline constexpr Check kChecks[] = {
-#define KOSAN_CHECK_ROW(ID, Name, name, bit, all, rank) {name, KOSAN_CHECK_##ID, (all) != 0, rank},
+#define KOSAN_CHECK_ROW(ID, Name, name, bit, all, rank, help)                                      \
+  {name, KOSAN_CHECK_##ID, (all) != 0, rank, help},
     KOSAN_CHECKS(KOSAN_CHECK_ROW, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_CHECK_ROW
 };
@@ -38,11 +40,13 @@ struct CheckName {
   std::string_view name;
   uint32_t bits;
   bool runtime; // also a KOSAN_OPTIONS=checks= name (a check, not a variant)
+  std::string_view help;
 };
 
 inline constexpr CheckName kCheckNames[] = {
-#define KOSAN_CHECK_ROW(ID, Name, name, bit, all, rank) {name, KOSAN_CHECK_##ID, true},
-#define KOSAN_VARIANT_ROW(ID, name, bit, of) {name, KOSAN_CHECK_##ID | KOSAN_CHECK_##of, false},
+#define KOSAN_CHECK_ROW(ID, Name, name, bit, all, rank, help) {name, KOSAN_CHECK_##ID, true, help},
+#define KOSAN_VARIANT_ROW(ID, name, bit, of, help)                                                 \
+  {name, KOSAN_CHECK_##ID | KOSAN_CHECK_##of, false, help},
     KOSAN_CHECKS(KOSAN_CHECK_ROW, KOSAN_VARIANT_ROW)
 #undef KOSAN_CHECK_ROW
 #undef KOSAN_VARIANT_ROW
@@ -79,7 +83,7 @@ constexpr bool checkTableIsSound() {
     for (const CheckName &m : kCheckNames)
       if (&m != &n && m.name == n.name)
         return false;
-    if (n.name.empty() || n.name == "all" || n.name == "none")
+    if (n.name.empty() || n.name == "all" || n.name == "none" || n.help.empty())
       return false;
   }
   for (const Check &a : kChecks)
@@ -91,7 +95,8 @@ constexpr bool checkTableIsSound() {
 } // namespace detail
 static_assert(detail::checkTableIsSound(),
               "KOSAN_CHECKS (abi.h): every check needs a bit and a rank of its own, every name "
-              "must be unique and neither 'all' nor 'none', a variant a bit of its own");
+              "must be unique and neither 'all' nor 'none', a variant a bit of its own, "
+              "every row a help text");
 
 // "oob, precision, order, order-ops, all, none"; runtimeOnly: the names
 // KOSAN_OPTIONS takes.
@@ -101,6 +106,59 @@ inline std::string checkNameList(bool runtimeOnly) {
     if (c.runtime || !runtimeOnly)
       out += std::string(c.name) + ", ";
   return out + "all, none";
+}
+
+// The checks' names as a sentence says them: "oob, precision, order and
+// race"; onlyInAll: those of "all" only.
+inline std::string checkNamesInProse(bool onlyInAll) {
+  std::string out;
+  size_t n = 0, count = 0;
+  for (const Check &c : kChecks)
+    count += c.inAll || !onlyInAll;
+  for (const Check &c : kChecks) {
+    if (!c.inAll && onlyInAll)
+      continue;
+    if (n++)
+      out += n == count ? " and " : ", ";
+    out += c.name;
+  }
+  return out;
+}
+
+// Every name --kosan-checks= takes with what it finds, for a help text:
+// one entry per name, `indent` spaces in, the name in a column of its own
+// and the help wrapped to `width` columns.
+inline std::string checkHelp(size_t indent, size_t width) {
+  size_t nameWidth = 0;
+  for (const CheckName &c : kCheckNames)
+    nameWidth = c.name.size() > nameWidth ? c.name.size() : nameWidth;
+  const size_t textColumn = indent + nameWidth + 2;
+  std::string out;
+  for (const CheckName &c : kCheckNames) {
+    std::string line(indent, ' ');
+    line += c.name;
+    line.resize(textColumn, ' ');
+    size_t used = 0;
+    std::string_view words = c.help;
+    while (!words.empty()) {
+      size_t space = words.find(' ');
+      std::string_view word = words.substr(0, space);
+      words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
+      if (used && textColumn + used + 1 + word.size() > width) {
+        out += line + '\n';
+        line.assign(textColumn, ' ');
+        used = 0;
+      }
+      if (used) {
+        line += ' ';
+        ++used;
+      }
+      line += word;
+      used += word.size();
+    }
+    out += line + '\n';
+  }
+  return out;
 }
 
 } // namespace kosan

@@ -90,8 +90,8 @@
 
 // The HIP runtime functions kosan intercepts: the same hooks around the HIP
 // counterparts of the CUDA functions above, where HIP has them (HIP has no
-// per-thread variants, cudaLaunchKernelExC or cudaFuncSetAttribute's
-// mirroring on clones), plus what only HIP programs call:
+// per-thread variants or cudaLaunchKernelExC), plus what only HIP programs
+// call:
 //   ModuleLaunch       hipModuleLaunchKernel: a launch of a module's kernel
 //   RegisterFunction   __hipRegisterFunction: names the kernel of a host stub
 //                      (the CUDA side asks cudaGetFuncBySymbol instead)
@@ -138,6 +138,10 @@
     (void *dst, const void *src, size_t n, hipMemcpyKind k), (dst, src, n, k), 0)           \
   M(X, hipDeviceReset, DeviceReset,                                                         \
     (), (), 0)                                                                              \
+  M(X, hipFuncSetAttribute, SetAttribute,                                                   \
+    (const void *f, hipFuncAttribute attr, int value), (f, attr, value), 0)                 \
+  M(X, hipFuncSetCacheConfig, SetCacheConfig,                                               \
+    (const void *f, hipFuncCache_t config), (f, config), 0)                                 \
   M(X, __hipRegisterFunction, RegisterFunction,                                             \
     (void **modules, const void *stub, char *deviceFunction, const char *deviceName,        \
      unsigned threadLimit, void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize),\

@@ -60,7 +60,7 @@ SmallVector<std::unique_ptr<Instrumenter>, 4> makeInstrumenters(ModuleState &S, 
     std::unique_ptr<Instrumenter> (*make)(ModuleState &);
   };
   static constexpr Factory factories[] = {
-#define KOSAN_INSTRUMENTER_ROW(ID, Name, name, bit, all, rank)                                    \
+#define KOSAN_INSTRUMENTER_ROW(ID, Name, name, bit, all, rank, help) \
   {KOSAN_CHECK_##ID, rank, &make##Name##Instrumenter},
       KOSAN_CHECKS(KOSAN_INSTRUMENTER_ROW, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_INSTRUMENTER_ROW

@@ -94,7 +94,7 @@ protected:
 
 // The instrumenters of the checks, one per folder of checks/:
 // make<Name>Instrumenter for each row of KOSAN_CHECKS.
-#define KOSAN_DECLARE_INSTRUMENTER(ID, Name, name, bit, all, rank)                                \
+#define KOSAN_DECLARE_INSTRUMENTER(ID, Name, name, bit, all, rank, help) \
   std::unique_ptr<Instrumenter> make##Name##Instrumenter(ModuleState &S);
 KOSAN_CHECKS(KOSAN_DECLARE_INSTRUMENTER, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_DECLARE_INSTRUMENTER

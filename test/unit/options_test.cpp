@@ -2,6 +2,7 @@
 #include "core/options.h"
 
 #include "kosan/abi.h"
+#include "kosan/checks.h"
 
 #include <gtest/gtest.h>
 
@@ -432,6 +433,28 @@ TEST(Options, HelpListsEveryFlagWithTypeAndDefault) {
     }
     EXPECT_TRUE(found) << flag.name << " missing from:\n" << help;
   }
+}
+
+TEST(Options, HelpNamesEveryCheckOfTheTable) {
+  // The checks' names come from KOSAN_CHECKS (abi.h): a check added there
+  // is in the help without a word changed here.
+  const std::string help = optionsHelp();
+  std::string flat; // the descriptions wrap: words one space apart
+  for (char c : help) {
+    bool space = c == ' ' || c == '\n';
+    if (!space)
+      flat += c;
+    else if (!flat.empty() && flat.back() != ' ')
+      flat += ' ';
+  }
+  size_t from = flat.find("Checks to run:");
+  ASSERT_NE(from, std::string::npos) << help;
+  std::string checks = flat.substr(from, flat.find("or none.", from) - from);
+  for (const kosan::Check &c : kosan::kChecks)
+    EXPECT_TRUE(contains(checks, std::string(c.name))) << c.name << " missing from: " << checks;
+  EXPECT_TRUE(contains(flat, "Checks to run: a comma-separated list of oob, precision, order "
+                             "and race, or all (oob, precision and order), or none."))
+      << help;
 }
 
 TEST(Options, HelpFitsInEightyColumns) {

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kosan/checks.h"
 #include "kosan/fnv.h"
 
 #include <algorithm>
@@ -462,14 +463,9 @@ static CUDA runtime, and adapts clang 19 to the installed CUDA toolkit. Every
 option not listed here goes to clang unchanged.
 
 KOSAN OPTIONS:
-  --kosan-checks=<list>   checks compiled in, of oob, precision, order and
-                          race (default: oob; all: the first three);
-                          order-ops is order that also logs every
-                          floating-point operation, so that kosan-diff can
-                          say at which operation two runs part (slow: for
-                          diagnosis); race reports shared-memory data races
-                          (docs/race.md)
-  --kosan-plain           build without instrumentation through the same
+  --kosan-checks=<list>   the checks compiled in, comma-separated (default:
+                          oob; all: %s; none):
+%s  --kosan-plain           build without instrumentation through the same
                           compatibility layer (a baseline; the plugin is
                           loaded with no checks, for its compatibility pass)
   --kosan-mutate=<id>     build the mutant <id> of the device code (mutation
@@ -493,7 +489,8 @@ ENVIRONMENT:
                           nvidia-smi reports, else %s)
   XDG_CACHE_HOME          where the CUDA shim is kept (default: ~/.cache)
 )",
-      FallbackClang, DefaultGpuArch);
+      kosan::checkNamesInProse(true).c_str(), kosan::checkHelp(26, 80).c_str(), FallbackClang,
+      DefaultGpuArch);
 }
 
 /// The directory, made on first use, for the intermediate files of a build

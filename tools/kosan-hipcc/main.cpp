@@ -51,6 +51,7 @@ constexpr const char *NvidiaHeader = "kosan_hip_nvidia.h";
   std::exit(1);
 }
 
+// %1$s: the checks of "all"; %2$s: every check with what it finds.
 const char *Usage =
     "usage: kosan-hipcc [kosan options] <hipcc/clang arguments>\n"
     "\n"
@@ -59,7 +60,9 @@ const char *Usage =
     "kosan-clang++ (HIP_PLATFORM=nvidia).\n"
     "\n"
     "kosan options:\n"
-    "  --kosan-checks=LIST         checks to instrument (default oob; all, none)\n"
+    "  --kosan-checks=LIST         the checks to instrument, comma-separated (default:\n"
+    "                              oob; all: %1$s; none):\n"
+    "%2$s"
     "  --kosan-plain               build without checks\n"
     "  --kosan-hip-platform=amd|nvidia\n"
     "                              the GPU platform (default: $HIP_PLATFORM, else amd)\n"
@@ -113,7 +116,8 @@ Command parse(int argc, char **argv) {
       C.PlatformGiven = parsePlatform(Arg.substr(std::strlen("--kosan-hip-platform=")),
                                       "--kosan-hip-platform=");
     } else if (Arg == "--kosan-help" || Arg == "--help") {
-      std::fputs(Usage, stdout);
+      std::printf(Usage, kosan::checkNamesInProse(true).c_str(),
+                  kosan::checkHelp(30, 80).c_str());
       std::exit(0);
     } else if (startsWith(Arg, "--kosan-")) {
       fatal("unknown option '" + std::string(Arg) + "' (see --kosan-help)");

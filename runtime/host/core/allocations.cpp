@@ -108,19 +108,18 @@ void Runtime::poisonFresh(const void *p, uint64_t bytes, cudaStream_t stream, bo
   std::lock_guard<std::mutex> lock(mu);
   if (!ensureDevice())
     return; // said why already
-  if (!drv.memsetD32Async) {
+  // Whole words: allocations are at least 4-byte aligned and rounded up.
+  size_t words = (bytes + 3) / 4;
+  cudaError_t e = gpu.fill32Async(const_cast<void *>(p), KOSAN_UNINIT_PATTERN, words, stream);
+  if (e != cudaSuccess) {
     if (!warnedNoMemset)
-      log("kosan: warning: uninit=1: the driver has no cuMemsetD32Async; "
-          "allocations are not filled\n");
+      log("kosan: warning: uninit=1: fresh allocations cannot be filled (%s); they are "
+          "not checked for reads of uninitialized memory\n",
+          e == cudaErrorNotSupported ? "the driver has no cuMemsetD32Async"
+                                     : gpu.errorString(e));
     warnedNoMemset = true;
     return;
   }
-  // Whole words: allocations are at least 4-byte aligned and rounded up.
-  size_t words = (bytes + 3) / 4;
-  CUstream s = reinterpret_cast<CUstream>(stream);
-  if (drv.memsetD32Async(reinterpret_cast<CUdeviceptr>(p), KOSAN_UNINIT_PATTERN, words, s) !=
-      CUDA_SUCCESS)
-    return;
   if (wait)
     gpu.synchronize(stream);
 }

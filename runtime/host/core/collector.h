@@ -45,8 +45,10 @@ public:
   // The device state is being made: the check's device memory, and its
   // pointer in st.
   virtual void setUp(kosan_device_state &st) { (void)st; }
-  // A module's site tables were read; units: each unit's precision base
-  // symbol and its first site.
+  // A module's site tables were read; units: each unit's suffix of its
+  // per-unit globals ("" or "_<id>" under relocatable device code: a
+  // check's global of KOSAN_CHECK_GLOBALS is its symbol plus the suffix)
+  // and its first site.
   virtual void moduleLoaded(ModuleInfo *m,
                             const std::vector<std::pair<std::string, uint32_t>> &units) {
     (void)m, (void)units;
@@ -71,10 +73,8 @@ public:
 
 protected:
   using ArgBuffer = Runtime::ArgBuffer;
-  bool oob() const { return rt.oob(); }
-  bool precision() const { return rt.precision(); }
-  bool order() const { return rt.order(); }
-  bool race() const { return rt.race(); }
+  // Whether the check of bit (KOSAN_CHECK_*) runs (KOSAN_OPTIONS=checks=).
+  bool enabled(uint32_t bit) const { return rt.enabled(bit); }
   bool uninit() const { return rt.uninit(); }
   void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   void writeRaw(const std::string &text) { rt.writeRaw(text); }
@@ -112,7 +112,7 @@ protected:
 
 // The collectors: make<Name>Collector for each check of KOSAN_CHECKS, in
 // runtime/host/checks/<name>/, and the snapshots'.
-#define KOSAN_DECLARE_COLLECTOR(ID, Name, name, bit, all, rank)                                   \
+#define KOSAN_DECLARE_COLLECTOR(ID, Name, name, bit, all, rank, help) \
   std::unique_ptr<Collector> make##Name##Collector(Runtime &rt);
 KOSAN_CHECKS(KOSAN_DECLARE_COLLECTOR, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_DECLARE_COLLECTOR

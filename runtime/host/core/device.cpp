@@ -8,6 +8,12 @@ namespace {
 
 cudaError_t fromHip(hipError_t e) { return static_cast<cudaError_t>(e); }
 hipStream_t hipStream(cudaStream_t s) { return reinterpret_cast<hipStream_t>(s); }
+// A call of kosan's own that failed: HIP's last error is not the program's.
+cudaError_t ownCall(hipError_t e) {
+  if (e != hipSuccess)
+    hip().hipGetLastError();
+  return fromHip(e);
+}
 
 } // namespace
 
@@ -28,6 +34,37 @@ cudaError_t DeviceApi::memsetAsync(void *p, int value, size_t bytes,
                                    cudaStream_t stream) const {
   return isHip() ? fromHip(hip().hipMemsetAsync(p, value, bytes, hipStream(stream)))
                  : cudart().cudaMemsetAsync(p, value, bytes, stream);
+}
+
+cudaError_t DeviceApi::fill32Async(void *p, uint32_t value, size_t words,
+                                   cudaStream_t stream) const {
+  if (isHip())
+    return ownCall(hip().hipMemsetD32Async(p, int(value), words, hipStream(stream)));
+  if (!drv.memsetD32Async)
+    return cudaErrorNotSupported;
+  return drv.memsetD32Async(reinterpret_cast<CUdeviceptr>(p), value, words,
+                            reinterpret_cast<CUstream>(stream)) == CUDA_SUCCESS
+             ? cudaSuccess
+             : cudaErrorInvalidValue;
+}
+
+cudaError_t DeviceApi::setFunctionAttribute(CUfunction cuda, const void *hipClone, int attr,
+                                            int value) const {
+  if (isHip())
+    return ownCall(hip().hipFuncSetAttribute(hipClone, static_cast<hipFuncAttribute>(attr),
+                                             value));
+  return drv.funcSetAttribute(cuda, static_cast<CUfunction_attribute>(attr), value) ==
+                 CUDA_SUCCESS
+             ? cudaSuccess
+             : cudaErrorInvalidValue;
+}
+
+cudaError_t DeviceApi::setCacheConfig(CUfunction cuda, const void *hipClone, int config) const {
+  if (isHip())
+    return ownCall(hip().hipFuncSetCacheConfig(hipClone, static_cast<hipFuncCache_t>(config)));
+  return drv.funcSetCacheConfig(cuda, static_cast<CUfunc_cache>(config)) == CUDA_SUCCESS
+             ? cudaSuccess
+             : cudaErrorInvalidValue;
 }
 
 cudaError_t DeviceApi::toDevice(void *dst, const void *src, size_t bytes) const {

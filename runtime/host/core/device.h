@@ -36,6 +36,9 @@ public:
   cudaError_t free(void *p) const;
   cudaError_t memset(void *p, int value, size_t bytes) const;
   cudaError_t memsetAsync(void *p, int value, size_t bytes, cudaStream_t stream) const;
+  // The three below leave no error behind for the program to find.
+  // words 32-bit words at p, each value, ordered on stream.
+  cudaError_t fill32Async(void *p, uint32_t value, size_t words, cudaStream_t stream) const;
   cudaError_t toDevice(void *dst, const void *src, size_t bytes) const;
   // Ordered on stream; src may be reused when it returns (pageable memory).
   cudaError_t toDeviceAsync(void *dst, const void *src, size_t bytes,
@@ -51,6 +54,12 @@ public:
   cudaError_t mappedAddress(void **device, void *host) const;
   cudaError_t synchronize() const; // the whole device
   cudaError_t synchronize(cudaStream_t stream) const;
+  // An attribute (cudaFuncAttribute's numbering, which the driver's and
+  // HIP's share) or the cache configuration of a kernel's clone: cuda on
+  // CUDA, hip (the handle it is registered under) on HIP.
+  cudaError_t setFunctionAttribute(CUfunction cuda, const void *hip, int attr,
+                                   int value) const;
+  cudaError_t setCacheConfig(CUfunction cuda, const void *hip, int config) const;
   // The current device.
   int current() const;
   // Clears the error a failed call left, which is not the program's.

@@ -178,10 +178,19 @@ void Runtime::registerHipKernel(
   }
 }
 
+namespace {
+
+// kosan's module globals: the site table and the checks' (KOSAN_CHECK_GLOBALS).
+bool isKosanGlobal(const char *name) {
+#define KOSAN_GLOBAL_NAMED(CHECK, symbol, initial) std::strcmp(name, symbol) == 0 ||
+  return KOSAN_CHECK_GLOBALS(KOSAN_GLOBAL_NAMED) std::strcmp(name, KOSAN_SITE_TABLE_SYMBOL) == 0;
+#undef KOSAN_GLOBAL_NAMED
+}
+
+} // namespace
+
 void Runtime::registerHipGlobal(void **modules, const char *name, const void *shadow) {
-  if (!modules || !name || !shadow ||
-      (std::strcmp(name, KOSAN_SITE_TABLE_SYMBOL) != 0 &&
-       std::strcmp(name, KOSAN_PREC_BASE_SYMBOL) != 0))
+  if (!modules || !name || !shadow || !isKosanGlobal(name))
     return;
   std::lock_guard<std::mutex> lock(mu);
   moduleFor(reinterpret_cast<CUmodule>(modules))->hipGlobals[name] = shadow;

@@ -9,7 +9,8 @@
 // it needs are declared here. They match HIP 5.2 and later, whose ABI keeps
 // them (hipSuccess 0, hipErrorInvalidValue 1, hipErrorOutOfMemory 2;
 // hipMemcpyHostToDevice 1, hipMemcpyDeviceToHost 2; hipHostMallocMapped 2;
-// hipStreamCaptureStatusNone 0;
+// hipStreamCaptureStatusNone 0; hipFuncAttributeMaxDynamicSharedMemorySize
+// 8, CUDA's number for it;
 // dim3 three unsigned ints, as CUDA's; streams, events, pools and functions
 // opaque pointers); test/unit/hip/hip_abi_test.cpp compares them, and the
 // signatures of hip_functions.h, with HIP's headers where those are
@@ -39,6 +40,10 @@ enum hipError_t : int {
 enum : int { hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2 };
 enum hipStreamCaptureStatus : int { hipStreamCaptureStatusNone = 0 };
 enum : unsigned { hipHostMallocMapped = 0x2 };
+// The attributes and cache configurations a program sets on its kernels
+// are passed on as the program gave them (numbered as CUDA's).
+enum hipFuncAttribute : int { hipFuncAttributeMaxDynamicSharedMemorySize = 8 };
+enum hipFuncCache_t : int {};
 }
 
 // The HIP functions the runtime calls, with their types (hip_functions.h).

@@ -31,6 +31,8 @@
   X(hipEventSynchronize, hipError_t, (hipEvent_t))                                         \
   X(hipMemcpy, hipError_t, (void *, const void *, size_t, hipMemcpyKind))                  \
   X(hipDeviceReset, hipError_t, ())                                                        \
+  X(hipFuncSetAttribute, hipError_t, (const void *, hipFuncAttribute, int))                \
+  X(hipFuncSetCacheConfig, hipError_t, (const void *, hipFuncCache_t))                     \
   X(hipGetLastError, hipError_t, ())                                                       \
   X(hipMemGetAddressRange, hipError_t, (hipDeviceptr_t *, size_t *, hipDeviceptr_t))       \
   X(hipDriverGetVersion, hipError_t, (int *))                                              \
@@ -39,6 +41,7 @@
   X(hipGetErrorString, const char *, (hipError_t))                                         \
   X(hipMemset, hipError_t, (void *, int, size_t))                                          \
   X(hipMemsetAsync, hipError_t, (void *, int, size_t, hipStream_t))                        \
+  X(hipMemsetD32Async, hipError_t, (hipDeviceptr_t, int, size_t, hipStream_t))              \
   X(hipMemcpyAsync, hipError_t, (void *, const void *, size_t, hipMemcpyKind, hipStream_t)) \
   X(hipMemcpy2D, hipError_t,                                                               \
     (void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind))                 \

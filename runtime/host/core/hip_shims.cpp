@@ -5,9 +5,8 @@
 // same parameters. As for CUDA (shims.cpp), every replacement is generated
 // from that list and hands its hook the real call, which goes to the
 // program's HIP runtime (hip.h); the hooks share the core with CUDA
-// programs: the allocation table, the quarantine, the launch path.
-//
-// Not on HIP (yet): uninit=1's fill of fresh allocations.
+// programs: the allocation table, the quarantine, uninit=1's fill of fresh
+// allocations, the launch path, the attributes mirrored on clones.
 //
 //===----------------------------------------------------------------------===//
 #include "core/hip.h"
@@ -35,10 +34,15 @@ template <typename Real> hipError_t allocate(const Real &real) {
   return e;
 }
 
+// A fresh allocation: in the table, and filled (uninit=1) on the stream
+// that allocated it, or before the call returns.
 hipError_t track(hipError_t e, void **p, uint64_t bytes, uint64_t pitch, uint64_t rowBytes,
-                 BufferOrigin origin) {
-  if (e == hipSuccess && p && *p && runtime().instrumentedChecks())
+                 BufferOrigin origin, hipStream_t stream = nullptr) {
+  if (e == hipSuccess && p && *p && runtime().instrumentedChecks()) {
     runtime().addAllocation(*p, bytes, pitch, rowBytes, origin);
+    runtime().poisonFresh(*p, bytes, reinterpret_cast<cudaStream_t>(stream),
+                          origin != BufferOrigin::MallocAsync);
+  }
   Runtime::pendingSite = Runtime::pendingName = nullptr;
   return e;
 }
@@ -60,13 +64,13 @@ hipError_t AllocManaged(const Real &real, bool, void **p, size_t bytes, unsigned
   return track(allocate(real), p, bytes, 0, 0, BufferOrigin::MallocManaged);
 }
 template <typename Real>
-hipError_t AllocAsync(const Real &real, bool, void **p, size_t bytes, hipStream_t) {
-  return track(allocate(real), p, bytes, 0, 0, BufferOrigin::MallocAsync);
+hipError_t AllocAsync(const Real &real, bool, void **p, size_t bytes, hipStream_t s) {
+  return track(allocate(real), p, bytes, 0, 0, BufferOrigin::MallocAsync, s);
 }
 template <typename Real>
 hipError_t AllocAsync(const Real &real, bool, void **p, size_t bytes, hipMemPool_t,
-                      hipStream_t) {
-  return track(allocate(real), p, bytes, 0, 0, BufferOrigin::MallocAsync);
+                      hipStream_t s) {
+  return track(allocate(real), p, bytes, 0, 0, BufferOrigin::MallocAsync, s);
 }
 template <typename Real>
 hipError_t AllocPitch(const Real &real, bool, void **p, size_t *pitch, size_t width,
@@ -126,6 +130,22 @@ template <typename Real> hipError_t DeviceReset(const Real &real, bool) {
   runtime().drain(false);
   runtime().onDeviceReset();
   return real();
+}
+
+template <typename Real>
+hipError_t SetAttribute(const Real &real, bool, const void *f, hipFuncAttribute attr,
+                        int value) {
+  hipError_t e = real();
+  if (e == hipSuccess)
+    runtime().mirrorAttribute(f, int(attr), value);
+  return e;
+}
+template <typename Real>
+hipError_t SetCacheConfig(const Real &real, bool, const void *f, hipFuncCache_t config) {
+  hipError_t e = real();
+  if (e == hipSuccess)
+    runtime().mirrorCacheConfig(f, int(config));
+  return e;
 }
 
 template <typename Real>

@@ -88,7 +88,7 @@ void Runtime::loadSites(ModuleInfo *m) {
   size_t bytes = 0;
   if (!isHip() && !moduleGlobal(m, KOSAN_SITE_TABLE_SYMBOL, ptr, bytes))
     units = rdcUnits(m->handle);
-  std::vector<std::pair<std::string, uint32_t>> precBases; // (symbol, unit's first site)
+  std::vector<std::pair<std::string, uint32_t>> unitsRead; // (suffix, unit's first site)
   for (const std::string &unit : units) {
     std::string suffix = unit.empty() ? "" : "_" + unit;
     if (!moduleGlobal(m, KOSAN_SITE_TABLE_SYMBOL + suffix, ptr, bytes) ||
@@ -126,7 +126,7 @@ void Runtime::loadSites(ModuleInfo *m) {
             log("kosan: warning: cannot set the site base of a unit of relocatable device "
                 "code; its reports may name wrong source locations\n");
         }
-        precBases.push_back({KOSAN_PREC_BASE_SYMBOL + suffix, siteBase});
+        unitsRead.push_back({suffix, siteBase});
         auto str = [&](uint32_t off) { return m->str(off ? off + strBase : 0); };
         std::vector<kosan_param_entry> params(h.nparams);
         std::memcpy(params.data(), blob.data() + paramsAt, params.size() * sizeof(kosan_param_entry));
@@ -157,7 +157,7 @@ void Runtime::loadSites(ModuleInfo *m) {
     }
   }
   for (const std::unique_ptr<Collector> &c : collectors)
-    c->moduleLoaded(m, precBases);
+    c->moduleLoaded(m, unitsRead);
   writeHeaderOnce();
   if (trace)
     trace->write(rec);
@@ -286,7 +286,7 @@ KernelInfo *Runtime::instrumentedKernel(const void *func) {
   if (!instrumentedChecks() || !ensureDevice())
     return nullptr;
   KernelInfo *k = kernelFor(func);
-  return k && k->instrumented ? k : nullptr;
+  return k && k->hasClone() ? k : nullptr;
 }
 
 } // namespace kosan::rt

@@ -95,7 +95,7 @@ Runtime::Runtime() {
   if (opts.snapshot && opts.trace.empty())
     log("kosan: warning: snapshot=1 records into the trace: set trace=FILE too; "
         "no snapshots are taken\n");
-  if (opts.uninit && !oob())
+  if (opts.uninit && !enabled(KOSAN_CHECK_OOB))
     log("kosan: warning: uninit=1 works with checks=oob only; nothing is filled\n");
   if (opts.poison && !opts.snapshot)
     log("kosan: warning: poison=1 works with snapshot=1 only; nothing is poisoned\n");
@@ -107,7 +107,7 @@ Runtime::Runtime() {
   // checks' collectors run in the order of KOSAN_CHECKS (the race shadow
   // goes after the order shadow in dynamic shared memory).
   collectors.push_back(makeSnapshotCollector(*this));
-#define KOSAN_ADD_COLLECTOR(ID, Name, name, bit, all, rank)                                       \
+#define KOSAN_ADD_COLLECTOR(ID, Name, name, bit, all, rank, help) \
   collectors.push_back(make##Name##Collector(*this));
   KOSAN_CHECKS(KOSAN_ADD_COLLECTOR, KOSAN_CHECK_ROW_NONE)
 #undef KOSAN_ADD_COLLECTOR
@@ -239,16 +239,16 @@ void Runtime::drain(bool deviceIdle) {
 void Runtime::mirrorAttribute(const void *func, int attr, int value) {
   std::lock_guard<std::mutex> lock(mu);
   KernelInfo *k = instrumentedKernel(func);
-  if (k && drv.funcSetAttribute(k->instrumented, static_cast<CUfunction_attribute>(attr),
-                                value) != CUDA_SUCCESS)
+  if (k && gpu.setFunctionAttribute(k->instrumented, k->hipClone, attr, value) != cudaSuccess) {
     log("kosan: warning: cannot set attribute %d=%d on the instrumented kernel '%s'\n", attr,
         value, k->name.c_str());
+  }
 }
 
 void Runtime::mirrorCacheConfig(const void *func, int config) {
   std::lock_guard<std::mutex> lock(mu);
   if (KernelInfo *k = instrumentedKernel(func))
-    drv.funcSetCacheConfig(k->instrumented, static_cast<CUfunc_cache>(config));
+    gpu.setCacheConfig(k->instrumented, k->hipClone, config); // a hint: may fail
 }
 
 void Runtime::onDeviceReset() {

@@ -58,10 +58,8 @@ class Runtime {
 public:
   Runtime();
   ~Runtime();
-  bool oob() const { return checks & KOSAN_CHECK_OOB; }
-  bool precision() const { return checks & KOSAN_CHECK_PRECISION; }
-  bool order() const { return checks & KOSAN_CHECK_ORDER; }
-  bool race() const { return checks & KOSAN_CHECK_RACE; }
+  // Whether the check of bit (KOSAN_CHECK_*) runs (KOSAN_OPTIONS=checks=).
+  bool enabled(uint32_t bit) const { return checks & bit; }
   // A check whose code lives in the instrumented clones: with none, the
   // plain kernels run.
   bool instrumentedChecks() const { return checks & kEveryCheck; }
@@ -82,8 +80,8 @@ public:
   // and remembered as freed.
   int noteAllocated(const void *p, size_t bytes, const char *name, cudaStream_t stream);
   int noteFreed(const void *p, const char *freedAt);
-  // Not on HIP: fresh HIP allocations are not filled.
-  bool uninit() const { return opts.uninit && oob() && !isHip(); }
+  // uninit=1 belongs to the out-of-bounds check: its loads test for the fill.
+  bool uninit() const { return opts.uninit && enabled(KOSAN_CHECK_OOB); }
   int registerBuffer(const void *p, size_t bytes, const char *name,
                      const char *dtype = nullptr, std::vector<int64_t> shape = {});
   int unregisterBuffer(const void *p);
@@ -104,8 +102,9 @@ public:
   // Collects and reports what the device recorded. deviceIdle: the caller
   // just synchronised the whole device.
   void drain(bool deviceIdle);
-  // What the program sets on a kernel (cudaFuncSetAttribute: the opt-in to
-  // more dynamic shared memory, above all) must hold for its clone too.
+  // What the program sets on a kernel (cudaFuncSetAttribute,
+  // hipFuncSetAttribute: the opt-in to more dynamic shared memory, above
+  // all) must hold for its clone too.
   void mirrorAttribute(const void *func, int attr, int value);
   void mirrorCacheConfig(const void *func, int config);
   void onDeviceReset();

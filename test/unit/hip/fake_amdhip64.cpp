@@ -9,7 +9,9 @@
 #include "fake_hip.h"
 
 #include "kosan/abi.h"
+#include "kosan/precision.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -46,14 +48,17 @@ int allocate(void **p, size_t bytes) {
     return 2; // hipErrorOutOfMemory
   }
   *p = hostMemory(bytes);
+  if (*p) // zeros, so that a fill shows
+    std::memset(*p, 0, bytes);
   return *p ? 0 : 2;
 }
 
-int launch(const void *f, dim3 grid, dim3 block, void **args) {
+int launch(const void *f, dim3 grid, dim3 block, void **args, size_t shmem) {
   FakeLaunch l;
   l.handle = f;
   l.grid = grid;
   l.block = block;
+  l.shmem = shmem;
   auto it = names.find(f);
   l.name = it == names.end() ? "" : it->second;
   bool clone = l.name.size() > kCloneSuffix.size() &&
@@ -131,6 +136,63 @@ void fake_hip_record_oob(const FakeLaunch &l, uint32_t site, uint64_t addr, uint
   hf->dirty = 1;
 }
 
+void fake_hip_record_precision(const FakeLaunch &l, uint32_t slot, double real, double shadow,
+                               uint32_t dtype, dim3 block, dim3 thread) {
+  namespace prec = kosan::prec;
+  auto *st = reinterpret_cast<kosan_device_state *>(l.info.state);
+  if (!st || !st->precision)
+    return; // precision off at run time
+  auto *ps = reinterpret_cast<kosan_precision_state *>(st->precision);
+  if (slot >= ps->capacity)
+    return; // a module with no slots
+  kosan_prec_slot *p = reinterpret_cast<kosan_prec_slot *>(ps->slots) +
+                       uint64_t(slot) * KOSAN_PREC_SHARDS;
+  prec::LaneSample s = prec::valueSample(real, shadow, dtype);
+  p->count += 1;
+  p->sum_rel_err += s.sumRelErr;
+  p->max_rel_err_bits = std::max(p->max_rel_err_bits, s.relErrBits);
+  p->max_ulp_err_bits = std::max(p->max_ulp_err_bits, s.ulpErrBits);
+  p->max_scale_bits = std::max(p->max_scale_bits, s.scaleBits);
+  if (s.bin != prec::kNoBin)
+    p->hist[s.bin] += 1;
+  if (s.absErrBits > p->max_abs_err_bits) {
+    p->max_abs_err_bits = s.absErrBits;
+    p->worst_real = s.real;
+    p->worst_shadow = s.shadow;
+    p->worst_cause_code = s.causeCode;
+    p->worst_cause_slot = s.causeSlot;
+    p->worst_block[0] = block.x;
+    p->worst_block[1] = block.y;
+    p->worst_block[2] = block.z;
+    p->worst_thread[0] = thread.x;
+    p->worst_thread[1] = thread.y;
+    p->worst_thread[2] = thread.z;
+    p->worst_launch = l.info.launch_id;
+  }
+  ps->dirty = 1;
+}
+
+void fake_hip_record_order_atomic(const FakeLaunch &l, uint64_t where, uint64_t fp,
+                                  uint64_t oldBits, uint64_t valBits, uint32_t block,
+                                  uint32_t thread) {
+  auto *st = reinterpret_cast<kosan_device_state *>(l.info.state);
+  if (!st || !st->order)
+    return; // order off at run time
+  auto *os = reinterpret_cast<kosan_order_state *>(st->order);
+  const uint32_t shard = 0;
+  uint32_t i = reinterpret_cast<uint32_t *>(os->counts)[KOSAN_ORDER_COUNT(1, shard)]++;
+  if (i >= os->atomic_capacity)
+    return; // dropped, and counted
+  kosan_order_atomic *r = reinterpret_cast<kosan_order_atomic *>(os->atomics) +
+                          uint64_t(shard) * os->atomic_capacity + i;
+  r->fp = fp;
+  r->where = where;
+  r->old_bits = oldBits;
+  r->val_bits = valBits;
+  r->block = block;
+  r->thread = thread;
+}
+
 int hipMalloc(void **p, size_t bytes) { return allocate(p, bytes); }
 int hipMallocAsync(void **p, size_t bytes, void *) { return allocate(p, bytes); }
 int hipMallocFromPoolAsync(void **p, size_t bytes, void *, void *) { return allocate(p, bytes); }
@@ -144,17 +206,18 @@ int hipFree(void *p) {
   return 0;
 }
 int hipFreeAsync(void *p, void *) { return hipFree(p); }
-int hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t, void *) {
-  return launch(f, grid, block, args);
+int hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem, void *) {
+  return launch(f, grid, block, args, shmem);
 }
-int hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args, unsigned,
-                               void *) {
-  return launch(f, grid, block, args);
+int hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args,
+                               unsigned shmem, void *) {
+  return launch(f, grid, block, args, shmem);
 }
 int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                          unsigned by, unsigned bz, unsigned, void *, void **params, void **) {
+                          unsigned by, unsigned bz, unsigned shmem, void *, void **params,
+                          void **) {
   ++state.moduleLaunches;
-  return launch(f, dim3(gx, gy, gz), dim3(bx, by, bz), params);
+  return launch(f, dim3(gx, gy, gz), dim3(bx, by, bz), params, shmem);
 }
 int hipDeviceSynchronize() {
   ++state.syncs;
@@ -184,6 +247,26 @@ int hipMemset(void *p, int value, size_t bytes) {
   return 0;
 }
 int hipMemsetAsync(void *p, int value, size_t bytes, void *) { return hipMemset(p, value, bytes); }
+int hipMemsetD32Async(void *p, int value, size_t words, void *) {
+  ++state.fills32;
+  for (size_t i = 0; i < words; ++i)
+    std::memcpy(static_cast<char *>(p) + 4 * i, &value, 4);
+  return 0;
+}
+int hipFuncSetAttribute(const void *f, int attr, int value) {
+  auto it = names.find(f);
+  if (it == names.end())
+    return 98; // hipErrorInvalidDeviceFunction
+  state.attributes.push_back({it->second, attr, value, -1});
+  return 0;
+}
+int hipFuncSetCacheConfig(const void *f, int config) {
+  auto it = names.find(f);
+  if (it == names.end())
+    return 98;
+  state.attributes.push_back({it->second, -1, 0, config});
+  return 0;
+}
 int hipHostMalloc(void **p, size_t bytes, unsigned) {
   *p = hostMemory(bytes);
   return *p ? 0 : 2;

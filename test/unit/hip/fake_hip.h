@@ -14,9 +14,17 @@ struct FakeLaunch {
   const void *handle = nullptr;
   std::string name;                      // as registered for the handle
   dim3 grid, block;
+  size_t shmem = 0;                      // dynamic shared memory (LDS) asked for
   std::vector<void *> args;              // the argument pointers it got
   kosan_launch_info info{};              // clones: the launch info
   std::vector<kosan_arg_bounds> bounds;  // clones: one per parameter
+};
+
+// hipFuncSetAttribute (config: -1) or hipFuncSetCacheConfig (attr: -1)
+// on the kernel registered as `name`.
+struct FakeAttribute {
+  std::string name;
+  int attr = -1, value = 0, config = -1;
 };
 
 struct FakeHipLog {
@@ -27,6 +35,8 @@ struct FakeHipLog {
   int symbolLookups = 0;                   // hipGetSymbolAddress calls
   int mallocs = 0, syncs = 0, moduleLaunches = 0, failedCloneLaunches = 0;
   int copies = 0; // synchronous copies and fills (hipMemcpy, hipMemcpy2D, hipMemset)
+  int fills32 = 0; // hipMemsetD32Async calls
+  std::vector<FakeAttribute> attributes;
 };
 
 // What a kernel's instrumented clone does, run once for the whole launch.
@@ -52,4 +62,16 @@ void fake_hip_define_global(void **module, const char *name, void *mem, size_t b
 void fake_hip_record_oob(const FakeLaunch &launch, uint32_t site, uint64_t addr,
                          uint32_t size, const kosan_arg_bounds &bounds, dim3 block,
                          dim3 thread);
+// Records a value stored at precision slot `slot` (the module's slot base
+// plus the site), as __kosan_prec_value does (runtime/device/precision.cpp)
+// for one lane: the totals of the slot's first shard, with kosan/
+// precision.h's arithmetic, and the precision state's dirty word.
+void fake_hip_record_precision(const FakeLaunch &launch, uint32_t slot, double real,
+                               double shadow, uint32_t dtype, dim3 block, dim3 thread);
+// Records a float atomic into the order log, as __kosan_order_atomic does
+// (runtime/device/order.cpp): claims a record of shard 0's atomics, writes
+// it. where: the kernel parameter << KOSAN_ORDER_WHERE_SHIFT | offset.
+void fake_hip_record_order_atomic(const FakeLaunch &launch, uint64_t where, uint64_t fp,
+                                  uint64_t oldBits, uint64_t valBits, uint32_t block,
+                                  uint32_t thread);
 }

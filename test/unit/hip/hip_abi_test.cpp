@@ -29,6 +29,10 @@ TEST(HipAbi, KosansDeclarationsMatchHipsHeaders) {
   EXPECT_EQ(int(hipMemcpyDeviceToHost), 2);
   EXPECT_EQ(unsigned(hipHostMallocMapped), 2u);
   EXPECT_EQ(int(hipStreamCaptureStatusNone), 0);
+  // Passed to hipFuncSetAttribute as CUDA numbers it.
+  EXPECT_EQ(int(hipFuncAttributeMaxDynamicSharedMemorySize), 8);
+  EXPECT_EQ(sizeof(hipFuncAttribute), sizeof(int));
+  EXPECT_EQ(sizeof(hipFuncCache_t), sizeof(int));
   EXPECT_EQ(sizeof(hipStreamCaptureStatus), sizeof(int));
   EXPECT_EQ(sizeof(hipError_t), sizeof(int));
   EXPECT_EQ(sizeof(hipMemcpyKind), sizeof(int));

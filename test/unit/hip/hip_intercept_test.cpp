@@ -8,7 +8,8 @@
 //
 // Built twice: with the default checks (oob), and with KOSAN_TEST_OPTIONS
 // turning on the precision and order checks too, whose collectors must
-// run along on HIP.
+// run along on HIP, and uninit=1, whose fill of fresh allocations must
+// happen on HIP as on CUDA.
 #include "fake_hip.h"
 
 #include "kosan/abi.h"
@@ -22,14 +23,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
 
 #ifdef KOSAN_TEST_OPTIONS
 constexpr bool kAllChecks = true;
+// uninit=1: fresh allocations are filled.
+constexpr bool kUninit = std::string_view(KOSAN_TEST_OPTIONS).find("uninit=1") !=
+                         std::string_view::npos;
 #else
 constexpr bool kAllChecks = false;
+constexpr bool kUninit = false;
 #endif
 
 using HipError = int;
@@ -40,6 +46,9 @@ struct Shims {
   HipError (*hipMalloc)(void **, size_t);
   HipError (*hipMallocPitch)(void **, size_t *, size_t, size_t);
   HipError (*hipMallocManaged)(void **, size_t, unsigned);
+  HipError (*hipMallocAsync)(void **, size_t, Stream);
+  HipError (*hipFuncSetAttribute)(const void *, int, int);
+  HipError (*hipFuncSetCacheConfig)(const void *, int);
   HipError (*hipFree)(void *);
   HipError (*hipFreeAsync)(void *, Stream);
   HipError (*hipLaunchKernel)(const void *, dim3, dim3, void **, size_t, Stream);
@@ -78,6 +87,9 @@ Shims &shims() {
     KOSAN_GET(hipMalloc, KOSAN_INTERCEPT_PREFIX "hipMalloc")
     KOSAN_GET(hipMallocPitch, KOSAN_INTERCEPT_PREFIX "hipMallocPitch")
     KOSAN_GET(hipMallocManaged, KOSAN_INTERCEPT_PREFIX "hipMallocManaged")
+    KOSAN_GET(hipMallocAsync, KOSAN_INTERCEPT_PREFIX "hipMallocAsync")
+    KOSAN_GET(hipFuncSetAttribute, KOSAN_INTERCEPT_PREFIX "hipFuncSetAttribute")
+    KOSAN_GET(hipFuncSetCacheConfig, KOSAN_INTERCEPT_PREFIX "hipFuncSetCacheConfig")
     KOSAN_GET(hipFree, KOSAN_INTERCEPT_PREFIX "hipFree")
     KOSAN_GET(hipFreeAsync, KOSAN_INTERCEPT_PREFIX "hipFreeAsync")
     KOSAN_GET(hipLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipLaunchKernel")
@@ -394,6 +406,128 @@ TEST(HipIntercept, AStoreThroughAFreedBufferIsAUseAfterFree) {
   EXPECT_NE(err.find("the 256-byte freed buffer 'd_gone'"), std::string::npos) << err;
 }
 
+// uninit=1 (the all-checks build): what hipMalloc, hipMallocManaged,
+// hipMallocAsync and hipMallocPitch return holds KOSAN_UNINIT_PATTERN in
+// every word, as on CUDA; without it nothing is filled (the fake's fresh
+// memory is zeros).
+TEST(HipIntercept, FreshAllocationsHoldTheUninitPatternUnderUninit) {
+  auto words = [](void *p, size_t bytes) {
+    std::vector<uint32_t> w(bytes / 4);
+    std::memcpy(w.data(), p, w.size() * 4);
+    return w;
+  };
+  int fills = fake().fills32;
+  void *a = nullptr, *m = nullptr, *s = nullptr, *pitched = nullptr;
+  size_t pitch = 0;
+  ASSERT_EQ(shims().hipMalloc(&a, 1000), 0);
+  ASSERT_EQ(shims().hipMallocManaged(&m, 64, 1), 0);
+  ASSERT_EQ(shims().hipMallocAsync(&s, 4096, nullptr), 0);
+  ASSERT_EQ(shims().hipMallocPitch(&pitched, &pitch, 100, 3), 0);
+  for (auto [p, bytes] : {std::pair{a, size_t(1000)}, {m, size_t(64)}, {s, size_t(4096)},
+                          {pitched, pitch * 3}})
+    EXPECT_EQ(words(p, bytes),
+              std::vector<uint32_t>(bytes / 4, kUninit ? KOSAN_UNINIT_PATTERN : 0u))
+        << bytes << "-byte allocation";
+  EXPECT_EQ(fake().fills32 - fills, kUninit ? 4 : 0);
+  for (void *p : {a, m, s, pitched})
+    EXPECT_EQ(shims().hipFree(p), 0);
+}
+
+// copy(float *out, float const *in, int n): its clone, as it runs on the
+// fake GPU with uninit=1's check (KOSAN_LAUNCH_UNINIT): thread i reads
+// in[i], and a value with the fill's bits is recorded at site
+// copySite | KOSAN_SITE_UNINIT_BIT, as the device runtime records it.
+uint32_t copySite = 0;
+void copyClone(const FakeLaunch &l) {
+  if (!(l.info.flags & KOSAN_LAUNCH_UNINIT))
+    return;
+  uint64_t in = 0;
+  int n = 0;
+  std::memcpy(&in, l.args[1], sizeof in);
+  std::memcpy(&n, l.args[2], sizeof n);
+  for (unsigned block = 0; block < l.grid.x; ++block)
+    for (unsigned thread = 0; thread < l.block.x; ++thread) {
+      uint64_t i = uint64_t(block) * l.block.x + thread;
+      uint32_t bits = 0;
+      if (i >= uint64_t(n))
+        continue;
+      std::memcpy(&bits, reinterpret_cast<const void *>(in + 4 * i), 4);
+      if (bits == KOSAN_UNINIT_PATTERN)
+        fake_hip_record_oob(l, copySite | KOSAN_SITE_UNINIT_BIT, in + 4 * i, 4, l.bounds[1],
+                            dim3(block, 0, 0), dim3(thread, 0, 0));
+    }
+}
+char stubCopy;
+
+TEST(HipIntercept, AReadOfMemoryNobodyWroteIsReportedUnderUninit) {
+  fake_hip_clones(true);
+  fake_hip_clone_body("_Z4copyPfPKfi", copyClone);
+  registerKernel(&stubCopy, "_Z4copyPfPKfi");
+  void *out = nullptr, *in = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&out, 1000 * sizeof(float)), 0);
+  shims().allocSite("copy.hip:12", "d_in");
+  ASSERT_EQ(shims().hipMalloc(&in, 1000 * sizeof(float)), 0);
+  // The program wrote the first 600 elements (device memory is the host's).
+  std::vector<float> ones(600, 1.0f);
+  std::memcpy(in, ones.data(), 600 * sizeof(float));
+  copySite = 5;
+  int n = 1000;
+  void *args[] = {&out, &in, &n};
+  fake_hip_param_count(3);
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(shims().hipLaunchKernel(&stubCopy, dim3(4), dim3(256), args, 0, nullptr), 0);
+  ASSERT_EQ(shims().hipDeviceSynchronize(), 0);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ((fake().launches.back().info.flags & KOSAN_LAUNCH_UNINIT) != 0, kUninit);
+  if (!kUninit) {
+    EXPECT_EQ(err.find("ERROR"), std::string::npos) << err;
+  } else {
+    // Element 600 is thread 88 of block 2.
+    EXPECT_NE(err.find("ERROR: kosan: use-of-uninitialized-value: READ of size 4 in kernel "
+                       "'copy(float*, float const*, int)'"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("first by block (2,0,0) thread (88,0,0); this site fired 400 times"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("inside the 4000-byte buffer 'd_in'"), std::string::npos) << err;
+    EXPECT_NE(err.find("'d_in' was allocated at copy.hip:12"), std::string::npos) << err;
+    EXPECT_NE(err.find("SUMMARY: kosan: use-of-uninitialized-value"), std::string::npos) << err;
+  }
+  EXPECT_EQ(shims().hipFree(out), 0);
+  EXPECT_EQ(shims().hipFree(in), 0);
+}
+
+// hipFuncSetAttribute and hipFuncSetCacheConfig on a kernel hold for its
+// clone too, which is what runs: the opt-in to more dynamic shared memory
+// (LDS) above all.
+TEST(HipIntercept, AttributesSetOnAKernelHoldForItsClone) {
+  fake_hip_clones(true);
+  registerKernel(&stubFill, "_Z4fillPfPKfi");
+  size_t before = fake().attributes.size();
+  ASSERT_EQ(shims().hipFuncSetAttribute(&stubFill, 8 /* MaxDynamicSharedMemorySize */, 65536),
+            0);
+  ASSERT_EQ(fake().attributes.size(), before + 2);
+  const FakeAttribute &program = fake().attributes[before];
+  const FakeAttribute &clone = fake().attributes[before + 1];
+  EXPECT_EQ(program.name, "_Z4fillPfPKfi");
+  EXPECT_EQ(clone.name, "_Z4fillPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_EQ(clone.attr, 8);
+  EXPECT_EQ(clone.value, 65536);
+
+  ASSERT_EQ(shims().hipFuncSetCacheConfig(&stubFill, 2 /* hipFuncCachePreferShared */), 0);
+  ASSERT_EQ(fake().attributes.size(), before + 4);
+  EXPECT_EQ(fake().attributes.back().name, "_Z4fillPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_EQ(fake().attributes.back().config, 2);
+
+  // A kernel without a clone (extern "C"): the program's call only.
+  registerKernel(&stubExternC, "scale");
+  before = fake().attributes.size();
+  ASSERT_EQ(shims().hipFuncSetAttribute(&stubExternC, 8, 65536), 0);
+  ASSERT_EQ(fake().attributes.size(), before + 1);
+  EXPECT_EQ(fake().attributes.back().name, "scale");
+}
+
 TEST(HipIntercept, ClonesGetTheDeviceStateOfTheChecksAskedFor) {
   auto [out, in] = setUpTail(64, "", "");
   std::string err = runTail(out, in, 10, 4);
@@ -433,7 +567,7 @@ TEST(HipIntercept, ALaunchCapturedIntoAGraphMakesNoSynchronousCall) {
 // object: kernel `kernel` (out, in, n) whose clone has one site, an access
 // of kind `access` through out at file:line:column.
 std::vector<char> siteTable(const std::string &kernel, const std::string &file, uint32_t line,
-                            uint32_t column, uint32_t access) {
+                            uint32_t column, uint32_t access, uint32_t kernelFlags = 0) {
   std::string strings(1, '\0'); // offset 0: the empty string
   auto intern = [&](const std::string &text) {
     uint32_t off = strings.size();
@@ -459,6 +593,7 @@ std::vector<char> siteTable(const std::string &kernel, const std::string &file, 
   params[2].name_str = intern("n");
   kosan_kernel_entry k{};
   k.name_str = intern(kernel);
+  k.flags = kernelFlags;
   k.nparams = 3;
   k.nsites = 1;
   kosan_site_table_header h{};
@@ -565,6 +700,41 @@ TEST(HipIntercept, AKernelTheSiteTableDoesNotListRunsPlain) {
   EXPECT_EQ(err.find("ERROR"), std::string::npos) << err;
   EXPECT_EQ(fake().launches.back().handle, &stubUnlisted);
   EXPECT_EQ(fake().launches.back().name, "_Z8unlistedPfPKfi");
+}
+
+// A clone with checks=order's fingerprints of dynamic shared memory (LDS)
+// keeps a shadow of it past the program's bytes: the launch asks for
+// both, and past 48 KiB the clone is opted into that much with
+// hipFuncSetAttribute, as cuFuncSetAttribute does on CUDA.
+char moduleLds, stubLds, ldsTableShadow;
+TEST(HipIntercept, AnOrderCloneIsOptedIntoTheLdsItsShadowNeeds) {
+  static std::vector<char> table =
+      siteTable("_Z3ldsPfPKfi", "lds.hip", 9, 3, KOSAN_ACCESS_STORE,
+                KOSAN_KERNEL_ORDER_FINGERPRINTS | 1u << KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT);
+  void **module = reinterpret_cast<void **>(&moduleLds);
+  fake_hip_clones(true);
+  fake_hip_define_global(module, KOSAN_SITE_TABLE_SYMBOL, table.data(), table.size());
+  registerKernel(&stubLds, "_Z3ldsPfPKfi", module);
+  registerVar(module, &ldsTableShadow, KOSAN_SITE_TABLE_SYMBOL);
+  void *out = nullptr, *in = nullptr;
+  ASSERT_EQ(shims().hipMalloc(&out, 64), 0);
+  ASSERT_EQ(shims().hipMalloc(&in, 64), 0);
+  int n = 16;
+  void *args[] = {&out, &in, &n};
+  fake_hip_param_count(3);
+  size_t attributes = fake().attributes.size();
+  ASSERT_EQ(shims().hipLaunchKernel(&stubLds, dim3(1), dim3(64), args, 40960, nullptr), 0);
+  const FakeLaunch &l = fake().launches.back();
+  EXPECT_EQ(l.name, "_Z3ldsPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_EQ(l.info.dyn_smem_bytes, 40960u); // the program's own
+  EXPECT_EQ(l.shmem, 2 * 40960u);           // and its fingerprints'
+  ASSERT_EQ(fake().attributes.size(), attributes + 1);
+  EXPECT_EQ(fake().attributes.back().name, "_Z3ldsPfPKfi" KOSAN_CLONE_SUFFIX);
+  EXPECT_EQ(fake().attributes.back().attr, 8); // hipFuncAttributeMaxDynamicSharedMemorySize
+  EXPECT_EQ(fake().attributes.back().value, 2 * 40960);
+  // Opted in once.
+  ASSERT_EQ(shims().hipLaunchKernel(&stubLds, dim3(1), dim3(64), args, 40960, nullptr), 0);
+  EXPECT_EQ(fake().attributes.size(), attributes + 1);
 }
 
 TEST(HipIntercept, SynchronisationsReachHip) {

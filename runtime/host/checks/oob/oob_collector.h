@@ -38,6 +38,7 @@ public:
   kosan_arg_bounds boundsFor(uint64_t value, LaunchState &ls);
 
 private:
+  bool oob() const { return enabled(KOSAN_CHECK_OOB); }
   void syncTable();
   void handleEvent(const kosan_oob_event &first, uint64_t count);
 

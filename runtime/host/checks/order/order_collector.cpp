@@ -63,10 +63,10 @@ void OrderCollector::beforeLaunch(LaunchContext &c) {
                       KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
     if (factor && shmem) {
       launchShmem = ((shmem + 7) & ~size_t(7)) + factor * shmem;
-      if (launchShmem > 48 * 1024 && int(launchShmem) > k->dynSmemOptIn && k->instrumented) {
-        if (drv.funcSetAttribute(k->instrumented,
-                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 int(launchShmem)) == CUDA_SUCCESS)
+      if (launchShmem > 48 * 1024 && int(launchShmem) > k->dynSmemOptIn && k->hasClone()) {
+        if (gpu.setFunctionAttribute(k->instrumented, k->hipClone,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(launchShmem)) == cudaSuccess)
           k->dynSmemOptIn = int(launchShmem);
       }
     }

@@ -30,6 +30,7 @@ public:
   void deviceReset() override;
 
 private:
+  bool order() const { return enabled(KOSAN_CHECK_ORDER); }
   void setUpOrder(kosan_device_state &st);
   // The operation log, made at the first launch of an order-ops kernel
   // (mu held); false when it cannot be had.

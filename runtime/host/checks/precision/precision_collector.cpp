@@ -106,10 +106,11 @@ void PrecisionCollector::assignPrecisionSlots(ModuleInfo *m, uint32_t nsites,
     return;
   // Each unit's base symbol and where in the module's sites the unit's start.
   std::vector<std::pair<uint64_t, uint32_t>> bases;
-  for (const auto &[symbol, first] : units) {
+  for (const auto &[suffix, first] : units) {
     uint64_t basePtr = 0;
     size_t bytes = 0;
-    if (moduleGlobal(m, symbol, basePtr, bytes) && bytes == sizeof(uint32_t))
+    if (moduleGlobal(m, KOSAN_PREC_BASE_SYMBOL + suffix, basePtr, bytes) &&
+        bytes == sizeof(uint32_t))
       bases.push_back({basePtr, first});
   }
   if (bases.empty())

@@ -29,6 +29,7 @@ public:
   void deviceReset() override;
 
 private:
+  bool precision() const { return enabled(KOSAN_CHECK_PRECISION); }
   void setUpPrecision(kosan_device_state &st);
   void assignPrecisionSlots(ModuleInfo *m, uint32_t nsites,
                             const std::vector<std::pair<std::string, uint32_t>> &units);

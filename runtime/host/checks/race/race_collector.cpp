@@ -91,8 +91,9 @@ void RaceCollector::beforeLaunch(LaunchContext &c) {
                 std::to_string(size_t(staticBytes) + total) + " bytes, past the " +
                 std::to_string(optInLimit) + " a block may have");
   if (total > 48 * 1024 && int(total) > k->dynSmemOptIn) {
-    if (drv.funcSetAttribute(k->instrumented, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                             int(total)) != CUDA_SUCCESS)
+    if (gpu.setFunctionAttribute(k->instrumented, k->hipClone,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 int(total)) != cudaSuccess)
       return skip("the driver refused " + std::to_string(total) +
                   " bytes of dynamic shared memory for its shadow");
     k->dynSmemOptIn = int(total);

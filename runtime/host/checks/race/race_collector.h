@@ -28,6 +28,7 @@ public:
   void deviceReset() override;
 
 private:
+  bool race() const { return enabled(KOSAN_CHECK_RACE); }
   void handleEvent(const kosan_race_event &first, uint64_t count);
 
   kosan_race_event *log_ = nullptr;    // mapped host memory

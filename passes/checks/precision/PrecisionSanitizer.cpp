@@ -475,7 +475,8 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   if (!st.any) {
     st.any = ConstantInt::getFalse(Ctx);
     st.site = ConstantInt::get(I32, 0);
-    st.real = st.shadow = ConstantFP::get(F64, 0.0);
+    st.real = ConstantFP::get(Type::getFloatTy(Ctx), 0.0);
+    st.shadow = ConstantFP::get(F64, 0.0);
   }
   Value *bad = B.CreateNot(finite(B, result, k));
   Value *born = bad;
@@ -494,7 +495,17 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   // site + 1 (0: none yet) says whether there is one.
   Value *take = B.CreateAnd(born, B.CreateNot(st.any));
   st.site = B.CreateSelect(take, ConstantInt::get(I32, site + 1), st.site);
-  st.real = B.CreateSelect(take, toDouble(B, result, k), st.real);
+  // The real result is carried in its own type while the block's are
+  // floats (one register, no conversion per operation), in fp64 once
+  // another type joins; exact either way.
+  Value *real = result->getType()->isFloatTy() ? result : toDouble(B, result, k);
+  if (real->getType() != st.real->getType()) {
+    if (st.real->getType()->isFloatTy())
+      st.real = B.CreateFPExt(st.real, F64);
+    else
+      real = B.CreateFPExt(real, F64);
+  }
+  st.real = B.CreateSelect(take, real, st.real);
   st.shadow = B.CreateSelect(take, shadow(result), st.shadow);
   st.any = B.CreateOr(st.any, bad);
   st.tested.insert(result);
@@ -513,7 +524,8 @@ void Instrumenter::flushChecks() {
     IRBuilder<> R(call);
     R.SetCurrentDebugLocation(st.last->getDebugLoc());
     Value *slot = R.CreateAdd(base, R.CreateSub(st.site, ConstantInt::get(I32, 1)));
-    R.CreateCall(fn, {state, launchId, slot, st.real, st.shadow});
+    Value *real = st.real->getType()->isFloatTy() ? R.CreateFPExt(st.real, F64) : st.real;
+    R.CreateCall(fn, {state, launchId, slot, real, st.shadow});
   }
 }
 

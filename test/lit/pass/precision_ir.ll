@@ -158,13 +158,16 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK:         call float @llvm.fabs.f32(float %m)
 ; The first birth's site is kept + 1 (0: none), which the branch tests.
 ; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 1, i32 0
-; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], double %{{[0-9]+}}, double {{.*}}
+; The real result rides as the float it is (one register, no conversion
+; per operation), widened only for the report.
+; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], float %sum.next, float {{.*}}
 ; CHECK-NEXT:    [[SHADOW:%[0-9]+]] = select i1 [[TAKE]], double [[SUMS]], double {{.*}}
 ; CHECK:         %kosan.born = icmp ne i32 [[SITE]], 0
 ; CHECK-NEXT:    br i1 %kosan.born, label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
 ; CHECK:         [[SITE0:%[0-9]+]] = sub i32 [[SITE]], 1
 ; CHECK-NEXT:    [[SLOT:%[0-9]+]] = add i32 %kosan.prec_base, [[SITE0]]
-; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REAL]], double [[SHADOW]])
+; CHECK-NEXT:    [[REALD:%[0-9]+]] = fpext float [[REAL]] to double
+; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REALD]], double [[SHADOW]])
 ; CHECK:       exit:
 ; CHECK:         [[RS:%[0-9]+]] = select i1 %big, double {{%[0-9]+}}, double [[SUMS]]
 ; Selects select the tag too (a parameter's is 0).

@@ -12,6 +12,12 @@ def parse(path):
         if m:
             cur = m.group(1)
             continue
+        # The device functions an entry calls get their properties listed
+        # after the entry's: they are not the entry's.
+        m = re.search(r"Function properties for (\S+)", line)
+        if m:
+            cur = m.group(1)
+            continue
         m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
         if m and cur:
             entries.setdefault(cur, {}).update(stack=int(m.group(1)), spill=int(m.group(2)) + int(m.group(3)))

@@ -11,6 +11,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ValueHandle.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -198,6 +199,63 @@ unsigned formBackendFMAs(Function &F, FPFusion mode) {
   for (BasicBlock &BB : F)
     fused += BlockFuser(BB, mode).run();
   return fused;
+}
+
+void findAssemblerFMAs(Function &F, FPFusion mode, SmallVectorImpl<AssemblerFMA> &found) {
+  if (mode != FPFusion::Fast)
+    return;
+  // The multiply flushes subnormals as div.approx's variant does: the
+  // function's own mode must be the same for the IR multiply to match.
+  bool ftz = F.getDenormalMode(APFloat::IEEEsingle()).Output == DenormalMode::PreserveSign;
+  for (Instruction &I : instructions(F)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    Function *callee = CI ? CI->getCalledFunction() : nullptr;
+    if (!callee || !CI->hasOneUse())
+      continue;
+    Intrinsic::ID id = callee->getIntrinsicID();
+    if (!(id == Intrinsic::nvvm_div_approx_f && !ftz) &&
+        !(id == Intrinsic::nvvm_div_approx_ftz_f && ftz))
+      continue;
+    auto *U = dyn_cast<BinaryOperator>(CI->user_back());
+    if (U && U->getParent() == CI->getParent() &&
+        (U->getOpcode() == Instruction::FAdd || U->getOpcode() == Instruction::FSub))
+      found.push_back({CI, U});
+  }
+}
+
+unsigned formAssemblerFMAs(ArrayRef<AssemblerFMA> found) {
+  unsigned formed = 0;
+  for (const AssemblerFMA &f : found) {
+    auto *CI = dyn_cast_or_null<CallInst>(f.quotient);
+    auto *U = dyn_cast_or_null<BinaryOperator>(f.add);
+    if (!CI || !U)
+      continue;
+    IRBuilder<> B(U);
+    B.SetCurrentDebugLocation(U->getDebugLoc());
+    Value *a = CI->getArgOperand(0), *b = CI->getArgOperand(1);
+    Type *F32 = b->getType();
+    if (CI->getCalledFunction()->getIntrinsicID() == Intrinsic::nvvm_div_approx_f) {
+      Value *small = B.CreateFCmpOLT(B.CreateUnaryIntrinsic(Intrinsic::fabs, b),
+                                     ConstantFP::get(F32, 0x1p-126));
+      Constant *scale = ConstantFP::get(F32, 0x1p24);
+      b = B.CreateSelect(small, B.CreateFMul(b, scale), b);
+      a = B.CreateSelect(small, B.CreateFMul(a, scale), a);
+    }
+    Value *r = B.CreateIntrinsic(Intrinsic::nvvm_rcp_approx_ftz_f, {}, {b});
+    Value *c = U->getOperand(U->getOperand(0) == CI ? 1 : 0);
+    if (U->getOpcode() == Instruction::FSub) {
+      if (U->getOperand(0) == CI)
+        c = B.CreateFNeg(c); // p - c
+      else
+        a = B.CreateFNeg(a); // c - p
+    }
+    Value *fma = B.CreateIntrinsic(Intrinsic::fma, {F32}, {a, r, c}, nullptr,
+                                   U->getName() + ".fused");
+    U->replaceAllUsesWith(fma);
+    U->eraseFromParent();
+    ++formed;
+  }
+  return formed;
 }
 
 } // namespace kosan

@@ -30,6 +30,10 @@
 #ifndef KOSAN_PASSES_CORE_CONTRACTION_H
 #define KOSAN_PASSES_CORE_CONTRACTION_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/ValueHandle.h"
+
 namespace llvm {
 class Function;
 class Module;
@@ -50,6 +54,25 @@ FPFusion resolveFPFusion(FPFusion mode, const llvm::Module &M);
 // Writes the multiply-add pairs that instruction selection would fuse in F
 // as calls of llvm.fma (mode: Standard or Fast); returns how many.
 unsigned formBackendFMAs(llvm::Function &F, FPFusion mode);
+
+// ptxas, too, fuses: div.approx.f32 is a reciprocal and a multiply in the
+// machine code, and ptxas folds that multiply into an add or subtract that
+// is the quotient's only use (1 - __fdividef(a, b): one fma, rounded once).
+// In a clone the checks use the quotient as well, and the multiply stays
+// alone. So such an add or subtract is found in the clone before it is
+// instrumented (findAssemblerFMAs: a quotient with one use, an add or
+// subtract of its block, where the backend leaves adds contractable,
+// FPFusion::Fast), and once the checks are done, written as the assembler
+// writes it (formAssemblerFMAs): fma(+-a, rcp.approx.ftz(b), +-c), a and b
+// scaled by 2^24 first where |b| is below the smallest normal float
+// (div.approx without .ftz). The checks keep seeing the quotient and the
+// add as the program wrote them, so that the quotient stays the root cause.
+struct AssemblerFMA {
+  llvm::WeakTrackingVH quotient, add;
+};
+void findAssemblerFMAs(llvm::Function &F, FPFusion mode,
+                       llvm::SmallVectorImpl<AssemblerFMA> &found);
+unsigned formAssemblerFMAs(llvm::ArrayRef<AssemblerFMA> found);
 
 } // namespace kosan
 

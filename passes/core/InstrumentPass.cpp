@@ -244,12 +244,15 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
 
   KernelCloner cloner(M, T);
   cloner.cloneAll(kernels, deviceFunctions);
+  SmallVector<AssemblerFMA, 4> assemblerFMAs;
   // The fmas the backend forms in the originals, before the checks split
   // the blocks they are formed in.
   if (opts.formFMAs && T.fusesMultiplyAddsPerBlock()) {
     FPFusion fusion = resolveFPFusion(opts.fpFusion, M);
-    for (Function *F : concat<Function *>(kernels, deviceFunctions))
+    for (Function *F : concat<Function *>(kernels, deviceFunctions)) {
       formBackendFMAs(*cloner.cloneOf(F), fusion);
+      findAssemblerFMAs(*cloner.cloneOf(F), fusion, assemblerFMAs);
+    }
   }
   if (opts.rdc) {
     SmallVector<Function *, 16> originals(kernels.begin(), kernels.end());
@@ -294,6 +297,7 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
     nameUnitGlobals(S, unit);
   for (auto &I : checks)
     I->end();
+  formAssemblerFMAs(assemblerFMAs);
   return true;
 }
 

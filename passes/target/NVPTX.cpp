@@ -14,6 +14,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace kosan {
@@ -107,6 +109,37 @@ public:
   bool handles(const Triple &T) const override { return T.isNVPTX(); }
   unsigned warpSize(const Function &) const override { return 32; }
   bool fusesMultiplyAddsPerBlock() const override { return true; }
+
+  // rcp.approx.ftz.f64, two Newton steps, the quotient and one correction
+  // of it by its residual (the fast path of div.rn.f64, which rounds
+  // correctly but for rare ties). Where the correction is NaN (a or b zero
+  // or infinite, b beyond the normal range) the quotient of the first
+  // reciprocal is IEEE's: x * inf, x * 0.
+  Value *shadowDivide(IRBuilderBase &B, Value *a, Value *b) const override {
+    if (!a->getType()->isDoubleTy())
+      return B.CreateFDiv(a, b);
+    Type *D = a->getType();
+    Value *one = ConstantFP::get(D, 1.0), *negB = B.CreateFNeg(b);
+    auto fma = [&](Value *x, Value *y, Value *z) {
+      return B.CreateIntrinsic(Intrinsic::fma, {D}, {x, y, z});
+    };
+    // A constant divisor's reciprocal is a constant, rounded once.
+    if (auto *CB = dyn_cast<ConstantFP>(b); CB && CB->getValueAPF().isNormal()) {
+      double rc = 1.0 / CB->getValueAPF().convertToDouble();
+      if (std::isnormal(rc)) {
+        Value *q0 = B.CreateFMul(a, ConstantFP::get(D, rc));
+        Value *q = fma(ConstantFP::get(D, rc), fma(negB, q0, a), q0);
+        return B.CreateSelect(B.CreateFCmpUNO(q, q), q0, q, "kosan.div");
+      }
+    }
+    Value *r0 = B.CreateIntrinsic(Intrinsic::nvvm_rcp_approx_ftz_d, {}, {b});
+    Value *r = fma(r0, fma(negB, r0, one), r0);
+    r = fma(r, fma(negB, r, one), r);
+    Value *q = B.CreateFMul(a, r);
+    q = fma(r, fma(negB, q, a), q);
+    Value *first = B.CreateFMul(a, r0);
+    return B.CreateSelect(B.CreateFCmpUNO(q, q), first, q, "kosan.div");
+  }
 
   // LLVM 19's NVPTX marks kernels with !nvvm.annotations {ptr @f, !"kernel",
   // i32 1}; later LLVMs (and kosan's clones) with the ptx_kernel convention.

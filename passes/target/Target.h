@@ -114,6 +114,15 @@ public:
   // TargetLowering::enableAggressiveFMAFusion; NVPTX). The clones then get
   // those fmas written out before the checks split blocks (core/Contraction.h).
   virtual bool fusesMultiplyAddsPerBlock() const { return false; }
+  // a / b in double precision, for the shadows of divisions. The default is
+  // the division itself; NVPTX computes it without div.rn.f64, whose slow
+  // path ptxas calls through a branch: a branch splits the block, and the
+  // real multiply on one side of it no longer fuses with the add on the
+  // other as it does in the uninstrumented kernel.
+  virtual llvm::Value *shadowDivide(llvm::IRBuilderBase &B, llvm::Value *a,
+                                    llvm::Value *b) const {
+    return B.CreateFDiv(a, b);
+  }
   // How a kernel clone receives its launch info: a pointer in this address
   // space, with this attribute (byval or byref) of the launch info's type.
   virtual unsigned launchInfoAddressSpace() const { return addrspace::Generic; }

@@ -112,6 +112,41 @@ static bool isNvvmCall(const Value *V, StringRef prefix) {
   return F && F->getName().starts_with(prefix);
 }
 
+// The NVVM intrinsics the shadow knows, by name prefix (the first that
+// matches): the fp64 operation each approximates or rounds, and for the
+// approximations that are a whole function on their own, the function the
+// program calls for it (nullptr: none, or only as part of one).
+struct NvvmOp {
+  const char *prefix, *op, *function;
+};
+static const NvvmOp kNvvmOps[] = {
+    {"llvm.nvvm.ex2.approx", "exp2", "exp2f"},
+    {"llvm.nvvm.lg2.approx", "log2", nullptr},
+    {"llvm.nvvm.sin.approx", "sin", "__sinf"},
+    {"llvm.nvvm.cos.approx", "cos", "__cosf"},
+    {"llvm.nvvm.tanh.approx", "tanh", "__tanhf"},
+    {"llvm.nvvm.rsqrt.approx", "rsqrt", "rsqrtf"},
+    {"llvm.nvvm.sqrt.approx", "sqrt", "sqrtf"},
+    {"llvm.nvvm.sqrt.", "sqrt", nullptr},
+    {"llvm.nvvm.rcp.", "rcp", nullptr},
+    {"llvm.nvvm.div.approx", "div", "__fdividef"},
+    {"llvm.nvvm.div.", "div", nullptr},
+    {"llvm.nvvm.fma.", "fma", nullptr},
+    {"llvm.nvvm.add.", "add", nullptr},
+    {"llvm.nvvm.mul.", "mul", nullptr},
+    {"llvm.nvvm.fmin.", "fmin", nullptr},
+    {"llvm.nvvm.fmax.", "fmax", nullptr},
+    {"llvm.nvvm.fabs", "fabs", nullptr},
+    {"llvm.nvvm.saturate", "saturate", nullptr},
+};
+
+static const NvvmOp *nvvmOp(StringRef name) {
+  for (const NvvmOp &n : kNvvmOps)
+    if (name.starts_with(n.prefix))
+      return &n;
+  return nullptr;
+}
+
 // What the IR around a fast approximation shows it to be, as a whole: the
 // scaled ex2.approx of __expf, __exp10f and __powf, the scaled lg2.approx of
 // __logf and __log10f, and lg2.approx in __powf. Empty otherwise (an
@@ -197,27 +232,18 @@ std::string fastIntrinsicName(const CallInst &CI) {
   // The functions that are one approximation; called directly, or, without
   // debug information, as the program's own call (the mutations of
   // kosan-mutate are).
-  static const struct {
-    const char *prefix, *function;
-  } kWhole[] = {
-      {"llvm.nvvm.div.approx", "__fdividef"}, {"llvm.nvvm.rsqrt.approx", "rsqrtf"},
-      {"llvm.nvvm.sin.approx", "__sinf"},     {"llvm.nvvm.cos.approx", "__cosf"},
-      {"llvm.nvvm.tanh.approx", "__tanhf"},   {"llvm.nvvm.sqrt.approx", "sqrtf"},
-      {"llvm.nvvm.ex2.approx", "exp2f"},
-  };
-  for (const auto &n : kWhole)
-    if (name.starts_with(n.prefix)) {
-      // An approximation inside an accurate library function (expf's
-      // ex2.approx of its reduced argument) is not one the program chose.
-      if (!wrapper.empty() && wrapper != n.function)
-        return "";
-      // ex2.approx on a computed argument, without debug information: as
-      // likely the inside of expf as exp2f.
-      if (wrapper.empty() && StringRef(n.prefix) == "llvm.nvvm.ex2.approx")
-        return "";
-      return n.function;
-    }
-  return "";
+  const NvvmOp *n = nvvmOp(name);
+  if (!n || !n->function)
+    return "";
+  // An approximation inside an accurate library function (expf's
+  // ex2.approx of its reduced argument) is not one the program chose.
+  if (!wrapper.empty() && wrapper != n->function)
+    return "";
+  // ex2.approx on a computed argument, without debug information: as
+  // likely the inside of expf as exp2f.
+  if (wrapper.empty() && StringRef(n->prefix) == "llvm.nvvm.ex2.approx")
+    return "";
+  return n->function;
 }
 
 namespace {
@@ -248,8 +274,8 @@ public:
   Instrumenter(Function &F, Value *state, Value *launchId, SiteTable &sites,
                SharedValueShadows &shared)
       : F(F), M(*F.getParent()), Ctx(F.getContext()), DL(M.getDataLayout()), state(state),
-        launchId(launchId), sites(sites), shared(shared), F64(Type::getDoubleTy(Ctx)),
-        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
+        launchId(launchId), sites(sites), shared(shared), target(Target::forModule(M)),
+        F64(Type::getDoubleTy(Ctx)), I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
   PrecisionCounts run();
 
 private:
@@ -271,13 +297,17 @@ private:
     return B.CreateAdd(base, ConstantInt::get(I32, site));
   }
   Value *finite(IRBuilder<> &B, Value *V, Kind k);
+  Value *divide(IRBuilder<> &B, Value *a, Value *b) {
+    return target ? target->shadowDivide(B, a, b) : B.CreateFDiv(a, b);
+  }
   Value *unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k);
   void checkNonfinite(Instruction *I, Instruction *after, Value *result,
                       ArrayRef<Value *> operands, StringRef op);
   void flushChecks();
   struct BlockBirths {
-    Value *any = nullptr;   // some result of the block was not finite
-    Value *taken = nullptr; // the first of them was born here
+    Value *any = nullptr; // some result of the block was not finite
+    // The first of them, if it was born here: its site + 1 (0: none), result
+    // and shadow.
     Value *site = nullptr, *real = nullptr, *shadow = nullptr;
     SmallPtrSet<Value *, 16> tested;
     Instruction *last = nullptr;
@@ -321,6 +351,7 @@ private:
   Value *state, *launchId;
   SiteTable &sites;
   SharedValueShadows &shared;
+  const Target *target;
   Type *F64, *I32, *I64;
   Value *base = nullptr;
   DenseMap<Value *, Value *> shadows;
@@ -411,10 +442,10 @@ Value *Instrumenter::unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k)
   if (op == "sqrt")
     return B.CreateUnaryIntrinsic(Intrinsic::sqrt, s);
   if (op == "rsqrt")
-    return B.CreateFDiv(ConstantFP::get(s->getType(), 1.0),
-                        B.CreateUnaryIntrinsic(Intrinsic::sqrt, s));
+    return divide(B, ConstantFP::get(s->getType(), 1.0),
+                  B.CreateUnaryIntrinsic(Intrinsic::sqrt, s));
   if (op == "rcp")
-    return B.CreateFDiv(ConstantFP::get(s->getType(), 1.0), s);
+    return divide(B, ConstantFP::get(s->getType(), 1.0), s);
   if (op == "fabs")
     return B.CreateUnaryIntrinsic(Intrinsic::fabs, s);
   if (op == "neg")
@@ -444,7 +475,8 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   if (!st.any) {
     st.any = ConstantInt::getFalse(Ctx);
     st.site = ConstantInt::get(I32, 0);
-    st.real = st.shadow = ConstantFP::get(F64, 0.0);
+    st.real = ConstantFP::get(Type::getFloatTy(Ctx), 0.0);
+    st.shadow = ConstantFP::get(F64, 0.0);
   }
   Value *bad = B.CreateNot(finite(B, result, k));
   Value *born = bad;
@@ -459,12 +491,22 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
     if (Kind ok = kindOf(o); ok && ok.lanes == 1)
       born = B.CreateAnd(born, finite(B, o, ok));
   }
-  // The first non-finite result of the block, if it was born there.
+  // The first non-finite result of the block, if it was born there; its
+  // site + 1 (0: none yet) says whether there is one.
   Value *take = B.CreateAnd(born, B.CreateNot(st.any));
-  st.site = B.CreateSelect(take, ConstantInt::get(I32, site), st.site);
-  st.real = B.CreateSelect(take, toDouble(B, result, k), st.real);
+  st.site = B.CreateSelect(take, ConstantInt::get(I32, site + 1), st.site);
+  // The real result is carried in its own type while the block's are
+  // floats (one register, no conversion per operation), in fp64 once
+  // another type joins; exact either way.
+  Value *real = result->getType()->isFloatTy() ? result : toDouble(B, result, k);
+  if (real->getType() != st.real->getType()) {
+    if (st.real->getType()->isFloatTy())
+      st.real = B.CreateFPExt(st.real, F64);
+    else
+      real = B.CreateFPExt(real, F64);
+  }
+  st.real = B.CreateSelect(take, real, st.real);
   st.shadow = B.CreateSelect(take, shadow(result), st.shadow);
-  st.taken = st.taken ? B.CreateOr(st.taken, take) : take;
   st.any = B.CreateOr(st.any, bad);
   st.tested.insert(result);
   st.last = I;
@@ -476,10 +518,14 @@ void Instrumenter::flushChecks() {
                             {I64, I32, I32, F64, F64});
   for (auto &[BB, st] : births) {
     Instruction *term = BB->getTerminator();
-    Instruction *call = SplitBlockAndInsertIfThen(st.taken, term, false, unlikely);
+    IRBuilder<> T(term);
+    Value *taken = T.CreateICmpNE(st.site, ConstantInt::get(I32, 0), "kosan.born");
+    Instruction *call = SplitBlockAndInsertIfThen(taken, term, false, unlikely);
     IRBuilder<> R(call);
     R.SetCurrentDebugLocation(st.last->getDebugLoc());
-    R.CreateCall(fn, {state, launchId, R.CreateAdd(base, st.site), st.real, st.shadow});
+    Value *slot = R.CreateAdd(base, R.CreateSub(st.site, ConstantInt::get(I32, 1)));
+    Value *real = st.real->getType()->isFloatTy() ? R.CreateFPExt(st.real, F64) : st.real;
+    R.CreateCall(fn, {state, launchId, slot, real, st.shadow});
   }
 }
 
@@ -625,23 +671,8 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   case Intrinsic::cos: op = "cos"; break;
   default: {
     // NVVM's: the fast approximations and explicitly rounded operations.
-    static const struct {
-      const char *prefix, *op;
-    } kNvvm[] = {
-        {"llvm.nvvm.ex2.approx", "exp2"}, {"llvm.nvvm.lg2.approx", "log2"},
-        {"llvm.nvvm.sin.approx", "sin"},  {"llvm.nvvm.cos.approx", "cos"},
-        {"llvm.nvvm.tanh.approx", "tanh"}, {"llvm.nvvm.rsqrt.approx", "rsqrt"},
-        {"llvm.nvvm.sqrt.", "sqrt"},      {"llvm.nvvm.rcp.", "rcp"},
-        {"llvm.nvvm.div.", "div"},        {"llvm.nvvm.fma.", "fma"},
-        {"llvm.nvvm.add.", "add"},        {"llvm.nvvm.mul.", "mul"},
-        {"llvm.nvvm.fmin.", "fmin"},      {"llvm.nvvm.fmax.", "fmax"},
-        {"llvm.nvvm.fabs", "fabs"},       {"llvm.nvvm.saturate", "saturate"},
-    };
-    for (const auto &n : kNvvm)
-      if (name.starts_with(n.prefix)) {
-        op = n.op;
-        break;
-      }
+    if (const NvvmOp *n = nvvmOp(name))
+      op = n->op;
     // Directed rounding (.rm/.rp/.rz) is how libdevice rounds to integers
     // (expf's j = fma.rm(x, log2e, magic) - magic): its shadow is the real
     // result, or the shadow of an exact function would drift off the
@@ -651,7 +682,7 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
         name.ends_with(".rz"))
       return false;
     if (op == "div" && s.size() == 2)
-      S = B.CreateFDiv(s[0], s[1]);
+      S = divide(B, s[0], s[1]);
     else if (op == "add" && s.size() == 2)
       S = B.CreateFAdd(s[0], s[1]);
     else if (op == "mul" && s.size() == 2)
@@ -900,14 +931,17 @@ Value *Instrumenter::localTag(IRBuilder<> &B, Instruction *I, Kind k, Value *S,
   Value *introduced =
       B.CreateAnd(B.CreateFCmpOGE(B.CreateFMul(local, ConstantFP::get(F64, 8.0)), err),
                   B.CreateFCmpONE(local, ConstantFP::get(F64, 0.0)), "kosan.introduced");
-  auto expField = [&](Value *d) {
-    return B.CreateTrunc(B.CreateAnd(B.CreateLShr(B.CreateBitCast(d, I64), 52), 0x7ff), I32);
+  // The exponent fields: local's sign bit is clear (a magnitude), S's is
+  // masked off. Their difference plus the bias lies in [1, 4095], the
+  // code's range, by construction: no clamp.
+  static_assert(KOSAN_PREC_CAUSE_BIAS == 2048 && KOSAN_PREC_CAUSE_CODE_BITS == 12,
+                "the cause code holds the difference of two fp64 exponent fields");
+  auto expField = [&](Value *d, bool magnitude) {
+    Value *e = B.CreateLShr(B.CreateBitCast(d, I64), 52);
+    return B.CreateTrunc(magnitude ? e : B.CreateAnd(e, 0x7ff), I32);
   };
-  Value *code = B.CreateAdd(B.CreateSub(expField(local), expField(S)),
+  Value *code = B.CreateAdd(B.CreateSub(expField(local, true), expField(S, false)),
                             ConstantInt::get(I32, KOSAN_PREC_CAUSE_BIAS));
-  code = B.CreateBinaryIntrinsic(Intrinsic::smax, code, ConstantInt::get(I32, 1));
-  code = B.CreateBinaryIntrinsic(Intrinsic::smin, code,
-                                 ConstantInt::get(I32, (1u << KOSAN_PREC_CAUSE_CODE_BITS) - 1));
   Value *key = B.CreateOr(B.CreateShl(code, KOSAN_PREC_CAUSE_SITE_BITS),
                           ConstantInt::get(I32, it->second), "kosan.local");
   Value *mine = B.CreateBinaryIntrinsic(Intrinsic::umax, key, inherited);
@@ -948,7 +982,7 @@ void Instrumenter::tagOp(Instruction *I) {
   else
     ops.append(I->op_begin(), I->op_end());
   Value *inherited = ConstantInt::get(I32, 0);
-  SmallVector<Value *, 3> raw, rounded; // the operands' shadows, and rounded to k's type
+  SmallVector<Value *, 3> raw; // the operands' shadows
   // Only operations with a local error of their own (and a site) round.
   bool scalar = k.lanes == 1 && k.dtype != KOSAN_DTYPE_F64 && opSites.count(I);
   if (auto *BO = dyn_cast<BinaryOperator>(I))
@@ -963,26 +997,35 @@ void Instrumenter::tagOp(Instruction *I) {
                       ? T
                       : B.CreateBinaryIntrinsic(Intrinsic::umax, inherited, T);
     if (scalar)
-      if (Value *OS = shadows.lookup(O); OS && !OS->getType()->isVectorTy()) {
+      if (Value *OS = shadows.lookup(O); OS && !OS->getType()->isVectorTy())
         raw.push_back(OS);
-        rounded.push_back(roundTo(B, OS, k.dtype));
-      }
   }
   Value *onRounded = nullptr;
-  if (scalar && rounded.size() == ops.size()) {
+  if (scalar && raw.size() == ops.size()) {
+    // The operands' shadows rounded to k's type, where needed.
+    SmallVector<Value *, 3> rounded;
+    auto roundOperands = [&] {
+      for (Value *R : raw)
+        rounded.push_back(roundTo(B, R, k.dtype));
+    };
     auto *BO = dyn_cast<BinaryOperator>(I);
     auto *CI = dyn_cast<CallInst>(I);
     Function *callee = CI ? CI->getCalledFunction() : nullptr;
     StringRef name = callee ? callee->getName() : "";
-    if (BO && (BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FSub) &&
-        rounded.size() == 2) {
+    bool isFma = callee && raw.size() == 3 &&
+                 (callee->getIntrinsicID() == Intrinsic::fma ||
+                  callee->getIntrinsicID() == Intrinsic::fmuladd ||
+                  name.starts_with("llvm.nvvm.fma.rn"));
+    bool isAdd = BO && (BO->getOpcode() == Instruction::FAdd ||
+                        BO->getOpcode() == Instruction::FSub) && raw.size() == 2;
+    if (isAdd) {
+      roundOperands();
       onRounded = roundTo(B, B.CreateBinOp(BO->getOpcode(), rounded[0], rounded[1]), k.dtype);
-    } else if (callee && rounded.size() == 3 &&
-               (callee->getIntrinsicID() == Intrinsic::fma ||
-                callee->getIntrinsicID() == Intrinsic::fmuladd ||
-                (name.starts_with("llvm.nvvm.fma.rn")))) {
+    } else if (isFma) {
+      roundOperands();
       onRounded = roundTo(B, B.CreateIntrinsic(Intrinsic::fma, {F64}, rounded), k.dtype);
-    } else if (callee && rounded.size() == 2 && name.starts_with("llvm.nvvm.add.rn")) {
+    } else if (callee && raw.size() == 2 && name.starts_with("llvm.nvvm.add.rn")) {
+      roundOperands();
       onRounded = roundTo(B, B.CreateFAdd(rounded[0], rounded[1]), k.dtype);
     } else if (callee && k.dtype == KOSAN_DTYPE_F32 &&
                ((name.starts_with("llvm.nvvm.") &&
@@ -1001,6 +1044,7 @@ void Instrumenter::tagOp(Instruction *I) {
       PtxHalfOp op =
           parsePtxHalfOp(cast<InlineAsm>(CI->getCalledOperand())->getAsmString());
       if (op.kind == PtxHalfOp::Arith && op.lanes == 1) {
+        roundOperands();
         Value *v = nullptr;
         if (op.op == "add" && rounded.size() == 2)
           v = B.CreateFAdd(rounded[0], rounded[1]);
@@ -1279,7 +1323,8 @@ void Instrumenter::visit(Instruction *I) {
         if (ofLog || toExp)
           (i == 0 ? a : b) = ConstantFP::get(F64, *exact);
       }
-    Value *S = B.CreateBinOp(BO->getOpcode(), a, b);
+    Value *S = BO->getOpcode() == Instruction::FDiv ? divide(B, a, b)
+                                                    : B.CreateBinOp(BO->getOpcode(), a, b);
     setShadow(BO, S);
     ++counts.shadowed;
     // A finite value scaled down by a constant (x * 0.5, x / 7) stays

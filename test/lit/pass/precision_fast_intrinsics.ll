@@ -103,7 +103,6 @@ declare float @llvm.exp.f32(float)
 ; CHECK-NEXT:    [[ES:%[0-9]+]] = call double @__kosan_shadow_exp2(double [[T]])
 ; Its local error: ex2.approx again, on its argument's shadow rounded to f32
 ; (which the argument's own rounding is part of).
-; CHECK:         fptrunc double [[T]] to float
 ; CHECK:         [[TR:%[0-9]+]] = fptrunc double [[T]] to float
 ; CHECK-NEXT:    [[AGAIN:%[0-9]+]] = call float @llvm.nvvm.ex2.approx.f(float [[TR]])
 ; CHECK-NEXT:    [[AGAIND:%[0-9]+]] = fpext float [[AGAIN]] to double
@@ -117,14 +116,18 @@ declare float @llvm.exp.f32(float)
 ; CHECK:         call float @llvm.nvvm.lg2.approx.f(float
 ; CHECK:         %l = fmul float %l2, 0xBFE62E4300000000
 ; CHECK-NEXT:    fmul double [[LS]], 0xBFE62E42FEFA39EF
-; __fdividef: the exact quotient; div.approx again for its local error.
+; __fdividef: the exact quotient (precision_division.ll: without
+; div.rn.f64); div.approx again for its local error.
 ; CHECK:         %d = call float @llvm.nvvm.div.approx.f(float %a, float %b)
-; CHECK-NEXT:    fdiv double [[A]], [[B]]
+; CHECK-NEXT:    fneg double [[B]]
+; CHECK-NEXT:    call double @llvm.nvvm.rcp.approx.ftz.d(double [[B]])
+; CHECK:         %kosan.div{{[0-9]*}} = select
 ; CHECK:         call float @llvm.nvvm.div.approx.f(float %{{[0-9]+}}, float %{{[0-9]+}})
 ; rsqrtf: 1 / sqrt.
 ; CHECK:         %r = call float @llvm.nvvm.rsqrt.approx.f(float %a)
 ; CHECK-NEXT:    [[SQ:%[0-9]+]] = call double @llvm.sqrt.f64(double [[A]])
-; CHECK-NEXT:    fdiv double 1.000000e+00, [[SQ]]
+; CHECK-NEXT:    fneg double [[SQ]]
+; CHECK-NEXT:    call double @llvm.nvvm.rcp.approx.ftz.d(double [[SQ]])
 ; CHECK:         call float @llvm.nvvm.rsqrt.approx.f(float
 ; __sinf, __cosf.
 ; CHECK:         %s = call float @llvm.nvvm.sin.approx.f(float %a)

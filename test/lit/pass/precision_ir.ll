@@ -132,13 +132,21 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK-NEXT:    [[L8:%[0-9]+]] = fmul double [[L]], 8.000000e+00
 ; CHECK-NEXT:    [[GE:%[0-9]+]] = fcmp oge double [[L8]], [[E]]
 ; CHECK-NEXT:    %kosan.introduced = and i1 [[GE]], [[NZ]]
-; The cause code: exponent of the local error less the result's, + 2048,
-; clamped to [1, 4095], above the operation's site id (0, its NaN/Inf site:
-; the multiply by 0.5 has none, a finite value halved stays finite).
-; CHECK:         [[CODE:%[0-9]+]] = add i32 %{{[0-9]+}}, 2048
-; CHECK-NEXT:    [[LO:%[0-9]+]] = call i32 @llvm.smax.i32(i32 [[CODE]], i32 1)
-; CHECK-NEXT:    [[HI:%[0-9]+]] = call i32 @llvm.smin.i32(i32 [[LO]], i32 4095)
-; CHECK-NEXT:    [[SH:%[0-9]+]] = shl i32 [[HI]], 20
+; The cause code: exponent field of the local error (a magnitude: no sign
+; to mask) less the result's (masked), + 2048, in [1, 4095] by
+; construction (no clamp), above the operation's site id (0, its NaN/Inf
+; site: the multiply by 0.5 has none, a finite value halved stays finite).
+; CHECK:         [[SB:%[0-9]+]] = bitcast double [[SUMS]] to i64
+; CHECK-NEXT:    [[SX:%[0-9]+]] = lshr i64 [[SB]], 52
+; CHECK-NEXT:    [[SM:%[0-9]+]] = and i64 [[SX]], 2047
+; CHECK-NEXT:    [[SE:%[0-9]+]] = trunc i64 [[SM]] to i32
+; CHECK-NEXT:    [[LB:%[0-9]+]] = bitcast double [[L]] to i64
+; CHECK-NEXT:    [[LX:%[0-9]+]] = lshr i64 [[LB]], 52
+; CHECK-NEXT:    [[LE:%[0-9]+]] = trunc i64 [[LX]] to i32
+; CHECK-NEXT:    [[DIFF:%[0-9]+]] = sub i32 [[LE]], [[SE]]
+; CHECK-NEXT:    [[CODE:%[0-9]+]] = add i32 [[DIFF]], 2048
+; CHECK-NOT:     smax
+; CHECK-NEXT:    [[SH:%[0-9]+]] = shl i32 [[CODE]], 20
 ; CHECK-NEXT:    %kosan.local = or i32 [[SH]], 0
 ; CHECK-NEXT:    [[MAX:%[0-9]+]] = call i32 @llvm.umax.i32(i32 %kosan.local, i32 %sum.cause)
 ; CHECK-NEXT:    [[CAUSE]] = select i1 %kosan.introduced, i32 [[MAX]], i32 %sum.cause
@@ -148,12 +156,18 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK:         [[ABS:%[0-9]+]] = call float @llvm.fabs.f32(float %sum.next)
 ; CHECK-NEXT:    fcmp olt float [[ABS]], 0x7FF0000000000000
 ; CHECK:         call float @llvm.fabs.f32(float %m)
-; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 0, i32 {{[0-9]+}}
-; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], double %{{[0-9]+}}, double {{.*}}
+; The first birth's site is kept + 1 (0: none), which the branch tests.
+; CHECK:         [[SITE:%[0-9]+]] = select i1 [[TAKE:%[0-9]+]], i32 1, i32 0
+; The real result rides as the float it is (one register, no conversion
+; per operation), widened only for the report.
+; CHECK:         [[REAL:%[0-9]+]] = select i1 [[TAKE]], float %sum.next, float {{.*}}
 ; CHECK-NEXT:    [[SHADOW:%[0-9]+]] = select i1 [[TAKE]], double [[SUMS]], double {{.*}}
-; CHECK:         br i1 [[TAKE]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
-; CHECK:         [[SLOT:%[0-9]+]] = add i32 %kosan.prec_base, [[SITE]]
-; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REAL]], double [[SHADOW]])
+; CHECK:         %kosan.born = icmp ne i32 [[SITE]], 0
+; CHECK-NEXT:    br i1 %kosan.born, label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
+; CHECK:         [[SITE0:%[0-9]+]] = sub i32 [[SITE]], 1
+; CHECK-NEXT:    [[SLOT:%[0-9]+]] = add i32 %kosan.prec_base, [[SITE0]]
+; CHECK-NEXT:    [[REALD:%[0-9]+]] = fpext float [[REAL]] to double
+; CHECK-NEXT:    call void @__kosan_prec_nonfinite(i64 %kosan.state, i32 %kosan.launch_id, i32 [[SLOT]], double [[REALD]], double [[SHADOW]])
 ; CHECK:       exit:
 ; CHECK:         [[RS:%[0-9]+]] = select i1 %big, double {{%[0-9]+}}, double [[SUMS]]
 ; Selects select the tag too (a parameter's is 0).
@@ -162,8 +176,7 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK:         %e = call float @llvm.nvvm.ex2.approx.f(float %r)
 ; CHECK-NEXT:    [[ES:%[0-9]+]] = call double @__kosan_shadow_exp2(double [[RS]])
 ; Its local error: the approximation itself on its operand's shadow rounded
-; to f32.
-; CHECK:         fpext float %{{[0-9]+}} to double
+; to f32 (rounded once: nothing else is computed of it).
 ; CHECK-NEXT:    [[RSF:%[0-9]+]] = fptrunc double [[RS]] to float
 ; CHECK-NEXT:    [[AGAIN:%[0-9]+]] = call float @llvm.nvvm.ex2.approx.f(float [[RSF]])
 ; CHECK:         %kosan.local{{[0-9]+}} = or i32 %{{[0-9]+}}, 1

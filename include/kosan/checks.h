@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace kosan {
 
@@ -125,6 +126,31 @@ inline std::string checkNamesInProse(bool onlyInAll) {
   return out;
 }
 
+// Appends LINE, whose first COLUMN characters are already there, with
+// WORDS after them wrapped at TEXT_WIDTH characters; continuation lines
+// start COLUMN spaces in. For help texts.
+inline void appendWrapped(std::string &out, std::string line, std::string_view words,
+                          size_t column, size_t textWidth) {
+  size_t used = 0;
+  while (!words.empty()) {
+    size_t space = words.find(' ');
+    std::string_view word = words.substr(0, space);
+    words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
+    if (used && used + 1 + word.size() > textWidth) {
+      out += line + '\n';
+      line.assign(column, ' ');
+      used = 0;
+    }
+    if (used) {
+      line += ' ';
+      ++used;
+    }
+    line += word;
+    used += word.size();
+  }
+  out += line + '\n';
+}
+
 // Every name --kosan-checks= takes with what it finds, for a help text:
 // one entry per name, `indent` spaces in, the name in a column of its own
 // and the help wrapped to `width` columns.
@@ -138,25 +164,8 @@ inline std::string checkHelp(size_t indent, size_t width) {
     std::string line(indent, ' ');
     line += c.name;
     line.resize(textColumn, ' ');
-    size_t used = 0;
-    std::string_view words = c.help;
-    while (!words.empty()) {
-      size_t space = words.find(' ');
-      std::string_view word = words.substr(0, space);
-      words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
-      if (used && textColumn + used + 1 + word.size() > width) {
-        out += line + '\n';
-        line.assign(textColumn, ' ');
-        used = 0;
-      }
-      if (used) {
-        line += ' ';
-        ++used;
-      }
-      line += word;
-      used += word.size();
-    }
-    out += line + '\n';
+    appendWrapped(out, std::move(line), c.help, textColumn,
+                  width > textColumn ? width - textColumn : 1);
   }
   return out;
 }

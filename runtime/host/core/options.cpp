@@ -343,26 +343,7 @@ std::string optionsHelp() {
     std::string line =
         std::string(kGap, ' ') + pad(row.name, nameWidth + kGap) +
         pad(row.type, typeWidth + kGap) + pad(row.value, valueWidth + kGap);
-    std::string_view words = row.description;
-    size_t used = 0;
-    while (!words.empty()) {
-      size_t space = words.find(' ');
-      std::string_view word = words.substr(0, space);
-      words = space == std::string_view::npos ? std::string_view()
-                                              : words.substr(space + 1);
-      if (used != 0 && used + 1 + word.size() > textWidth) {
-        out += line + '\n';
-        line.assign(indent, ' ');
-        used = 0;
-      }
-      if (used != 0) {
-        line += ' ';
-        ++used;
-      }
-      line += word;
-      used += word.size();
-    }
-    out += line + '\n';
+    appendWrapped(out, std::move(line), row.description, indent, textWidth);
   }
   return out;
 }

@@ -49,6 +49,10 @@ struct PassOptions {
   // loop, on the whole range they may take (checks/oob); off: every
   // iteration checks them.
   bool hoistChecks = true;
+  // Loops with more hoistable accesses than this are not hoisted: each
+  // hoisted access keeps a checked copy (an unrolled loop's accesses are
+  // grouped instead, one check per group).
+  unsigned hoistMaxPerLoop = 8;
   // Mutation analysis (passes/mutate): list the device code's mutants or
   // apply one, at the pipeline start.
   MutateOptions mutate;

@@ -53,6 +53,11 @@ static cl::opt<bool> ClGroupChecks(
     cl::desc("kosan: check accesses of one object at constant distances in straight-line "
              "code once per group"),
     cl::Hidden, cl::init(true));
+static cl::opt<unsigned> ClHoistMaxPerLoop(
+    "kosan-hoist-max-per-loop",
+    cl::desc("kosan: hoist no access of a loop with more hoistable accesses than this (each "
+             "keeps a checked copy; an unrolled loop's are grouped instead)"),
+    cl::Hidden, cl::init(8));
 static cl::opt<bool> ClHoistChecks(
     "kosan-hoist-checks",
     cl::desc("kosan: check a loop's accesses at a constant stride once before the loop, on "
@@ -130,6 +135,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.proveBounds = ClProveBounds;
   o.groupChecks = ClGroupChecks;
   o.hoistChecks = ClHoistChecks;
+  o.hoistMaxPerLoop = ClHoistMaxPerLoop;
   o.mutate = MutateOptions::fromCommandLine();
   return o;
 }

@@ -1181,6 +1181,28 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       }
     }
   }
+  // A loop with many hoistable accesses (an unrolled one) keeps them
+  // checked in place, where they group: hoisted, each would keep a checked
+  // copy of its own, and the clone would grow with the unroll factor.
+  {
+    DenseMap<Loop *, unsigned> perLoop;
+    for (Loop *L : hoistLoop)
+      if (L)
+        ++perLoop[L];
+    for (auto &[L, n] : perLoop) {
+      if (n <= S.opts.hoistMaxPerLoop)
+        continue;
+      for (Loop *&H : hoistLoop)
+        if (H == L)
+          H = nullptr;
+      // Only the tests themselves go: what they read (the argument's
+      // bounds) is cached for the checks still to come.
+      for (Value *test : loopTests[L])
+        if (auto *I = dyn_cast<Instruction>(test); I && isInstructionTriviallyDead(I))
+          I->eraseFromParent();
+      loopTests.erase(L);
+    }
+  }
   DenseMap<Loop *, Value *> loopOk;
   for (auto &[L, tests] : loopTests) {
     IRBuilder<> B(L->getLoopPreheader()->getTerminator());

@@ -30,6 +30,17 @@
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-debug-func=copy -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ALIGN
 
+; A loop with more hoistable accesses than -kosan-hoist-max-per-loop (8; an
+; unrolled loop's hundreds) keeps them checked in place, where they group:
+; with a cap of 1, copy's two accesses stay in the loop, strided's load and
+; store of a[i] become one group, and guarded's one hoisted access still is.
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-max-per-loop=1 \
+; RUN:   -pass-remarks=kosan-oob -S < %s 2>&1 >/dev/null | FileCheck %s --check-prefix=CAP
+; CAP: kernel 'copy': 2 accesses checked {{.*}} 0 hoisted out of 0 loops, 2 checked one by one,
+; CAP: kernel 'strided': 2 accesses checked {{.*}} by 1 checks, 2 of them in 1 groups at constant distances, 0 hoisted out of 0 loops, 0 checked one by one,
+; CAP: kernel 'guarded': 2 accesses checked {{.*}} 1 hoisted out of 1 loops, 1 checked one by one,
+
 ; REMARK: kernel 'copy': 2 accesses checked (2 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 2 hoisted out of 1 loops, 0 checked one by one, 0 proven in bounds, 0 to constant/parameter memory
 ; REMARK: kernel 'strided': 2 accesses checked {{.*}} by 1 checks, 0 of them in 0 groups at constant distances, 2 hoisted out of 1 loops, 0 checked one by one,
 ; REMARK: kernel 'guarded': 2 accesses checked {{.*}} by 2 checks, 0 of them in 0 groups at constant distances, 1 hoisted out of 1 loops, 1 checked one by one,

@@ -160,17 +160,19 @@ std::optional<uint64_t> poisonPattern(DType t) {
 } // namespace
 
 // COUNT elements of ELEM bytes at PTR set to PATTERN, ahead of the launch
-// on STREAM: with the driver's memsets on the GPU (an 8-byte pattern as two
-// 32-bit columns of pitch 8), else through a host buffer.
+// on STREAM: with memsets on the GPU (4-byte patterns as uninit=1's fill;
+// on CUDA also 2-byte ones, and 8-byte ones as two 32-bit columns of pitch
+// 8), else through a host buffer.
 bool SnapshotCollector::fill(uint64_t ptr, uint64_t pattern, uint32_t elem, uint64_t count,
                              cudaStream_t stream) {
+  if (elem == 4 && gpu.fill32Async(reinterpret_cast<void *>(ptr), uint32_t(pattern), count,
+                                   stream) == cudaSuccess)
+    return true;
   const CUdeviceptr dst = CUdeviceptr(ptr);
   const CUstream s = reinterpret_cast<CUstream>(stream);
   if (!rt.isHip()) {
     bool done = false;
-    if (elem == 4 && drv.memsetD32Async)
-      done = drv.memsetD32Async(dst, unsigned(pattern), count, s) == CUDA_SUCCESS;
-    else if (elem == 2 && drv.memsetD16Async)
+    if (elem == 2 && drv.memsetD16Async)
       done = drv.memsetD16Async(dst, static_cast<unsigned short>(pattern), count, s) ==
              CUDA_SUCCESS;
     else if (elem == 8 && drv.memsetD2D32Async)

@@ -56,6 +56,7 @@
 #include "kosan/bounds.h"
 
 #include <cstddef>
+#include <optional>
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -224,8 +225,18 @@ private:
                           FunctionAnalysisManager &FAM);
   bool provenInBounds(const Access &A, const Provenance &p, ScalarEvolution &SE,
                       LazyValueInfo &LVI) const;
-  Value *hoistedRangeOk(const Access &A, const Provenance &p, ScalarEvolution &SE, LoopInfo &LI,
-                        SCEVExpander &X, const LaunchContext &ctx, Loop *&loop);
+  // What a hoisted access's test covers: addresses start + k * step of
+  // loop, k <= trips.
+  struct HoistRange {
+    Loop *loop;
+    const SCEV *start, *trips;
+    int64_t step;
+  };
+  std::optional<HoistRange> hoistRange(const Access &A, const Provenance &p, ScalarEvolution &SE,
+                                       LoopInfo &LI, SCEVExpander &X,
+                                       const LaunchContext &ctx) const;
+  Value *hoistedRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
+                        ScalarEvolution &SE, SCEVExpander &X, const LaunchContext &ctx);
   void checkHoisted(Access &A, const Provenance &p, uint32_t site, Value *loopOk,
                     const LaunchContext &ctx,
                     SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads);
@@ -821,43 +832,52 @@ bool OOBInstrumenter::provenInBounds(const Access &A, const Provenance &p, Scala
 // A loop's access to a kernel argument at addresses {start,+,step} of that
 // loop, step a constant, and the loop's trips bounded (ScalarEvolution's
 // symbolic maximum of its backedges, M): every address the access takes is
-// start + k * step for some k <= M. Emits, at the end of the loop's
-// preheader, whether all of them are in bounds, aligned, and the argument
-// not pitched (false whenever the range cannot be trusted: M past 2^40
-// bytes of stride), and returns it with the loop; null for an access that
+// start + k * step for some k <= M. Its range, or none for an access that
 // keeps its check in every iteration.
-Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, ScalarEvolution &SE,
-                                       LoopInfo &LI, SCEVExpander &X, const LaunchContext &ctx,
-                                       Loop *&loop) {
+std::optional<OOBInstrumenter::HoistRange>
+OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolution &SE,
+                            LoopInfo &LI, SCEVExpander &X, const LaunchContext &ctx) const {
   if (!S.opts.hoistChecks || !ctx.kernel || p.kind != Provenance::KernelArg || !canRedirect(A) ||
       !SE.isSCEVable(A.ptr->getType()))
-    return nullptr;
+    return std::nullopt;
   Loop *L = LI.getLoopFor(A.inst->getParent());
   BasicBlock *preheader = L ? L->getLoopPreheader() : nullptr;
   if (!preheader)
-    return nullptr;
+    return std::nullopt;
   auto *rec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(A.ptr));
   if (!rec || rec->getLoop() != L || !rec->isAffine())
-    return nullptr;
+    return std::nullopt;
   auto *stepC = dyn_cast<SCEVConstant>(rec->getStepRecurrence(SE));
   if (!stepC || stepC->getAPInt().getSignificantBits() > 24 || stepC->getAPInt().isZero())
-    return nullptr;
+    return std::nullopt;
   int64_t step = stepC->getAPInt().getSExtValue();
   uint64_t need = requiredAlignment(A);
   if (need && step % int64_t(need) != 0)
-    return nullptr;
+    return std::nullopt;
   const SCEV *trips = SE.getSymbolicMaxBackedgeTakenCount(L);
   if (isa<SCEVCouldNotCompute>(trips) || !trips->getType()->isIntegerTy() ||
       trips->getType()->getIntegerBitWidth() > 64)
-    return nullptr;
+    return std::nullopt;
   Instruction *at = preheader->getTerminator();
   const SCEV *start = rec->getStart();
   if (!X.isSafeToExpandAt(trips, at) || !X.isSafeToExpandAt(start, at))
-    return nullptr;
+    return std::nullopt;
+  return HoistRange{L, start, trips, step};
+}
+
+// Emits, at the end of the loop's preheader, whether every address of R is
+// in bounds, aligned, and the argument not pitched (false whenever the
+// range cannot be trusted: M past 2^40 bytes of stride).
+Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
+                                       ScalarEvolution &SE, SCEVExpander &X,
+                                       const LaunchContext &ctx) {
+  Instruction *at = R.loop->getLoopPreheader()->getTerminator();
+  const int64_t step = R.step;
+  const uint64_t need = requiredAlignment(A);
   IRBuilder<> B(at);
   B.SetCurrentDebugLocation(A.inst->getDebugLoc());
-  Value *m = X.expandCodeFor(SE.getTruncateOrZeroExtend(trips, I64), I64, at);
-  Value *first = B.CreatePtrToInt(X.expandCodeFor(start, A.ptr->getType(), at), I64,
+  Value *m = X.expandCodeFor(SE.getTruncateOrZeroExtend(R.trips, I64), I64, at);
+  Value *first = B.CreatePtrToInt(X.expandCodeFor(R.start, A.ptr->getType(), at), I64,
                                   "kosan.hoist.first");
   Value *last = B.CreateAdd(first, B.CreateMul(m, B.getInt64(step)), "kosan.hoist.last");
   Value *lo = step > 0 ? first : last, *hi = step > 0 ? last : first;
@@ -870,7 +890,6 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, Sca
   if (need)
     ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));
   ok->setName("kosan.hoist.ok");
-  loop = L;
   return ok;
 }
 
@@ -1163,8 +1182,11 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   if (S.opts.hoistChecks && kernel) {
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
     SCEVExpander X(SE, DL, "kosan.hoist");
-    // One test per range: a load and a store of the same element share it.
+    // Which accesses have a range of their own to test; one test per
+    // range: a load and a store of the same element share it.
+    SmallVector<std::optional<HoistRange>, 32> ranges(accesses.size());
     DenseMap<std::tuple<const SCEV *, uint32_t, uint64_t>, Loop *> tested;
+    DenseMap<Loop *, unsigned> perLoop;
     for (unsigned i = 0; i < accesses.size(); ++i) {
       const Access &A = accesses[i];
       if (proven[i] || !SE.isSCEVable(A.ptr->getType()))
@@ -1173,35 +1195,24 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       if (Loop *L = tested.lookup(key); L && L->contains(A.inst) && canRedirect(A) &&
                                         provenance[i].kind == Provenance::KernelArg) {
         hoistLoop[i] = L;
-        continue;
-      }
-      if (Value *ok = hoistedRangeOk(A, provenance[i], SE, LI, X, ctx, hoistLoop[i])) {
-        loopTests[hoistLoop[i]].push_back(ok);
+      } else if ((ranges[i] = hoistRange(A, provenance[i], SE, LI, X, ctx))) {
+        hoistLoop[i] = ranges[i]->loop;
         tested[key] = hoistLoop[i];
       }
+      if (hoistLoop[i])
+        ++perLoop[hoistLoop[i]];
     }
-  }
-  // A loop with many hoistable accesses (an unrolled one) keeps them
-  // checked in place, where they group: hoisted, each would keep a checked
-  // copy of its own, and the clone would grow with the unroll factor.
-  {
-    DenseMap<Loop *, unsigned> perLoop;
-    for (Loop *L : hoistLoop)
-      if (L)
-        ++perLoop[L];
-    for (auto &[L, n] : perLoop) {
-      if (n <= S.opts.hoistMaxPerLoop)
-        continue;
-      for (Loop *&H : hoistLoop)
-        if (H == L)
-          H = nullptr;
-      // Only the tests themselves go: what they read (the argument's
-      // bounds) is cached for the checks still to come.
-      for (Value *test : loopTests[L])
-        if (auto *I = dyn_cast<Instruction>(test); I && isInstructionTriviallyDead(I))
-          I->eraseFromParent();
-      loopTests.erase(L);
-    }
+    // A loop with many hoistable accesses (an unrolled one) keeps them
+    // checked in place, where they group: hoisted, each would keep a
+    // checked copy of its own, and the clone would grow with the unroll
+    // factor.
+    for (Loop *&L : hoistLoop)
+      if (L && perLoop.lookup(L) > S.opts.hoistMaxPerLoop)
+        L = nullptr;
+    for (unsigned i = 0; i < accesses.size(); ++i)
+      if (ranges[i] && hoistLoop[i])
+        loopTests[hoistLoop[i]].push_back(
+            hoistedRangeOk(accesses[i], provenance[i], *ranges[i], SE, X, ctx));
   }
   DenseMap<Loop *, Value *> loopOk;
   for (auto &[L, tests] : loopTests) {

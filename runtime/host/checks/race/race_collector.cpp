@@ -121,8 +121,9 @@ bool RaceCollector::collect(bool deviceIdle, bool noCuda) {
       deviceIdle = gpu.synchronize() == cudaSuccess;
     halted = flag->halted; // the kernel may have stopped while the host waited
     uint32_t count = 0;
-    if (!halted && gpu.toHost(&count, reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, race_count),
-                   sizeof count) == cudaSuccess)
+    const char *counter =
+        reinterpret_cast<const char *>(dState) + offsetof(kosan_device_state, race_count);
+    if (!halted && gpu.toHost(&count, counter, sizeof count) == cudaSuccess)
       claimed = count;
   }
   flag->dirty = 0;

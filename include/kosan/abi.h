@@ -302,11 +302,11 @@ struct kosan_device_state {
   // 0: never.
   uint32_t event_budget;
   uint32_t reserved;
-  // checks=race: the race log, in mapped host memory (device view):
-  // kosan_race_event[race_capacity], and its kosan_host_flag: dirty when
-  // the device wrote one, halted when a race stopped the kernel
-  // (halt_on_error, or race_count past event_budget). race_count: events
-  // claimed (atomic) since the host last collected.
+  // checks=race: the race log, in mapped host memory (device view): its
+  // header (kosan_race_log_header, race.h: the flag the device sets after a
+  // race and when one stopped the kernel, the host's halt_on_error), then
+  // kosan_race_event[race_capacity]. race_count: events claimed (atomic)
+  // since the host last collected; past event_budget a race stops it.
   uint64_t race_events;
   uint64_t race_flag;
   uint32_t race_capacity;

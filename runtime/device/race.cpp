@@ -68,14 +68,13 @@ inline SharedHeader *header() {
 
 // Writes one race into the race log (mapped host memory) and tells the
 // host; then stops the kernel, as the bounds check's record() does
-// (oob.cpp), when the launch has halt_on_error or this is the racing access
-// past the stop_after budget (race_count counts them since the host last
-// collected): fence, the race log's halted word, trap. The host finds the
-// race in the log and says why the kernel stopped.
-__attribute__((noinline, cold)) void report(uint64_t state, uint32_t flags, uint32_t launchId,
-                                            uint32_t site, uint32_t otherSite,
-                                            uint32_t otherThread, uint32_t offset,
-                                            uint32_t kinds) {
+// (oob.cpp), under halt_on_error=1 (the log's header says) or when this is
+// the racing access past the stop_after budget (race_count counts them
+// since the host last collected): fence, the log's halted word, trap. The
+// host finds the race in the log and says why the kernel stopped.
+__attribute__((noinline, cold)) void report(uint64_t state, uint32_t launchId, uint32_t site,
+                                            uint32_t otherSite, uint32_t otherThread,
+                                            uint32_t offset, uint32_t kinds) {
   kosan_device_state *st = (kosan_device_state *)state;
   if (!st || !st->race_events)
     return;
@@ -88,12 +87,12 @@ __attribute__((noinline, cold)) void report(uint64_t state, uint32_t flags, uint
     e->kinds = kinds;
     kosan::gpu::publishEvent(e, launchId, site);
   }
-  kosan_host_flag *hf = (kosan_host_flag *)st->race_flag;
-  hf->dirty = 1;
+  volatile kosan_race_log_header *h = (volatile kosan_race_log_header *)st->race_flag;
+  h->flag.dirty = 1;
   uint32_t budget = st->event_budget;
-  if ((flags & KOSAN_LAUNCH_HALT_ON_ERROR) || (budget && index >= budget)) {
+  if (h->halt_on_error || (budget && index >= budget)) {
     kosan::gpu::systemFence();
-    hf->halted = 1;
+    h->flag.halted = 1;
     __builtin_trap();
   }
 }
@@ -146,11 +145,11 @@ namespace {
 __attribute__((always_inline)) inline void checkGranule(SharedU64 *words, uint32_t g,
                                                         uint32_t shift, uint32_t me,
                                                         uint32_t clock, uint64_t state,
-                                                        uint32_t flags, uint32_t launchId,
-                                                        uint32_t site, uint32_t isWrite) {
+                                                        uint32_t launchId, uint32_t site,
+                                                        uint32_t isWrite) {
   kosan_race_outcome o = kosan_race_step(words[g], me, clock, site, isWrite);
   if (o.race)
-    report(state, flags, launchId, site, o.other_site, o.other_thread, g << shift, o.kinds);
+    report(state, launchId, site, o.other_site, o.other_thread, g << shift, o.kinds);
   if (o.store)
     words[g] = o.next;
 }
@@ -185,13 +184,12 @@ KOSAN_RACE_ENTRY void __kosan_race_access(uint64_t state, uint32_t flags, uint32
   SharedU64 *words = atOffset<SharedU64>(shadow);
   if (first >= granules)
     return;
-  checkGranule(words, first, shift, me, clock, state, flags, launchId, site, isWrite);
+  checkGranule(words, first, shift, me, clock, state, launchId, site, isWrite);
   uint32_t span = size >> shift;
   if (span > 1) {
     uint32_t step = span > 4 ? span / 4 : 1u;
     for (uint32_t k = step; k < span && first + k < granules; k += step)
-      checkGranule(words, first + k, shift, me, clock, state, flags, launchId, site,
-                   isWrite);
+      checkGranule(words, first + k, shift, me, clock, state, launchId, site, isWrite);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "kosan/abi.h"
 #include "kosan/precision.h"
+#include "kosan/race.h"
 
 #include <algorithm>
 #include <atomic>
@@ -160,12 +161,12 @@ bool fake_hip_record_race(const FakeLaunch &l, uint32_t site, uint32_t otherSite
     std::atomic_thread_fence(std::memory_order_seq_cst);
     e->key = (uint64_t(l.info.launch_id) << 32 | site) + 1;
   }
-  auto *hf = reinterpret_cast<kosan_host_flag *>(st->race_flag);
-  hf->dirty = 1;
+  auto *h = reinterpret_cast<kosan_race_log_header *>(st->race_flag);
+  h->flag.dirty = 1;
   uint32_t budget = st->event_budget;
-  if ((l.info.flags & KOSAN_LAUNCH_HALT_ON_ERROR) || (budget && index >= budget)) {
+  if (h->halt_on_error || (budget && index >= budget)) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    hf->halted = 1;
+    h->flag.halted = 1;
     trapped = true;
     return true;
   }

@@ -65,7 +65,7 @@ void fake_hip_record_oob(const FakeLaunch &launch, uint32_t site, uint64_t addr,
 // Records a race into the race log of the launch's state, as the device
 // runtime's report() does (runtime/device/race.cpp): claims a slot, writes
 // the event, its key last, and marks the race log's flag dirty; then, when
-// the launch has halt_on_error or the race is past the stop_after budget,
+// the log's header has halt_on_error or the race is past the stop_after budget,
 // marks the flag halted and traps: returns true (the body stops there), and
 // from then on every synchronisation and copy fails with
 // hipErrorLaunchFailure, as the GPU's calls do after a trap.

@@ -1,6 +1,8 @@
 //===- runtime/host/checks/race/race_collector.cpp - checks=race on the host ===//
 #include "checks/race/race_collector.h"
 
+#include "kosan/race.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,8 +36,10 @@ void RaceCollector::setUp(kosan_device_state &st) {
   uint32_t n = 64;
   while (n < uint32_t(opts.log_capacity))
     n <<= 1;
-  // The flag, then the events, in mapped host memory: read without a copy.
-  size_t bytes = 64 + size_t(n) * sizeof(kosan_race_event);
+  // The header (the flag, the settings), then the events, in mapped host
+  // memory: read without a copy.
+  static_assert(sizeof(kosan_race_log_header) <= KOSAN_RACE_LOG_EVENTS);
+  size_t bytes = KOSAN_RACE_LOG_EVENTS + size_t(n) * sizeof(kosan_race_event);
   void *mapped = nullptr, *device = nullptr;
   if (gpu.allocMapped(&mapped, bytes) != cudaSuccess ||
       gpu.mappedAddress(&device, mapped) != cudaSuccess) {
@@ -45,11 +49,14 @@ void RaceCollector::setUp(kosan_device_state &st) {
     return;
   }
   std::memset(mapped, 0, bytes);
-  flag = static_cast<kosan_host_flag *>(mapped);
-  log_ = reinterpret_cast<kosan_race_event *>(static_cast<char *>(mapped) + 64);
+  auto *header = static_cast<kosan_race_log_header *>(mapped);
+  header->halt_on_error = opts.halt_on_error ? 1 : 0;
+  flag = &header->flag;
+  log_ = reinterpret_cast<kosan_race_event *>(static_cast<char *>(mapped) +
+                                               KOSAN_RACE_LOG_EVENTS);
   capacity = n;
   st.race_flag = reinterpret_cast<uint64_t>(device);
-  st.race_events = reinterpret_cast<uint64_t>(device) + 64;
+  st.race_events = reinterpret_cast<uint64_t>(device) + KOSAN_RACE_LOG_EVENTS;
   st.race_capacity = n;
   st.race_count = 0;
   // HIP programs (whose kernels are not race-checked) make no CUDA call.

@@ -302,9 +302,11 @@ struct kosan_device_state {
   // 0: never.
   uint32_t event_budget;
   uint32_t reserved;
-  // checks=race: the race log, in mapped host memory (device view):
-  // kosan_race_event[race_capacity], and the word the device sets when it
-  // wrote one. race_count: events claimed (atomic).
+  // checks=race: the race log, in mapped host memory (device view): its
+  // header (kosan_race_log_header, race.h: the flag the device sets after a
+  // race and when one stopped the kernel, the host's halt_on_error), then
+  // kosan_race_event[race_capacity]. race_count: events claimed (atomic)
+  // since the host last collected; past event_budget a race stops it.
   uint64_t race_events;
   uint64_t race_flag;
   uint32_t race_capacity;
@@ -444,7 +446,7 @@ struct kosan_order_op {
 // tell without a CUDA call whether there is anything to collect.
 struct kosan_host_flag {
   volatile uint32_t dirty;
-  volatile uint32_t halted;   // a kernel trapped at an error (halt_on_error=1)
+  volatile uint32_t halted;   // a kernel trapped at an error (halt_on_error=1, stop_after)
 };
 
 // Site table blob, one per device module (KOSAN_SITE_TABLE_SYMBOL):

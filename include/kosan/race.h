@@ -28,6 +28,17 @@
 #define KOSAN_RACE_WARP_COUNT_MASK 0x7fffu
 #define KOSAN_RACE_THREAD_MASK 0x3ffu
 
+// The race log (kosan_device_state::race_flag, mapped host memory) starts
+// with this header, in 64 bytes; its events follow them. The device writes
+// the flag, the host the settings: the report of a race reads them, so that
+// an access that does not race has nothing more to carry.
+struct kosan_race_log_header {
+  kosan_host_flag flag;    // dirty after a race, halted after one stopped the kernel
+  uint32_t halt_on_error;  // 1: a kernel stops at its first race (halt_on_error=1)
+  uint32_t reserved;
+};
+#define KOSAN_RACE_LOG_EVENTS 64u
+
 // The clock after a block barrier, and after a __syncwarp().
 KOSAN_RACE_FN uint32_t kosan_race_after_barrier(uint32_t clock) {
   uint32_t epoch = (clock + 1) & KOSAN_RACE_EPOCH_MASK;

@@ -66,7 +66,12 @@ inline SharedHeader *header() {
                                 (uint32_t)sizeof(kosan_race_header));
 }
 
-// Writes one race into the race log (mapped host memory) and tells the host.
+// Writes one race into the race log (mapped host memory) and tells the
+// host; then stops the kernel, as the bounds check's record() does
+// (oob.cpp), under halt_on_error=1 (the log's header says) or when this is
+// the racing access past the stop_after budget (race_count counts them
+// since the host last collected): fence, the log's halted word, trap. The
+// host finds the race in the log and says why the kernel stopped.
 __attribute__((noinline, cold)) void report(uint64_t state, uint32_t launchId, uint32_t site,
                                             uint32_t otherSite, uint32_t otherThread,
                                             uint32_t offset, uint32_t kinds) {
@@ -82,7 +87,14 @@ __attribute__((noinline, cold)) void report(uint64_t state, uint32_t launchId, u
     e->kinds = kinds;
     kosan::gpu::publishEvent(e, launchId, site);
   }
-  *(volatile uint32_t *)st->race_flag = 1;
+  volatile kosan_race_log_header *h = (volatile kosan_race_log_header *)st->race_flag;
+  h->flag.dirty = 1;
+  uint32_t budget = st->event_budget;
+  if (h->halt_on_error || (budget && index >= budget)) {
+    kosan::gpu::systemFence();
+    h->flag.halted = 1;
+    __builtin_trap();
+  }
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 
 #include "kosan/abi.h"
 #include "kosan/precision.h"
+#include "kosan/race.h"
 
 #include <algorithm>
 #include <atomic>
@@ -32,6 +33,8 @@ std::map<std::pair<void **, std::string>, std::pair<void *, size_t>> globals; //
 int failMallocs = 0;
 bool clones = true;
 bool capturing = false;
+bool trapped = false; // a clone trapped: the context is gone
+constexpr int kLaunchFailure = 719; // hipErrorLaunchFailure
 unsigned paramCount = 0;
 const std::string kCloneSuffix = KOSAN_CLONE_SUFFIX;
 
@@ -136,6 +139,40 @@ void fake_hip_record_oob(const FakeLaunch &l, uint32_t site, uint64_t addr, uint
   hf->dirty = 1;
 }
 
+bool fake_hip_record_race(const FakeLaunch &l, uint32_t site, uint32_t otherSite,
+                          uint32_t otherThread, uint32_t offset, uint32_t kinds, dim3 block,
+                          dim3 thread) {
+  auto *st = reinterpret_cast<kosan_device_state *>(l.info.state);
+  if (!st || !st->race_events)
+    return false; // no race log: nothing recorded
+  uint32_t index = std::atomic_ref<uint32_t>(st->race_count).fetch_add(1);
+  if (index < st->race_capacity) {
+    kosan_race_event *e = reinterpret_cast<kosan_race_event *>(st->race_events) + index;
+    e->other_site = otherSite;
+    e->other_thread = otherThread;
+    e->offset = offset;
+    e->kinds = kinds;
+    e->block[0] = block.x;
+    e->block[1] = block.y;
+    e->block[2] = block.z;
+    e->thread[0] = thread.x;
+    e->thread[1] = thread.y;
+    e->thread[2] = thread.z;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    e->key = (uint64_t(l.info.launch_id) << 32 | site) + 1;
+  }
+  auto *h = reinterpret_cast<kosan_race_log_header *>(st->race_flag);
+  h->flag.dirty = 1;
+  uint32_t budget = st->event_budget;
+  if (h->halt_on_error || (budget && index >= budget)) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    h->flag.halted = 1;
+    trapped = true;
+    return true;
+  }
+  return false;
+}
+
 void fake_hip_record_precision(const FakeLaunch &l, uint32_t slot, double real, double shadow,
                                uint32_t dtype, dim3 block, dim3 thread) {
   namespace prec = kosan::prec;
@@ -221,12 +258,14 @@ int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsign
 }
 int hipDeviceSynchronize() {
   ++state.syncs;
-  return 0;
+  return trapped ? kLaunchFailure : 0;
 }
 int hipStreamSynchronize(void *) { return hipDeviceSynchronize(); }
 int hipEventSynchronize(void *) { return hipDeviceSynchronize(); }
 int hipMemcpy(void *dst, const void *src, size_t bytes, int) {
   ++state.copies;
+  if (trapped)
+    return kLaunchFailure;
   std::memcpy(dst, src, bytes);
   return 0;
 }

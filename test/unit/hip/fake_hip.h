@@ -62,6 +62,16 @@ void fake_hip_define_global(void **module, const char *name, void *mem, size_t b
 void fake_hip_record_oob(const FakeLaunch &launch, uint32_t site, uint64_t addr,
                          uint32_t size, const kosan_arg_bounds &bounds, dim3 block,
                          dim3 thread);
+// Records a race into the race log of the launch's state, as the device
+// runtime's report() does (runtime/device/race.cpp): claims a slot, writes
+// the event, its key last, and marks the race log's flag dirty; then, when
+// the log's header has halt_on_error or the race is past the stop_after budget,
+// marks the flag halted and traps: returns true (the body stops there), and
+// from then on every synchronisation and copy fails with
+// hipErrorLaunchFailure, as the GPU's calls do after a trap.
+bool fake_hip_record_race(const FakeLaunch &launch, uint32_t site, uint32_t otherSite,
+                          uint32_t otherThread, uint32_t offset, uint32_t kinds, dim3 block,
+                          dim3 thread);
 // Records a value stored at precision slot `slot` (the module's slot base
 // plus the site), as __kosan_prec_value does (runtime/device/precision.cpp)
 // for one lane: the totals of the slot's first shard, with kosan/

@@ -248,6 +248,7 @@ void OobCollector::handleEvent(const kosan_oob_event &slot, uint64_t count) {
     }
   }
   errors += count;
+  badAccesses += count;
   ++reports;
   if (trace)
     trace->write(e);
@@ -327,9 +328,10 @@ void OobCollector::printSummary() {
   if (suppressed)
     log("kosan: %lu further error sites were not printed (print_limit=%d)\n", suppressed,
         opts.print_limit);
-  if (opts.print_summary && (errors || opts.verbosity >= 1))
-    log("kosan: %lu bad %s at %zu %s in %zu %s (%lu uninstrumented)\n", errors,
-        errors == 1 ? "access" : "accesses", reportedSites.size(),
+  // errors counts every check's; the races have their own line.
+  if (opts.print_summary && (badAccesses || opts.verbosity >= 1))
+    log("kosan: %lu bad %s at %zu %s in %zu %s (%lu uninstrumented)\n", badAccesses,
+        badAccesses == 1 ? "access" : "accesses", reportedSites.size(),
         reportedSites.size() == 1 ? "site" : "sites", launches.size(),
         launches.size() == 1 ? "launch" : "launches", plainLaunches);
 }

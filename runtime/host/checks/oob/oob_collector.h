@@ -47,6 +47,7 @@ private:
   uint64_t tableGeneration = ~0ull;
   std::set<std::pair<uint32_t, uint32_t>> reportedSites; // (module, site)
   unsigned long reports = 0, printed = 0, suppressed = 0;
+  unsigned long badAccesses = 0;        // this check's part of errors
   unsigned long dropped = 0, unresolvedArgs = 0;
 };
 

@@ -1,6 +1,8 @@
 //===- runtime/host/checks/race/race_collector.cpp - checks=race on the host ===//
 #include "checks/race/race_collector.h"
 
+#include "kosan/race.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,27 +36,33 @@ void RaceCollector::setUp(kosan_device_state &st) {
   uint32_t n = 64;
   while (n < uint32_t(opts.log_capacity))
     n <<= 1;
-  // The flag, then the events, in mapped host memory: read without a copy.
-  size_t bytes = 64 + size_t(n) * sizeof(kosan_race_event);
+  // The header (the flag, the settings), then the events, in mapped host
+  // memory: read without a copy.
+  static_assert(sizeof(kosan_race_log_header) <= KOSAN_RACE_LOG_EVENTS);
+  size_t bytes = KOSAN_RACE_LOG_EVENTS + size_t(n) * sizeof(kosan_race_event);
   void *mapped = nullptr, *device = nullptr;
-  if (cudart().cudaHostAlloc(&mapped, bytes, cudaHostAllocMapped) != cudaSuccess ||
-      cudart().cudaHostGetDevicePointer(&device, mapped, 0) != cudaSuccess) {
-    cudart().cudaGetLastError();
+  if (gpu.allocMapped(&mapped, bytes) != cudaSuccess ||
+      gpu.mappedAddress(&device, mapped) != cudaSuccess) {
+    gpu.clearError();
     log("kosan: warning: cannot allocate mapped host memory for the race log; "
         "no kernel is checked for races\n");
     return;
   }
   std::memset(mapped, 0, bytes);
-  flag = static_cast<volatile uint32_t *>(mapped);
-  log_ = reinterpret_cast<kosan_race_event *>(static_cast<char *>(mapped) + 64);
+  auto *header = static_cast<kosan_race_log_header *>(mapped);
+  header->halt_on_error = opts.halt_on_error ? 1 : 0;
+  flag = &header->flag;
+  log_ = reinterpret_cast<kosan_race_event *>(static_cast<char *>(mapped) +
+                                               KOSAN_RACE_LOG_EVENTS);
   capacity = n;
   st.race_flag = reinterpret_cast<uint64_t>(device);
-  st.race_events = reinterpret_cast<uint64_t>(device) + 64;
+  st.race_events = reinterpret_cast<uint64_t>(device) + KOSAN_RACE_LOG_EVENTS;
   st.race_capacity = n;
   st.race_count = 0;
+  // HIP programs (whose kernels are not race-checked) make no CUDA call.
   int dev = 0;
   cudaDeviceProp prop{};
-  if (cudart().cudaGetDevice(&dev) == cudaSuccess &&
+  if (!gpu.isHip() && cudart().cudaGetDevice(&dev) == cudaSuccess &&
       cudart().cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
     optInLimit = int(prop.sharedMemPerBlockOptin);
 }
@@ -104,15 +112,28 @@ void RaceCollector::beforeLaunch(LaunchContext &c) {
 }
 
 bool RaceCollector::drain(bool deviceIdle) {
-  if (!flag || !*flag)
+  if (!flag || !(flag->dirty || flag->halted))
     return deviceIdle;
-  if (!deviceIdle)
-    deviceIdle = cudart().cudaDeviceSynchronize() == cudaSuccess;
+  return collect(deviceIdle, false);
+}
+
+bool RaceCollector::collect(bool deviceIdle, bool noCuda) {
+  // After a trap (a race stopped the kernel) the context is gone: the log,
+  // in mapped host memory, is read without a CUDA call, up to its capacity
+  // (its unused entries have no key).
+  bool halted = flag->halted;
   uint32_t claimed = capacity;
-  cudart().cudaMemcpy(&claimed,
-                      reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, race_count),
-                      sizeof claimed, cudaMemcpyDeviceToHost);
-  *flag = 0;
+  if (!halted && !noCuda) {
+    if (!deviceIdle)
+      deviceIdle = gpu.synchronize() == cudaSuccess;
+    halted = flag->halted; // the kernel may have stopped while the host waited
+    uint32_t count = 0;
+    const char *counter =
+        reinterpret_cast<const char *>(dState) + offsetof(kosan_device_state, race_count);
+    if (!halted && gpu.toHost(&count, counter, sizeof count) == cudaSuccess)
+      claimed = count;
+  }
+  flag->dirty = 0;
   uint32_t n = std::min(claimed, capacity);
   if (claimed > capacity)
     dropped += claimed - capacity;
@@ -128,10 +149,40 @@ bool RaceCollector::drain(bool deviceIdle) {
   for (auto &[key, agg] : byPair)
     handleEvent(agg.first, agg.second);
   std::memset(log_, 0, size_t(n) * sizeof(kosan_race_event));
+  if (halted) {
+    flag->halted = 0;
+    if (opts.halt_on_error)
+      log("kosan: the kernel was stopped at its first race (halt_on_error=1); the CUDA "
+          "context is unusable afterwards\n");
+    else
+      log("kosan: a kernel was stopped after %d racing accesses (stop_after): the CUDA "
+          "context is unusable afterwards (stop_after=0 lets such kernels run on)\n",
+          opts.stop_after);
+    ++stopped;
+    deviceReady = false;
+    deviceFailed = true;
+    return deviceIdle;
+  }
+  if (noCuda)
+    return deviceIdle;
   uint32_t zero = 0;
-  cudart().cudaMemcpy(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, race_count),
-                      &zero, sizeof zero, cudaMemcpyHostToDevice);
+  gpu.toDevice(reinterpret_cast<char *>(dState) + offsetof(kosan_device_state, race_count), &zero,
+               sizeof zero);
   return deviceIdle;
+}
+
+// A kernel stopped at another check's error leaves the device unusable
+// before this collector's turn to drain: what the race log holds is read
+// without CUDA.
+void RaceCollector::exitCollect() {
+  if (!deviceReady && flag && (flag->dirty || flag->halted))
+    collect(true, true);
+}
+
+void RaceCollector::fatalSignal() {
+  if (flag && (flag->dirty || flag->halted))
+    collect(false, true);
+  exitReport();
 }
 
 void RaceCollector::handleEvent(const kosan_race_event &r, uint64_t count) {
@@ -216,8 +267,13 @@ void RaceCollector::exitReport() {
   if (unchecked && opts.verbosity >= 1)
     log("kosan: note: %lu launches were not checked for races\n", unchecked);
   if (opts.print_summary && (races || opts.verbosity >= 1))
-    log("kosan: %lu racing %s at %zu pairs of sites\n", races,
-        races == 1 ? "access" : "accesses", reportedPairs.size());
+    log("kosan: %lu racing %s at %zu %s of sites\n", races, races == 1 ? "access" : "accesses",
+        reportedPairs.size(), reportedPairs.size() == 1 ? "pair" : "pairs");
+  if (stopped)
+    log("kosan: %lu %s stopped at a race (%s); %s\n", stopped,
+        stopped == 1 ? "kernel was" : "kernels were",
+        opts.halt_on_error ? "halt_on_error=1" : "stop_after",
+        stopped == 1 ? "it did not finish" : "they did not finish");
 }
 
 void RaceCollector::deviceReset() {

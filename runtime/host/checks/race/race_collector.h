@@ -23,21 +23,29 @@ public:
   void setUp(kosan_device_state &st) override;
   void beforeLaunch(LaunchContext &c) override;
   bool drain(bool deviceIdle) override;
+  void exitCollect() override;
   void exitRecord(TraceEnd &end) override;
   void exitReport() override;
   void deviceReset() override;
+  void fatalSignal() override;
 
 private:
   bool race() const { return enabled(KOSAN_CHECK_RACE); }
+  // Reports what the race log holds and empties it; after a race stopped a
+  // kernel, says so and marks the device unusable. noCuda: read the mapped
+  // log only (the device may be busy or gone). Returns whether the device
+  // is idle.
+  bool collect(bool deviceIdle, bool noCuda);
   void handleEvent(const kosan_race_event &first, uint64_t count);
 
   kosan_race_event *log_ = nullptr;    // mapped host memory
-  volatile uint32_t *flag = nullptr;   // set by the device after an event
+  kosan_host_flag *flag = nullptr;     // mapped: dirty after an event, halted after a trap
   uint32_t capacity = 0;
   int optInLimit = -1;                 // the device's largest dynamic shared memory
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> reportedPairs; // (module, site, other)
   std::set<const KernelInfo *> warnedKernels;
   unsigned long races = 0, records = 0, printed = 0, dropped = 0, unchecked = 0;
+  unsigned long stopped = 0;           // kernels a race stopped
 };
 
 } // namespace kosan::rt

@@ -49,6 +49,11 @@ struct PassOptions {
   // loop, on the whole range they may take (checks/oob); off: every
   // iteration checks them.
   bool hoistChecks = true;
+  // The OOB check's reports (the event written to the log, halt_on_error)
+  // are one function per module that every failing check calls, not a copy
+  // inline at each check (checks/oob); off: inline (bisection, compile time
+  // and register comparisons).
+  bool sharedReport = true;
   // Mutation analysis (passes/mutate): list the device code's mutants or
   // apply one, at the pipeline start.
   MutateOptions mutate;

@@ -8,9 +8,11 @@
 //   extern __shared__ arrays  : launch_info.dyn_smem_bytes
 //   anything else             : the runtime's table of every known buffer
 //
-// A failing compare records the event inline (emitReport) and, for pitched
-// buffers, says whether the access may go ahead; otherwise a store is
-// dropped and a load yields zero. The clones and their launch context are
+// A failing compare records the event (emitReport: a call of the module's
+// one report function, reportFunction) and, for pitched buffers, says
+// whether the access may go ahead; otherwise a store is dropped and a load
+// yields zero. Copies of 1-16 bytes are checked as the load and the store
+// they are (splitSmallCopies). The clones and their launch context are
 // core/KernelCloner.h's and core/LaunchContext.h's.
 //
 // Fewer checks than accesses, decided on the clone before it is changed:
@@ -303,7 +305,7 @@ void OOBInstrumenter::initializeCallbacks() {
 // The cold path of a failed compare. Returns whether the access may go
 // ahead (only a pitched access inside its row may); when not, records the
 // event: a call of the module's report function (reportFunction), or, with
-// -kosan-shared-report=0, the record inline (emitRecord).
+// -kosan-shared-report=0 and on AMD GPUs, the record inline (emitRecord).
 Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx,
                                 Value *site, Value *addr, Value *size32,
                                 Value *begin, Value *end, Value *pitch,
@@ -328,7 +330,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   recordTerm->setDebugLoc(before->getDebugLoc());
   IRBuilder<> R(recordTerm);
   Value *pitch64 = pitch ? pitch : R.getInt64(0);
-  if (!S.opts.sharedReport) {
+  if (!S.opts.sharedReport || !S.target.callsReportCheaply()) {
     emitRecord(recordTerm, ctx.state, ctx.launchId, ctx.flags, site, addr, size32, begin, end,
                pitch64);
     return ok;
@@ -345,7 +347,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
 // and ptxas's time grows faster than the code; a call costs the caller
 // its arguments. Its registers are few (it holds the event's fields and
 // the index), so the callers' register counts stay what the inline record
-// gave them (bench/results/registers.md).
+// gave them (bench/results/compile-time.md: ptxas -v, before and after).
 //
 //   void __kosan_oob_report(state, launch, flags, site, addr, size, begin, end, pitch)
 Function *OOBInstrumenter::reportFunction() {

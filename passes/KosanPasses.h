@@ -53,6 +53,11 @@ struct PassOptions {
   // hoisted access keeps a checked copy (an unrolled loop's accesses are
   // grouped instead, one check per group).
   unsigned hoistMaxPerLoop = 8;
+  // The OOB check's reports (the event written to the log, halt_on_error)
+  // are one function per module that every failing check calls, not a copy
+  // inline at each check (checks/oob); off: inline (bisection, compile time
+  // and register comparisons).
+  bool sharedReport = true;
   // Mutation analysis (passes/mutate): list the device code's mutants or
   // apply one, at the pipeline start.
   MutateOptions mutate;

@@ -63,6 +63,11 @@ static cl::opt<bool> ClHoistChecks(
     cl::desc("kosan: check a loop's accesses at a constant stride once before the loop, on "
              "the range they may take"),
     cl::Hidden, cl::init(true));
+static cl::opt<bool> ClSharedReport(
+    "kosan-shared-report",
+    cl::desc("kosan: the OOB check's failing checks call one report function per module "
+             "(off: each check carries its report inline)"),
+    cl::Hidden, cl::init(true));
 static cl::opt<kosan::FPFusion> ClFPFusion(
     "kosan-fp-fusion",
     cl::desc("kosan: which multiply-add pairs the backend fuses into fma, written out in "
@@ -136,6 +141,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.groupChecks = ClGroupChecks;
   o.hoistChecks = ClHoistChecks;
   o.hoistMaxPerLoop = ClHoistMaxPerLoop;
+  o.sharedReport = ClSharedReport;
   o.mutate = MutateOptions::fromCommandLine();
   return o;
 }

@@ -109,6 +109,7 @@ public:
   bool handles(const Triple &T) const override { return T.isNVPTX(); }
   unsigned warpSize(const Function &) const override { return 32; }
   bool fusesMultiplyAddsPerBlock() const override { return true; }
+  bool callsReportCheaply() const override { return true; }
 
   // rcp.approx.ftz.f64, two Newton steps, the quotient and one correction
   // of it by its residual (the fast path of div.rn.f64, which rounds

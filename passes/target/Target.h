@@ -114,6 +114,11 @@ public:
   // TargetLowering::enableAggressiveFMAFusion; NVPTX). The clones then get
   // those fmas written out before the checks split blocks (core/Contraction.h).
   virtual bool fusesMultiplyAddsPerBlock() const { return false; }
+  // Whether a kernel may call a small function of the module on its cold
+  // paths (the OOB check's report) without its register count changing:
+  // NVPTX, measured with ptxas -v. An AMDGPU kernel that calls anything
+  // sets up a stack and scratch; unmeasured there, so its reports stay inline.
+  virtual bool callsReportCheaply() const { return false; }
   // a / b in double precision, for the shadows of divisions. The default is
   // the division itself; NVPTX computes it without div.rn.f64, whose slow
   // path ptxas calls through a branch: a branch splits the block, and the

@@ -8,9 +8,11 @@
 //   extern __shared__ arrays  : launch_info.dyn_smem_bytes
 //   anything else             : the runtime's table of every known buffer
 //
-// A failing compare records the event inline (emitReport) and, for pitched
-// buffers, says whether the access may go ahead; otherwise a store is
-// dropped and a load yields zero. The clones and their launch context are
+// A failing compare records the event (emitReport: a call of the module's
+// one report function, reportFunction) and, for pitched buffers, says
+// whether the access may go ahead; otherwise a store is dropped and a load
+// yields zero. Copies of 1-16 bytes are checked as the load and the store
+// they are (splitSmallCopies). The clones and their launch context are
 // core/KernelCloner.h's and core/LaunchContext.h's.
 //
 // Fewer checks than accesses, decided on the clone before it is changed:
@@ -208,6 +210,10 @@ public:
 private:
   struct Check;
   void initializeCallbacks();
+  Function *reportFunction();
+  void emitRecord(Instruction *recordTerm, Value *stateAddr, Value *launchId, Value *flags,
+                  Value *site, Value *addr, Value *size32, Value *begin, Value *end,
+                  Value *pitch);
   Value *emitReport(Instruction *before, const LaunchContext &ctx, Value *site,
                     Value *addr, Value *size32, Value *begin, Value *end,
                     Value *pitch, Value *shape, Value *badOverride = nullptr,
@@ -270,6 +276,7 @@ private:
   Type *I64, *I32, *I1;
   PointerType *Ptr;
   FunctionCallee tableFn, recordFn;
+  Function *reportFn = nullptr; // the module's report function, made on first use
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   // Misalignment tests of kernel arguments, made once at entry.
   DenseMap<std::pair<Value *, uint64_t>, Value *> argMisalignedCache;
@@ -306,15 +313,10 @@ void OOBInstrumenter::initializeCallbacks() {
   RF->addFnAttr(Attribute::Cold);
 }
 
-// The cold path of a failed compare, inline: a call here would make every
-// instrumented kernel pay the callee's registers (ptxas sizes a kernel for
-// all it may call). Returns whether the access may go ahead (only a pitched
-// access inside its row may); when not, appends an event to the log:
-//
-//   idx = atomicrmw add state->event_count, 1
-//   if (idx < state->event_capacity) { events[idx] = {...}; fence; key }
-//   host_flag->dirty = 1
-//   if (flags & HALT) { fence; host_flag->halted = 1; trap }
+// The cold path of a failed compare. Returns whether the access may go
+// ahead (only a pitched access inside its row may); when not, records the
+// event: a call of the module's report function (reportFunction), or, with
+// -kosan-shared-report=0 and on AMD GPUs, the record inline (emitRecord).
 Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx,
                                 Value *site, Value *addr, Value *size32,
                                 Value *begin, Value *end, Value *pitch,
@@ -336,9 +338,63 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   Instruction *recordTerm =
       SplitBlockAndInsertIfThen(bad, before, false, MDB.createLikelyBranchWeights());
   recordTerm->getParent()->setName("kosan.record");
+  recordTerm->setDebugLoc(before->getDebugLoc());
   IRBuilder<> R(recordTerm);
-  R.SetCurrentDebugLocation(before->getDebugLoc());
-  Value *state = R.CreateIntToPtr(ctx.state, Ptr);
+  Value *pitch64 = pitch ? pitch : R.getInt64(0);
+  if (!S.opts.sharedReport || !S.target.callsReportCheaply()) {
+    emitRecord(recordTerm, ctx.state, ctx.launchId, ctx.flags, site, addr, size32, begin, end,
+               pitch64);
+    return ok;
+  }
+  R.CreateCall(reportFunction(),
+               {ctx.state, ctx.launchId, ctx.flags, site, addr, size32, begin, end, pitch64});
+  return ok;
+}
+
+// The module's one report function, made on first use: every failing
+// check of every clone calls it instead of carrying the record inline.
+// A kernel's report paths were most of its instrumented code (about 50 PTX
+// instructions each, thousands in a module of many template instances),
+// and ptxas's time grows faster than the code; a call costs the caller
+// its arguments. Its registers are few (it holds the event's fields and
+// the index), so the callers' register counts stay what the inline record
+// gave them (bench/results/compile-time.md: ptxas -v, before and after).
+//
+//   void __kosan_oob_report(state, launch, flags, site, addr, size, begin, end, pitch)
+Function *OOBInstrumenter::reportFunction() {
+  if (reportFn)
+    return reportFn;
+  FunctionType *T = FunctionType::get(Type::getVoidTy(Ctx),
+                                      {I64, I32, I32, I32, I64, I32, I64, I64, I64}, false);
+  reportFn = Function::Create(T, GlobalValue::InternalLinkage, "__kosan_oob_report", M);
+  reportFn->addFnAttr(Attribute::NoInline);
+  reportFn->addFnAttr(Attribute::Cold);
+  reportFn->addFnAttr(Attribute::NoUnwind);
+  reportFn->addFnAttr(Attribute::NoRecurse);
+  static const char *names[] = {"state", "launch", "flags", "site", "addr",
+                                "size",  "begin",  "end",   "pitch"};
+  for (Argument &A : reportFn->args())
+    A.setName(names[A.getArgNo()]);
+  BasicBlock *entry = BasicBlock::Create(Ctx, "entry", reportFn);
+  Instruction *ret = ReturnInst::Create(Ctx, entry);
+  auto arg = [&](unsigned i) { return reportFn->getArg(i); };
+  emitRecord(ret, arg(0), arg(1), arg(2), arg(3), arg(4), arg(5), arg(6), arg(7), arg(8));
+  return reportFn;
+}
+
+// The record of one bad access, before recordTerm:
+//
+//   idx = atomicrmw add state->event_count, 1
+//   if (idx < state->event_capacity) { events[idx] = {...}; fence; key }
+//   host_flag->dirty = 1
+//   if (flags & HALT || over the event budget) { fence; host_flag->halted = 1; trap }
+void OOBInstrumenter::emitRecord(Instruction *recordTerm, Value *stateAddr, Value *launchId,
+                                 Value *flags, Value *site, Value *addr, Value *size32,
+                                 Value *begin, Value *end, Value *pitch) {
+  MDBuilder MDB(Ctx);
+  DebugLoc loc = recordTerm->getDebugLoc();
+  IRBuilder<> R(recordTerm);
+  Value *state = R.CreateIntToPtr(stateAddr, Ptr);
   auto field = [&](uint64_t offset) {
     return R.CreateConstInBoundsGEP1_64(R.getInt8Ty(), state, offset);
   };
@@ -354,7 +410,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   writeTerm->getParent()->setName("kosan.record.write");
   {
     IRBuilder<> W(writeTerm);
-    W.SetCurrentDebugLocation(before->getDebugLoc());
+    W.SetCurrentDebugLocation(loc);
     Value *events = W.CreateIntToPtr(
         W.CreateAlignedLoad(I64, W.CreateConstInBoundsGEP1_64(
                                      W.getInt8Ty(), state,
@@ -373,7 +429,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
     put(offsetof(kosan_oob_event, addr), addr);
     put(offsetof(kosan_oob_event, begin), begin);
     put(offsetof(kosan_oob_event, end), end);
-    put(offsetof(kosan_oob_event, pitch), pitch ? pitch : W.getInt64(0));
+    put(offsetof(kosan_oob_event, pitch), pitch);
     put(offsetof(kosan_oob_event, size), size32);
     // block[3] then thread[3].
     for (unsigned i = 0; i < 6; ++i)
@@ -383,7 +439,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
     if (S.siteBase)
       site = W.CreateAdd(markNoSanitize(W.CreateAlignedLoad(I32, S.siteBase, Align(4))), site);
     Value *key = W.CreateAdd(
-        W.CreateOr(W.CreateShl(W.CreateZExt(ctx.launchId, I64), 32),
+        W.CreateOr(W.CreateShl(W.CreateZExt(launchId, I64), 32),
                    W.CreateZExt(site, I64)),
         W.getInt64(1));
     put(offsetof(kosan_oob_event, key), key);
@@ -397,7 +453,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   Value *overBudget = R.CreateAnd(R.CreateICmpNE(budget, R.getInt32(0)),
                                   R.CreateICmpUGE(index, budget));
   Value *halt = R.CreateOr(
-      R.CreateICmpNE(R.CreateAnd(ctx.flags, R.getInt32(KOSAN_LAUNCH_HALT_ON_ERROR)),
+      R.CreateICmpNE(R.CreateAnd(flags, R.getInt32(KOSAN_LAUNCH_HALT_ON_ERROR)),
                      R.getInt32(0)),
       overBudget);
   Instruction *haltTerm =
@@ -405,14 +461,13 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
                                 MDB.createUnlikelyBranchWeights());
   haltTerm->getParent()->setName("kosan.halt");
   IRBuilder<> H(haltTerm);
-  H.SetCurrentDebugLocation(before->getDebugLoc());
+  H.SetCurrentDebugLocation(loc);
   S.target.systemFence(H);
   H.CreateAlignedStore(H.getInt32(1),
                        H.CreateConstInBoundsGEP1_64(H.getInt8Ty(), hostFlag,
                                                     offsetof(kosan_host_flag, halted)),
                        Align(4), /*isVolatile=*/true);
   H.CreateIntrinsic(Intrinsic::trap, {}, {});
-  return ok;
 }
 
 // A pitched buffer's access outside its row: the offset modulo the pitch,
@@ -621,6 +676,41 @@ uint64_t OOBInstrumenter::requiredAlignment(const Access &A) const {
   return need;
 }
 
+// A copy of 1, 2, 4, 8 or 16 bytes (a struct or int4 assignment, an
+// asynchronous copy as kosan's compatibility header lowers it) is a load
+// and a store as the backend emits it: written so in the clone, the two are
+// checked as loads and stores are (grouped with their neighbours, proven,
+// hoisted, redirected to a sink) instead of each side guarding the whole
+// copy. Both are marked kosan.copy, so that they keep the copy's access
+// kinds in reports and the uninit check (a copy does not use what it
+// copies) leaves the load alone. Loading everything before storing keeps
+// memmove's meaning when the two overlap.
+static void splitSmallCopies(Function &F) {
+  LLVMContext &Ctx = F.getContext();
+  unsigned kindID = Ctx.getMDKindID("kosan.copy");
+  SmallVector<MemTransferInst *, 16> copies;
+  for (Instruction &I : instructions(F))
+    if (auto *MT = dyn_cast<MemTransferInst>(&I);
+        MT && !MT->isVolatile() && !I.hasMetadata(LLVMContext::MD_nosanitize))
+      if (auto *len = dyn_cast<ConstantInt>(MT->getLength());
+          len && is_contained({1u, 2u, 4u, 8u, 16u}, len->getZExtValue()))
+        copies.push_back(MT);
+  for (MemTransferInst *MT : copies) {
+    unsigned bytes = unsigned(cast<ConstantInt>(MT->getLength())->getZExtValue());
+    Type *T = bytes == 16 ? cast<Type>(FixedVectorType::get(Type::getInt32Ty(Ctx), 4))
+                          : cast<Type>(Type::getIntNTy(Ctx, 8 * bytes));
+    IRBuilder<> B(MT);
+    LoadInst *L = B.CreateAlignedLoad(T, MT->getRawSource(),
+                                      MT->getSourceAlign().valueOrOne(), "kosan.copy");
+    StoreInst *St = B.CreateAlignedStore(L, MT->getRawDest(), MT->getDestAlign().valueOrOne());
+    for (Instruction *I : {cast<Instruction>(L), cast<Instruction>(St)}) {
+      I->setDebugLoc(MT->getDebugLoc());
+      I->setMetadata(kindID, MDNode::get(Ctx, {}));
+    }
+    MT->eraseFromParent();
+  }
+}
+
 void OOBInstrumenter::collectAccesses(Function &F, SmallVectorImpl<Access> &out) {
   auto sizeOf = [&](Type *T) -> uint32_t {
     return DL.getTypeStoreSize(T).getFixedValue();
@@ -628,14 +718,16 @@ void OOBInstrumenter::collectAccesses(Function &F, SmallVectorImpl<Access> &out)
   for (Instruction &I : instructions(F)) {
     if (I.hasMetadata(LLVMContext::MD_nosanitize))
       continue;
+    bool copy = I.getMetadata("kosan.copy") != nullptr; // splitSmallCopies
     if (auto *LI = dyn_cast<LoadInst>(&I)) {
       uint32_t s = sizeOf(LI->getType());
       out.push_back({LI, LI->getPointerOperand(), ConstantInt::get(I64, s), s,
-                     KOSAN_ACCESS_LOAD});
+                     copy ? KOSAN_ACCESS_MEMCPY_SRC : KOSAN_ACCESS_LOAD});
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
       uint32_t s = sizeOf(SI->getValueOperand()->getType());
       out.push_back({SI, SI->getPointerOperand(), ConstantInt::get(I64, s), s,
-                     KOSAN_ACCESS_STORE, StoreInst::getPointerOperandIndex()});
+                     copy ? KOSAN_ACCESS_MEMCPY_DST : KOSAN_ACCESS_STORE,
+                     StoreInst::getPointerOperandIndex()});
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       uint32_t s = sizeOf(RMW->getValOperand()->getType());
       out.push_back({RMW, RMW->getPointerOperand(), ConstantInt::get(I64, s), s,
@@ -1156,6 +1248,8 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       if (!L->getLoopPreheader())
         InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
   }
+  if (S.opts.groupChecks)
+    splitSmallCopies(clone);
   SmallVector<Access, 32> accesses;
   collectAccesses(clone, accesses);
   ProvenanceAnalysis PA(DL, kernel ? &clone : nullptr);

@@ -9,11 +9,11 @@
 ; intrinsic keep the old control flow: kosan.slow asks the runtime,
 ; kosan.access performs the operation, kosan.skip drops it (a failed check of
 ; either memcpy operand skips the whole copy) and a dropped cmpxchg yields
-; zero through a phi in kosan.cont. memset, memcpy and memmove are never
-; redirected, however short and constant their length (a copy whose source
-; were redirected would write the sink's garbage into valid memory).
+; zero through a phi in kosan.cont. memset is never redirected, nor is a
+; memcpy or memmove of a length that is not 1, 2, 4, 8 or 16 bytes; those
+; short copies become a load and a store (cpy16, below).
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -284,11 +284,12 @@ entry:
 ; CHECK-NEXT:    ret void
 ; CHECK-NEXT:  }
 
-; A 16-byte struct copy, *dst = src[i] (memcpy of a constant 16 bytes, well
-; within the sink's 64): still not redirected. Had the source been redirected,
-; a bad source would have copied the sink's contents into *dst. Both operands
-; are checked, destination first, each with its own slow path, and the copy
-; runs on the original pointers only when both passed.
+; A 16-byte struct copy, *dst = src[i] (memcpy of a constant 16 bytes): a
+; load and a store, as the backend emits it, each checked as loads and
+; stores are (redirected to the sink, no control flow around them) and
+; marked kosan.copy so that their reports say memcpy. A bad source reads
+; zero (the select after the load), never the sink's contents; a bad
+; destination writes the sink.
 define void @cpy16(ptr %dst, ptr %src, i64 %i) {
 entry:
   %s = getelementptr inbounds [4 x i32], ptr %src, i64 %i
@@ -296,78 +297,33 @@ entry:
   ret void
 }
 ; CHECK-LABEL: define ptx_kernel void @cpy16__kosan(
+; CHECK-NOT:     @llvm.memcpy
 ; CHECK:         %s = getelementptr inbounds [4 x i32], ptr %src, i64 %i
-; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %dst to i64
-; CHECK-NEXT:    [[DLAST:%.*]] = add i64 %kosan.addr, 16
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[DLAST]], %kosan.arg0.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, %kosan.arg0.begin
-; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
-; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
-; CHECK-NEXT:    [[SLOWC:%.*]] = or i1 %kosan.bad, %kosan.pitched
-; CHECK-NEXT:    br i1 [[SLOWC]], label %kosan.slow, label %kosan.access, !prof [[UNLIKELY]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  kosan.access:
-; CHECK-NEXT:    %kosan.addr1 = ptrtoint ptr %s to i64
-; CHECK-NEXT:    [[SLAST:%.*]] = add i64 %kosan.addr1, 16
+; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %s to i64
+; CHECK-NEXT:    [[SLAST:%.*]] = add i64 %kosan.addr, 16
 ; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[SLAST]], %kosan.arg1.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr1, %kosan.arg1.begin
+; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, %kosan.arg1.begin
+; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
+; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg1.pitch, 0
+; CHECK-NEXT:    [[SREPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %s
+; CHECK-NEXT:    %kosan.copy = load <4 x i32>, ptr %kosan.safe, align 4, !kosan.copy
+; CHECK-NEXT:    %kosan.copy.kosan = select i1 %kosan.bad, <4 x i32> zeroinitializer, <4 x i32> %kosan.copy
+; CHECK-NEXT:    br i1 [[SREPORT]], label %kosan.report, label %[[SCONT:[0-9]+]], !prof [[UNLIKELY]]
+; CHECK:         call void @llvm.trap()
+; CHECK:       [[SCONT]]:
+; CHECK-NEXT:    %kosan.addr1 = ptrtoint ptr %dst to i64
+; CHECK-NEXT:    [[DLAST:%.*]] = add i64 %kosan.addr1, 16
+; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[DLAST]], %kosan.arg0.end
+; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr1, %kosan.arg0.begin
 ; CHECK-NEXT:    %kosan.bad2 = or i1 [[LO]], [[HI]]
-; CHECK-NEXT:    %kosan.pitched3 = icmp ne i64 %kosan.arg1.pitch, 0
-; CHECK-NEXT:    [[SLOWC:%.*]] = or i1 %kosan.bad2, %kosan.pitched3
-; CHECK-NEXT:    br i1 [[SLOWC]], label %[[SSLOW:kosan.slow[0-9]+]], label %[[COPY:kosan.access[0-9]+]], !prof [[UNLIKELY]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  [[COPY]]:
-; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr align 4 %dst, ptr align 4 %s, i64 16, i1 false)
-; CHECK-NEXT:    br label %[[SCONT:kosan.cont[0-9]+]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  [[SSLOW]]:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 88
-; CHECK-NEXT:    [[SSHAPE:%.*]] = load i64
-; CHECK:         trunc i64 [[SSHAPE]] to i32
-; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD25:%[0-9]+]], true
-; CHECK-NEXT:    br i1 [[RBAD25]], label %kosan.record{{[0-9]*}}, label %{{[0-9]+}}, !prof !{{[0-9]+}}
-; CHECK:         store i64 %kosan.addr1, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
-; CHECK-NEXT:    store i64 %kosan.arg1.begin, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
-; CHECK-NEXT:    store i64 %kosan.arg1.end, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
-; CHECK-NEXT:    store i64 %kosan.arg1.pitch, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
-; CHECK-NEXT:    store i32 16, ptr {{%.*}}, align 4
-; CHECK:         or i64 {{%.*}}, 7
+; CHECK-NEXT:    %kosan.pitched3 = icmp ne i64 %kosan.arg0.pitch, 0
+; CHECK-NEXT:    [[DREPORT:%.*]] = or i1 %kosan.bad2, %kosan.pitched3
+; CHECK-NEXT:    %kosan.safe4 = select i1 %kosan.bad2, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %dst
+; CHECK-NEXT:    store <4 x i32> %kosan.copy.kosan, ptr %kosan.safe4, align 4, !kosan.copy
+; CHECK-NEXT:    br i1 [[DREPORT]], label %kosan.report5, label %[[DCONT:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK:         call void @llvm.trap()
-; CHECK:         br i1 [[OK]], label %[[COPY]], label %[[SSKIP:kosan.skip[0-9]+]], !prof [[LIKELY]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  [[SSKIP]]:
-; CHECK-NEXT:    br label %[[SCONT]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  [[SCONT]]:
-; CHECK-NEXT:    br label %kosan.cont
-; CHECK-EMPTY:
-; CHECK-NEXT:  kosan.slow:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
-; CHECK-NEXT:    [[DSHAPE:%.*]] = load i64
-; CHECK:         trunc i64 [[DSHAPE]] to i32
-; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD26:%[0-9]+]], true
-; CHECK-NEXT:    br i1 [[RBAD26]], label %kosan.record{{[0-9]*}}, label %{{[0-9]+}}, !prof !{{[0-9]+}}
-; CHECK:         store i64 %kosan.addr, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 16
-; CHECK-NEXT:    store i64 %kosan.arg0.begin, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 24
-; CHECK-NEXT:    store i64 %kosan.arg0.end, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 32
-; CHECK-NEXT:    store i64 %kosan.arg0.pitch, ptr {{%.*}}, align 8
-; CHECK-NEXT:    getelementptr inbounds i8, ptr {{%.*}}, i64 64
-; CHECK-NEXT:    store i32 16, ptr {{%.*}}, align 4
-; CHECK:         or i64 {{%.*}}, 6
-; CHECK:         call void @llvm.trap()
-; CHECK:         br i1 [[OK]], label %kosan.access, label %kosan.skip, !prof [[LIKELY]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  kosan.skip:
-; CHECK-NEXT:    br label %kosan.cont
-; CHECK-EMPTY:
-; CHECK-NEXT:  kosan.cont:
+; CHECK:       [[DCONT]]:
 ; CHECK-NEXT:    ret void
 ; CHECK-NEXT:  }
 

@@ -4,11 +4,11 @@
 ; kosan_launch_info (32 bytes) followed by one kosan_arg_bounds (32 bytes) per
 ; original parameter, as an array of i64: N = (32 + 32 * nparams) / 8.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=ORIG
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=ATTRS
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=ORIG
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=ATTRS
 ; The clone is valid IR that the rest of the pipeline can take.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -disable-output < %s
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-link-runtime=false -disable-output < %s
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -16,12 +16,12 @@
 
 ; (-kosan-hoist-checks=0: these loops' accesses would be checked once before
 ; the loop, hoist.ll; here they keep the checks of every iteration.)
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-hoist-checks=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ; The uninit check of a group: one branch on the launch flag after its
 ; last load, a select per load in the cold path.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-hoist-checks=0 -kosan-debug-func=unrolled4 -S < %s | FileCheck %s --check-prefix=UNINIT
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -18,15 +18,15 @@
 ; grid-stride loop (a 32-bit index stepped by the grid's size, which may
 ; wrap). -kosan-hoist-checks=0 turns hoisting off.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks \
 ; RUN:   | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-checks=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
 ; With the alignment test: the first address's, once, in the preheader.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-debug-func=copy -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ALIGN
 

@@ -25,13 +25,13 @@
 ; (-kosan-uninit=0: the uninit compare after each global load has its own
 ; test, uninit.ll, and would only interleave with the checks here.)
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-checks=0 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-checks=0 -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 ; The dispatcher (what clang's pipeline runs) does the same on a device module.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-checks=0 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-checks=0 -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 ; With checks off, nothing is cloned or instrumented.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-misaligned=0 -kosan-checks=none -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s --check-prefix=NONE
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan -kosan-misaligned=0 -kosan-checks=none -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s --check-prefix=NONE
 
 ; NONE-NOT: __kosan
 ; NONE:     define void @load_store(

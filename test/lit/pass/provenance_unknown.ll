@@ -7,10 +7,10 @@
 ; (-kosan-uninit=0: the uninit compare after each global load has its own
 ; test, uninit.ll, and would only interleave with the checks here.)
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s
 ; Table checks keep their control flow and redirect nothing: a module whose
 ; only checked access goes to the table gets no sink.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -kosan-debug-func=from_struct -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -kosan-debug-func=from_struct -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=TABLEONLY --implicit-check-not=sink
 ; TABLEONLY: define ptx_kernel void @from_struct__kosan(
 ; TABLEONLY: call i1 @__kosan_oob_check_table(

@@ -11,11 +11,11 @@
 ; a pointer loaded from memory). A module without such accesses needs none
 ; (runtime_link_none.ll).
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -S < %s | FileCheck %s --check-prefixes=CHECK,LINK
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=true -S < %s | FileCheck %s --check-prefixes=CHECK,LINK
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefixes=CHECK,NOLINK
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -S < %s | FileCheck %s --check-prefixes=CHECK,LINK
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=true -S < %s | FileCheck %s --check-prefixes=CHECK,LINK
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefixes=CHECK,NOLINK
 ; The linked module is valid and compiles to PTX.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob < %s | llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob < %s | llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

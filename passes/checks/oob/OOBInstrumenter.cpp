@@ -58,6 +58,7 @@
 #include "kosan/bounds.h"
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 
 #include "llvm/ADT/MapVector.h"
@@ -182,6 +183,8 @@ struct Counts {
   unsigned hoisted = 0, loops = 0;   // accesses checked before their loop (in arg), and loops
 };
 
+static unsigned fillBits(Type *T);
+
 // Most recent groups of one object and stretch an access is tried against.
 constexpr unsigned kGroupCandidates = 8;
 class OOBInstrumenter final : public Instrumenter {
@@ -232,19 +235,36 @@ private:
   bool provenInBounds(const Access &A, const Provenance &p, ScalarEvolution &SE,
                       LazyValueInfo &LVI) const;
   // What a hoisted access's test covers: addresses start + k * step of
-  // loop, k <= trips.
+  // loop, k <= trips; or, for a loop stepped by a loop-invariant amount (a
+  // grid-stride loop), the addresses base + scale * ext(i) for the values
+  // its induction variable i can take (BoundedIv).
+  struct BoundedIv {
+    PHINode *iv;          // the loop's induction variable, at most 32 bits
+    Value *start, *step;  // i's first value, and what each trip adds
+    Value *bound;         // the loop goes on while i + step < bound
+    bool isSigned;        // slt (sext of i in the address) or ult (zext)
+    bool zextOfSigned;    // a signed loop whose address zero-extends i
+    Value *base;          // the address less scale * ext(i): loop-invariant
+    MapVector<Value *, APInt> invariant; // base's loop-invariant terms
+    APInt constant;       // and its constant
+    int64_t scale;        // bytes per unit of i, > 0
+  };
   struct HoistRange {
     Loop *loop;
     const SCEV *start, *trips;
     int64_t step;
+    std::shared_ptr<BoundedIv> iv; // set for the bounded-IV form
   };
   std::optional<HoistRange> hoistRange(const Access &A, const Provenance &p, ScalarEvolution &SE,
                                        LoopInfo &LI, SCEVExpander &X,
                                        const LaunchContext &ctx) const;
   Value *hoistedRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
                         ScalarEvolution &SE, SCEVExpander &X, const LaunchContext &ctx);
+  std::shared_ptr<BoundedIv> boundedIv(const Access &A, Loop *L) const;
+  Value *boundedIvRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
+                          const LaunchContext &ctx);
   void checkHoisted(Access &A, const Provenance &p, uint32_t site, Value *loopOk,
-                    const LaunchContext &ctx,
+                    bool uninitInLoopOk, const LaunchContext &ctx,
                     SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
   void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
@@ -282,6 +302,13 @@ private:
   DenseMap<std::pair<Value *, uint64_t>, Value *> argMisalignedCache;
   // The launch's uninit flag, tested once at the function's entry.
   Value *uninitOnCache = nullptr;
+  // Loops whose test (kosan.loop.ok) fails when the launch has uninit=1.
+  SmallPtrSet<Loop *, 4> uninitInLoopOk;
+  // A load of a kernel argument that the uninit check tests.
+  bool uninitTested(const Access &A) const {
+    auto *L = dyn_cast<LoadInst>(A.inst);
+    return L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD && fillBits(L->getType());
+  }
   // Set while the copy of a hoisted access is checked: its bounds are read
   // where it needs them, so that the loop does not keep them in registers.
   bool boundsInPlace = false;
@@ -936,12 +963,19 @@ OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolutio
   BasicBlock *preheader = L ? L->getLoopPreheader() : nullptr;
   if (!preheader)
     return std::nullopt;
+  // Without a constant stride and a bound on the trips: the values the
+  // loop's induction variable can take, when the loop's own test bounds it.
+  auto viaInductionVariable = [&]() -> std::optional<HoistRange> {
+    if (std::shared_ptr<BoundedIv> iv = boundedIv(A, L))
+      return HoistRange{L, nullptr, nullptr, 0, std::move(iv)};
+    return std::nullopt;
+  };
   auto *rec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(A.ptr));
   if (!rec || rec->getLoop() != L || !rec->isAffine())
-    return std::nullopt;
+    return viaInductionVariable();
   auto *stepC = dyn_cast<SCEVConstant>(rec->getStepRecurrence(SE));
   if (!stepC || stepC->getAPInt().getSignificantBits() > 24 || stepC->getAPInt().isZero())
-    return std::nullopt;
+    return viaInductionVariable();
   int64_t step = stepC->getAPInt().getSExtValue();
   uint64_t need = requiredAlignment(A);
   if (need && step % int64_t(need) != 0)
@@ -949,12 +983,160 @@ OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolutio
   const SCEV *trips = SE.getSymbolicMaxBackedgeTakenCount(L);
   if (isa<SCEVCouldNotCompute>(trips) || !trips->getType()->isIntegerTy() ||
       trips->getType()->getIntegerBitWidth() > 64)
-    return std::nullopt;
+    return viaInductionVariable();
   Instruction *at = preheader->getTerminator();
   const SCEV *start = rec->getStart();
   if (!X.isSafeToExpandAt(trips, at) || !X.isSafeToExpandAt(start, at))
-    return std::nullopt;
-  return HoistRange{L, start, trips, step};
+    return viaInductionVariable();
+  return HoistRange{L, start, trips, step, nullptr};
+}
+
+// A loop whose only way round is its latch's test `i + step < bound`
+// (signed or unsigned; step and bound loop-invariant, step any value: a
+// grid-stride loop's blockDim.x * gridDim.x), and an access at
+// base + scale * ext(i) + (loop-invariant terms), i of at most 32 bits.
+// Every value i takes is its first, start, or one that passed the test:
+// when step > 0 and high + step does not wrap (high = max(start, bound -
+// 1)), i stays in [start, high] (each trip adds step to a value at most
+// high, and goes on only below bound), so the access stays in
+// [address(start), address(high)]. Those conditions are tested at run
+// time with the range (boundedIvRangeOk): a negative or zero step, or one
+// that may wrap, fails the test, and the loop's accesses are checked one
+// by one. Null when the loop or the address has another form.
+std::shared_ptr<OOBInstrumenter::BoundedIv> OOBInstrumenter::boundedIv(const Access &A,
+                                                                        Loop *L) const {
+  BasicBlock *latch = L->getLoopLatch(), *preheader = L->getLoopPreheader();
+  BasicBlock *header = L->getHeader();
+  auto *br = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
+  if (!preheader || !br || !br->isConditional())
+    return nullptr;
+  auto *cmp = dyn_cast<ICmpInst>(br->getCondition());
+  if (!cmp)
+    return nullptr;
+  // The predicate under which the loop goes round again, next first.
+  ICmpInst::Predicate pred = cmp->getPredicate();
+  if (br->getSuccessor(0) != header) {
+    if (br->getSuccessor(1) != header)
+      return nullptr;
+    pred = ICmpInst::getInversePredicate(pred);
+  }
+  Value *next = cmp->getOperand(0), *bound = cmp->getOperand(1);
+  if (!L->isLoopInvariant(bound)) {
+    std::swap(next, bound);
+    pred = ICmpInst::getSwappedPredicate(pred);
+  }
+  if ((pred != ICmpInst::ICMP_SLT && pred != ICmpInst::ICMP_ULT) || !L->isLoopInvariant(bound))
+    return nullptr;
+  auto *add = dyn_cast<BinaryOperator>(next);
+  if (!add || add->getOpcode() != Instruction::Add)
+    return nullptr;
+  auto d = std::make_shared<BoundedIv>();
+  for (unsigned k = 0; k < 2; ++k)
+    if (auto *phi = dyn_cast<PHINode>(add->getOperand(k));
+        phi && phi->getParent() == header && L->isLoopInvariant(add->getOperand(1 - k))) {
+      d->iv = phi;
+      d->step = add->getOperand(1 - k);
+    }
+  if (!d->iv || d->iv->getNumIncomingValues() != 2 || !d->iv->getType()->isIntegerTy() ||
+      d->iv->getType()->getIntegerBitWidth() > 32 ||
+      d->iv->getIncomingValueForBlock(latch) != add || d->iv->getBasicBlockIndex(preheader) < 0)
+    return nullptr;
+  d->start = d->iv->getIncomingValueForBlock(preheader);
+  d->bound = bound;
+  d->isSigned = pred == ICmpInst::ICMP_SLT;
+
+  // The address: one term in i (i itself, sign-extended by the GEP, or an
+  // extension of it), the others loop-invariant.
+  MapVector<Value *, APInt> variable;
+  d->base = decomposeAddress(DL, A.ptr, variable, d->constant, /*throughAddrSpaceCasts=*/false);
+  if (!d->base || !L->isLoopInvariant(d->base))
+    return nullptr;
+  std::optional<bool> sext;
+  std::optional<APInt> scale;
+  for (auto &[V, sc] : variable) {
+    Value *inner = V;
+    bool isSext = true;
+    if (auto *SE = dyn_cast<SExtInst>(V))
+      inner = SE->getOperand(0);
+    else if (auto *ZE = dyn_cast<ZExtInst>(V))
+      inner = ZE->getOperand(0), isSext = false;
+    if (inner == d->iv) {
+      if (scale)
+        return nullptr;
+      scale = sc;
+      sext = isSext;
+    } else if (L->isLoopInvariant(V)) {
+      d->invariant.insert({V, sc});
+    } else {
+      return nullptr;
+    }
+  }
+  if (!scale || !scale->isStrictlyPositive() || scale->getSignificantBits() > 24)
+    return nullptr;
+  d->scale = scale->getSExtValue();
+  // A signed loop's values are ordered as the sign extension orders them;
+  // its zero extension keeps their order when start >= 0 (tested).
+  // An unsigned loop with a sign-extended index is left checked.
+  if (!d->isSigned && *sext)
+    return nullptr;
+  d->zextOfSigned = d->isSigned && !*sext;
+  uint64_t need = requiredAlignment(A);
+  if (need && d->scale % int64_t(need) != 0)
+    return nullptr;
+  return d;
+}
+
+// The bounded-IV form's test, at the end of the loop's preheader: the step
+// goes forward, high + step does not wrap, and [address(start),
+// address(high) + size) lies in the argument, which is not pitched (and
+// the first address aligned: every other differs by multiples of scale).
+// The span is below 2^56 bytes (32-bit i, scale below 2^24), so
+// address(start) <= address(high) says that no address in between wraps.
+Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
+                                         const HoistRange &R, const LaunchContext &ctx) {
+  const BoundedIv &V = *R.iv;
+  Instruction *at = R.loop->getLoopPreheader()->getTerminator();
+  IRBuilder<> B(at);
+  B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+  Type *T = V.iv->getType();
+  Value *zero = ConstantInt::get(T, 0);
+  Value *last = B.CreateSub(V.bound, ConstantInt::get(T, 1));
+  Value *high = B.CreateBinaryIntrinsic(V.isSigned ? Intrinsic::smax : Intrinsic::umax, V.start,
+                                        last, nullptr, "kosan.iv.high");
+  Value *wraps = B.CreateExtractValue(
+      B.CreateBinaryIntrinsic(V.isSigned ? Intrinsic::sadd_with_overflow
+                                         : Intrinsic::uadd_with_overflow,
+                              high, V.step),
+      1, "kosan.iv.wraps");
+  Value *forward = V.isSigned ? B.CreateICmpSGT(V.step, zero) : B.CreateICmpNE(V.step, zero);
+  bool sext = V.isSigned && !V.zextOfSigned;
+  Value *base = B.CreatePtrToInt(V.base, I64);
+  for (auto &[val, sc] : V.invariant)
+    base = B.CreateAdd(base, B.CreateMul(B.CreateSExtOrTrunc(val, I64),
+                                         B.getInt64(sc.getSExtValue())));
+  if (!V.constant.isZero())
+    base = B.CreateAdd(base, B.getInt64(V.constant.getSExtValue()));
+  auto addressAt = [&](Value *i, const Twine &name) {
+    Value *wide = sext ? B.CreateSExt(i, I64) : B.CreateZExt(i, I64);
+    return B.CreateAdd(base, B.CreateMul(wide, B.getInt64(V.scale)), name);
+  };
+  Value *first = addressAt(V.start, "kosan.hoist.first");
+  Value *lastAddr = addressAt(high, "kosan.hoist.last");
+  Value *endAddr = B.CreateAdd(lastAddr, B.getInt64(A.constSize));
+  SmallVector<Value *, 8> conds = {
+      forward, B.CreateNot(wraps), B.CreateICmpULE(first, lastAddr),
+      B.CreateICmpULT(lastAddr, endAddr),
+      B.CreateICmpUGE(first, argBound(ctx, p.argIndex, 0, B)),
+      B.CreateICmpULE(endAddr, argBound(ctx, p.argIndex, 1, B)),
+      B.CreateICmpEQ(argBound(ctx, p.argIndex, 2, B), B.getInt64(0))};
+  if (V.zextOfSigned)
+    conds.push_back(B.CreateICmpSGE(V.start, zero));
+  if (uint64_t need = requiredAlignment(A))
+    conds.push_back(
+        B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));
+  Value *ok = B.CreateAnd(conds);
+  ok->setName("kosan.hoist.ok");
+  return ok;
 }
 
 // Emits, at the end of the loop's preheader, whether every address of R is
@@ -1193,7 +1375,7 @@ Value *OOBInstrumenter::misalignment(Check &c, Value *addr, uint64_t alignment,
 // or to a copy that is checked (and reported) as any other access. The
 // copy reads its argument's bounds where it needs them.
 void OOBInstrumenter::checkHoisted(Access &A, const Provenance &p, uint32_t site, Value *loopOk,
-                                   const LaunchContext &ctx,
+                                   bool uninitInLoopOk, const LaunchContext &ctx,
                                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads) {
   Instruction *I = A.inst;
   Instruction *fastTerm = nullptr, *slowTerm = nullptr;
@@ -1219,8 +1401,9 @@ void OOBInstrumenter::checkHoisted(Access &A, const Provenance &p, uint32_t site
     phi->addIncoming(I, I->getParent());
     phi->addIncoming(copy, copy->getParent());
   }
-  if (auto *L = dyn_cast<LoadInst>(I); L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD) {
-    uninitLoads.push_back({L, site});
+  if (uninitTested(A)) {
+    if (!uninitInLoopOk)
+      uninitLoads.push_back({cast<LoadInst>(I), site});
     uninitLoads.push_back({cast<LoadInst>(copy), site});
   }
   Access checked = A;
@@ -1256,6 +1439,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   argBoundCache.clear();
   argMisalignedCache.clear();
   uninitOnCache = nullptr;
+  uninitInLoopOk.clear();
   Counts counts;
 
   // Resolve, prove and group every access before any block is split; the
@@ -1306,11 +1490,20 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     for (unsigned i = 0; i < accesses.size(); ++i)
       if (ranges[i] && hoistLoop[i])
         loopTests[hoistLoop[i]].push_back(
-            hoistedRangeOk(accesses[i], provenance[i], *ranges[i], SE, X, ctx));
+            ranges[i]->iv ? boundedIvRangeOk(accesses[i], provenance[i], *ranges[i], ctx)
+                          : hoistedRangeOk(accesses[i], provenance[i], *ranges[i], SE, X, ctx));
   }
+  // A loop with hoisted loads the uninit check would test takes their
+  // checked copies when the launch has uninit=1: the copies test the
+  // values, the accesses as they were need no branch on the launch's flag.
+  for (unsigned i = 0; i < accesses.size(); ++i)
+    if (Loop *L = hoistLoop[i]; L && loopTests.count(L) && uninitTested(accesses[i]))
+      uninitInLoopOk.insert(L);
   DenseMap<Loop *, Value *> loopOk;
   for (auto &[L, tests] : loopTests) {
     IRBuilder<> B(L->getLoopPreheader()->getTerminator());
+    if (uninitInLoopOk.contains(L))
+      tests.push_back(B.CreateNot(uninitOn(ctx, clone), "kosan.uninit.off"));
     Value *ok = B.CreateAnd(tests);
     ok->setName("kosan.loop.ok");
     loopOk[L] = ok;
@@ -1365,7 +1558,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       ++NumChecked;
       ++counts.hoisted;
       ++NumHoisted;
-      checkHoisted(A, p, site, loopOk.lookup(L), ctx, uninitLoads);
+      checkHoisted(A, p, site, loopOk.lookup(L), uninitInLoopOk.contains(L), ctx, uninitLoads);
       continue;
     }
     if (auto *L = dyn_cast<LoadInst>(A.inst);

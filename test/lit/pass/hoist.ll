@@ -13,10 +13,11 @@
 ; access, or one after an early exit, is hoisted too, and a thread whose
 ; guard keeps it in bounds just takes the checked copy.
 ;
-; Stay checked in every iteration: a data-dependent index (out[idx[i]]), a
-; loop without a bound on its trips (while (a[i] != 0)), and saxpy's
-; grid-stride loop (a 32-bit index stepped by the grid's size, which may
-; wrap). -kosan-hoist-checks=0 turns hoisting off.
+; Stay checked in every iteration: a data-dependent index (out[idx[i]]) and
+; a loop without a bound on its trips (while (a[i] != 0)). saxpy's
+; grid-stride loop (a 32-bit index stepped by the grid's size) is hoisted
+; through its own test i < n (hoist_grid_stride.ll). -kosan-hoist-checks=0
+; turns hoisting off.
 
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks \
@@ -47,7 +48,7 @@
 ; REMARK: kernel 'indirect': 2 accesses checked {{.*}} by 2 checks, 0 of them in 0 groups at constant distances, 1 hoisted out of 1 loops, 1 checked one by one,
 ; REMARK: kernel 'until_zero': 2 accesses checked {{.*}} by 2 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 2 checked one by one,
 ; REMARK: kernel 'early_exit': 2 accesses checked {{.*}} by 1 checks, 0 of them in 0 groups at constant distances, 2 hoisted out of 1 loops, 0 checked one by one,
-; REMARK: kernel 'grid_stride': 3 accesses checked {{.*}} by 2 checks, 2 of them in 1 groups at constant distances, 0 hoisted out of 0 loops, 1 checked one by one,
+; REMARK: kernel 'grid_stride': 3 accesses checked {{.*}} by 1 checks, 0 of them in 0 groups at constant distances, 3 hoisted out of 1 loops, 0 checked one by one,
 
 ; OFF-NOT: kosan.loop.ok
 ; OFF-NOT: kosan.hoisted
@@ -169,13 +170,12 @@
 ; CHECK:       latch:
 ; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
 
-; grid_stride: checked in every iteration (y[i]'s load and store as a group).
+; grid_stride: hoisted through the loop's test of i (hoist_grid_stride.ll).
 ; CHECK-LABEL: define ptx_kernel void @grid_stride__kosan(
-; CHECK-NOT:     kosan.hoist
+; CHECK:         %kosan.iv.high = call i32 @llvm.smax.i32(i32 %start,
+; CHECK:         %kosan.loop.ok = and i1
 ; CHECK:       loop:
-; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
-; CHECK:         %kosan.group = ptrtoint ptr %py to i64
-; CHECK-NOT:     kosan.hoist
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted
 ; CHECK:       exit:
 
 ; CHECK: [[LIKELY]] = !{!"branch_weights", i32 1048575, i32 1}
@@ -332,7 +332,7 @@ exit:
 }
 
 ; saxpy's grid-stride loop: i is a 32-bit int stepped by the grid's size
-; (not a constant) and may wrap: not hoisted.
+; (not a constant); the test i < n bounds it.
 define void @grid_stride(ptr %y, ptr %x, float %a, i32 %n) {
 entry:
   %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()

@@ -37,11 +37,15 @@
 //             the loop's trips) is checked once in the loop's preheader, on
 //             the range [start, start + trips * step] it may span: every
 //             iteration that reaches it is within those trips, whatever
-//             branch or early exit it sits behind. The loop's accesses share
-//             one test (kosan.loop.ok); in the loop each branches on it to
-//             the access as it was, or, when the range is not in bounds (or
-//             the argument pitched), to a copy checked as any other access,
-//             which reports the first bad access of the thread exactly.
+//             branch or early exit it sits behind. A grid-stride loop (a
+//             loop-invariant step, i < n) is bounded by its own test of i
+//             instead (boundedIv). The loop's accesses share one test
+//             (kosan.loop.ok); in the loop one branch on it per stretch of
+//             straight-line code holding them goes to the stretch as it
+//             was, or, when the range is not in bounds (or the argument
+//             pitched), to a copy of the stretch whose accesses are checked
+//             as any other access, which reports the first bad access of
+//             the thread exactly.
 //
 // Grouping never reaches out of a block: an access that is conditional, or
 // after a loop's early exit, is never checked on another's behalf.
@@ -81,6 +85,8 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -263,7 +269,11 @@ private:
   std::shared_ptr<BoundedIv> boundedIv(const Access &A, Loop *L) const;
   Value *boundedIvRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
                           const LaunchContext &ctx);
-  void checkHoisted(Access &A, const Provenance &p, uint32_t site, Value *loopOk,
+  SmallVector<unsigned, 8>
+  hoistedStretch(unsigned first, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
+                 const DenseMap<const Instruction *, unsigned> &accessAt) const;
+  void checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<Access> accesses,
+                    ArrayRef<Provenance> provenance, ArrayRef<uint32_t> sites, Value *loopOk,
                     bool uninitInLoopOk, const LaunchContext &ctx,
                     SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
@@ -1371,49 +1381,105 @@ Value *OOBInstrumenter::misalignment(Check &c, Value *addr, uint64_t alignment,
                           "kosan.misaligned");
 }
 
-// A hoisted access: branches on its loop's test to the access as it was,
-// or to a copy that is checked (and reported) as any other access. The
-// copy reads its argument's bounds where it needs them.
-void OOBInstrumenter::checkHoisted(Access &A, const Provenance &p, uint32_t site, Value *loopOk,
-                                   bool uninitInLoopOk, const LaunchContext &ctx,
+// A stretch of a block from one hoisted access to the last hoisted access
+// of the same loop that follows it with nothing between them that may not
+// run twice in two versions (another checked access, a call other than an
+// intrinsic, anything convergent): one branch on the loop's test goes to
+// the stretch as it was, or to a copy of it whose accesses are checked (and
+// reported) as any other access is. The copies read their argument's
+// bounds where they need them. Returns the hoisted accesses of the stretch
+// (indices, program order), `first` the first of them.
+SmallVector<unsigned, 8>
+OOBInstrumenter::hoistedStretch(unsigned first, ArrayRef<Access> accesses,
+                                ArrayRef<Loop *> hoistLoop,
+                                const DenseMap<const Instruction *, unsigned> &accessAt) const {
+  SmallVector<unsigned, 8> members = {first};
+  Loop *L = hoistLoop[first];
+  for (Instruction *I = accesses[first].inst->getNextNode(); I && !I->isTerminator();
+       I = I->getNextNode()) {
+    if (auto it = accessAt.find(I); it != accessAt.end()) {
+      if (hoistLoop[it->second] != L)
+        break;
+      members.push_back(it->second);
+      continue;
+    }
+    if (auto *CB = dyn_cast<CallBase>(I);
+        CB && (!isa<IntrinsicInst>(CB) || CB->isConvergent() || CB->isInlineAsm()))
+      break;
+    if (I->isEHPad() || I->getType()->isTokenTy() || isa<AllocaInst>(I))
+      break;
+  }
+  return members;
+}
+
+void OOBInstrumenter::checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<Access> accesses,
+                                   ArrayRef<Provenance> provenance, ArrayRef<uint32_t> sites,
+                                   Value *loopOk, bool uninitInLoopOk, const LaunchContext &ctx,
                                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads) {
-  Instruction *I = A.inst;
+  Instruction *first = accesses[members.front()].inst, *last = accesses[members.back()].inst;
+  SmallVector<Instruction *, 16> stretch;
+  for (Instruction *I = first;; I = I->getNextNode()) {
+    stretch.push_back(I);
+    if (I == last)
+      break;
+  }
   Instruction *fastTerm = nullptr, *slowTerm = nullptr;
   MDBuilder MDB(Ctx);
-  SplitBlockAndInsertIfThenElse(loopOk, I, &fastTerm, &slowTerm,
+  SplitBlockAndInsertIfThenElse(loopOk, first, &fastTerm, &slowTerm,
                                 MDB.createLikelyBranchWeights());
-  fastTerm->getParent()->setName("kosan.hoisted");
-  slowTerm->getParent()->setName("kosan.unhoisted");
-  if (BasicBlock *head = fastTerm->getParent()->getSinglePredecessor())
-    head->getTerminator()->setDebugLoc(I->getDebugLoc());
-  BasicBlock *tail = I->getParent();
-  I->moveBefore(fastTerm);
-  Instruction *copy = I->clone();
-  copy->insertBefore(slowTerm);
-  if (!I->getType()->isVoidTy() && !I->use_empty()) {
+  BasicBlock *fast = fastTerm->getParent(), *slow = slowTerm->getParent();
+  fast->setName("kosan.hoisted");
+  slow->setName("kosan.unhoisted");
+  if (BasicBlock *head = fast->getSinglePredecessor())
+    head->getTerminator()->setDebugLoc(first->getDebugLoc());
+  BasicBlock *tail = first->getParent();
+  ValueToValueMapTy copies;
+  for (Instruction *I : stretch)
+    I->moveBefore(fastTerm);
+  for (Instruction *I : stretch) {
+    Instruction *copy = I->clone();
+    copy->insertBefore(slowTerm);
+    if (I->hasName())
+      copy->setName(I->getName());
+    copies[I] = copy;
+  }
+  for (Instruction *I : stretch)
+    RemapInstruction(cast<Instruction>(copies[I]), copies,
+                     RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+  // What the stretch computes for the code after it: from either version.
+  for (Instruction *I : stretch) {
+    if (I->getType()->isVoidTy())
+      continue;
+    SmallVector<Use *, 4> outside;
+    for (Use &U : I->uses())
+      if (cast<Instruction>(U.getUser())->getParent() != fast)
+        outside.push_back(&U);
+    if (outside.empty())
+      continue;
     PHINode *phi = PHINode::Create(I->getType(), 2, I->getName() + ".kosan");
     phi->insertBefore(tail->begin());
-    SmallVector<Use *, 4> uses;
-    for (Use &U : I->uses())
-      uses.push_back(&U);
-    for (Use *U : uses)
+    phi->addIncoming(I, fast);
+    phi->addIncoming(copies[I], slow);
+    for (Use *U : outside)
       U->set(phi);
-    phi->addIncoming(I, I->getParent());
-    phi->addIncoming(copy, copy->getParent());
   }
-  if (uninitTested(A)) {
-    if (!uninitInLoopOk)
-      uninitLoads.push_back({cast<LoadInst>(I), site});
-    uninitLoads.push_back({cast<LoadInst>(copy), site});
+  for (unsigned m : members) {
+    Access &A = accesses[m];
+    auto *copy = cast<Instruction>(copies[A.inst]);
+    if (uninitTested(A)) {
+      if (!uninitInLoopOk)
+        uninitLoads.push_back({cast<LoadInst>(A.inst), sites[m]});
+      uninitLoads.push_back({cast<LoadInst>(copy), sites[m]});
+    }
+    Access checked = A;
+    checked.inst = copy;
+    checked.ptr = copy->getOperand(A.ptrOperand);
+    Check c(checked, provenance[m], sites[m]);
+    Counts ignored;
+    boundsInPlace = true;
+    checkAccess(c, ignored, ctx);
+    boundsInPlace = false;
   }
-  Access checked = A;
-  checked.inst = copy;
-  checked.ptr = copy->getOperand(A.ptrOperand);
-  Check c(checked, p, site);
-  Counts ignored;
-  boundsInPlace = true;
-  checkAccess(c, ignored, ctx);
-  boundsInPlace = false;
 }
 
 void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
@@ -1526,7 +1592,15 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   SmallVector<std::pair<LoadInst *, uint32_t>, 16> uninitLoads;
   MapVector<int, SmallVector<std::pair<LoadInst *, unsigned>, 8>> uninitByGroup;
 
+  // Each access's index, for the stretches of hoisted accesses (an
+  // instruction with two, a copy, is never hoisted).
+  DenseMap<const Instruction *, unsigned> accessAt;
+  for (unsigned i = 0; i < accesses.size(); ++i)
+    accessAt.try_emplace(accesses[i].inst, i);
+  SmallVector<bool, 32> inStretch(accesses.size(), false);
   for (unsigned index = 0; index < accesses.size(); ++index) {
+    if (inStretch[index])
+      continue; // checked with the first of its stretch
     Access &A = accesses[index];
     Provenance &p = provenance[index];
     // An earlier redirected load may have replaced this pointer's value.
@@ -1549,18 +1623,28 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       ++counts.constant;
       continue;
     }
-    uint32_t site = sites[index] =
-        S.sites.add(*A.inst, A.kind, p.space, A.constSize, objectName(p),
-                    p.kind == Provenance::KernelArg ? int(p.argIndex) : -1);
+    auto addSite = [&](unsigned i) {
+      const Access &X = accesses[i];
+      const Provenance &q = provenance[i];
+      return sites[i] = S.sites.add(*X.inst, X.kind, q.space, X.constSize, objectName(q),
+                                    q.kind == Provenance::KernelArg ? int(q.argIndex) : -1);
+    };
     if (Loop *L = hoistLoop[index]) {
-      ++counts.arg;
-      ++NumCheckedArg;
-      ++NumChecked;
-      ++counts.hoisted;
-      ++NumHoisted;
-      checkHoisted(A, p, site, loopOk.lookup(L), uninitInLoopOk.contains(L), ctx, uninitLoads);
+      SmallVector<unsigned, 8> members = hoistedStretch(index, accesses, hoistLoop, accessAt);
+      for (unsigned m : members) {
+        addSite(m);
+        inStretch[m] = true;
+        ++counts.arg;
+        ++NumCheckedArg;
+        ++NumChecked;
+        ++counts.hoisted;
+        ++NumHoisted;
+      }
+      checkHoisted(members, accesses, provenance, sites, loopOk.lookup(L),
+                   uninitInLoopOk.contains(L), ctx, uninitLoads);
       continue;
     }
+    uint32_t site = addSite(index);
     if (auto *L = dyn_cast<LoadInst>(A.inst);
         L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD &&
         (p.kind == Provenance::KernelArg || p.kind == Provenance::Unknown)) {

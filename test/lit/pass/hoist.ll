@@ -4,10 +4,11 @@
 ; loop's preheader, on every address it may take: first = start, last =
 ; start + trips * step, [min, max + size) against the argument's bounds, and
 ; the argument not pitched. The loop's tests are and-ed into one,
-; %kosan.loop.ok. In the loop, each hoisted access branches on it: to the
-; access as it was (kosan.hoisted), or to a copy checked as any access is
-; (kosan.unhoisted: select to the sink, report branch), so that a thread
-; whose range fails reports its first bad access exactly, with its own site.
+; %kosan.loop.ok. In the loop, one branch on it per stretch of a block
+; holding hoisted accesses: to the stretch as it was (kosan.hoisted), or to
+; a copy of it whose accesses are checked as any access is (kosan.unhoisted:
+; select to the sink, report branch), so that a thread whose range fails
+; reports its first bad access exactly, with its own site.
 ; The copy reads the argument's bounds where it needs them (the loop keeps
 ; only the one flag). The range is a bound, not the exact set: a guarded
 ; access, or one after an early exit, is hoisted too, and a thread whose
@@ -79,8 +80,12 @@
 ; CHECK-NEXT:    %i = phi i64
 ; CHECK-NEXT:    %pin = getelementptr inbounds float, ptr %in, i64 %i
 ; CHECK-NEXT:    br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted, !prof [[LIKELY:![0-9]+]]
+; One branch for the stretch from the load to the store: to the stretch as
+; it was, or to its copy, whose accesses are checked.
 ; CHECK:       kosan.hoisted:
 ; CHECK-NEXT:    %v = load float, ptr %pin, align 4
+; CHECK-NEXT:    %pout = getelementptr inbounds float, ptr %out, i64 %i
+; CHECK-NEXT:    store float %v, ptr %pout, align 4
 ; CHECK-NEXT:    br label %[[JOIN:[0-9]+]]
 ; The checked copy: its bounds read where it needs them, the sink, the
 ; report (the access's own site).
@@ -93,18 +98,15 @@
 ; CHECK:         %kosan.bad = or i1
 ; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %pin
 ; CHECK-NEXT:    [[VC:%.*]] = load float, ptr %kosan.safe, align 4
-; CHECK-NEXT:    %.kosan = select i1 %kosan.bad, float 0.000000e+00, float [[VC]]
+; CHECK-NEXT:    [[VK:%.*]] = select i1 %kosan.bad, float 0.000000e+00, float [[VC]]
 ; CHECK-NEXT:    br i1 {{%.*}}, label %kosan.report, label
 ; CHECK:       kosan.record.write:
 ; CHECK:         store i64 %kosan.addr, ptr
+; CHECK:         [[POUT:%.*]] = getelementptr inbounds float, ptr %out, i64 %i
+; CHECK:         %kosan.safe{{[0-9]+}} = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr [[POUT]]
+; CHECK-NEXT:    store float [[VK]], ptr %kosan.safe{{[0-9]+}}, align 4
 ; CHECK:       [[JOIN]]:
-; CHECK-NEXT:    %v.kosan = phi float [ %v, %kosan.hoisted ], [ %.kosan, %{{[0-9]+}} ]
-; CHECK-NEXT:    %pout = getelementptr inbounds float, ptr %out, i64 %i
-; CHECK-NEXT:    br i1 %kosan.loop.ok, label %kosan.hoisted4, label %kosan.unhoisted5, !prof [[LIKELY]]
-; CHECK:       kosan.hoisted4:
-; CHECK-NEXT:    store float %v.kosan, ptr %pout, align 4
-; CHECK:       kosan.unhoisted5:
-; CHECK:         store float %v.kosan, ptr %kosan.safe{{[0-9]+}}, align 4
+; CHECK-NOT:     br i1 %kosan.loop.ok
 ; CHECK:       exit:
 
 ; strided: trips (n - 1 - tid) / 8, 32 bytes a trip; the load and the store
@@ -121,7 +123,11 @@
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
-; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
+; CHECK:       kosan.hoisted:
+; CHECK-NEXT:    %v = load float, ptr %p, align 4
+; CHECK-NEXT:    %w = fadd float %v, 1.000000e+00
+; CHECK-NEXT:    store float %w, ptr %p, align 4
+; CHECK-NOT:     br i1 %kosan.loop.ok
 ; CHECK:       exit:
 
 ; guarded: the test covers every i < n; a[i] under i < m keeps its checked

@@ -40,6 +40,8 @@
 ; REMARK: kernel 'unsigned_sext': 1 accesses checked {{.*}} 0 hoisted out of 0 loops, 1 checked one by one,
 ; REMARK: kernel 'wide_iv': 1 accesses checked {{.*}} 0 hoisted out of 0 loops, 1 checked one by one,
 ; REMARK: kernel 'header_exit': 1 accesses checked {{.*}} 0 hoisted out of 0 loops, 1 checked one by one,
+; REMARK: kernel 'barrier_between': 2 accesses checked {{.*}} 2 hoisted out of 1 loops, 0 checked one by one,
+; REMARK: kernel 'gather': 3 accesses checked {{.*}} 2 hoisted out of 1 loops, 1 checked one by one,
 
 ; saxpy: high = smax(start, n - 1); high + stride must not wrap, the stride
 ; must be positive; x[start..high] and y[start..high] in their arguments
@@ -73,12 +75,20 @@
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
+; One branch for the loop's three accesses: the stretch as it was, or its
+; copy with each access checked.
 ; CHECK:       kosan.hoisted:
 ; CHECK-NEXT:    %vx = load float, ptr %px, align 4
+; CHECK-NEXT:    %py = getelementptr inbounds float, ptr %y, i64 %i64
+; CHECK-NEXT:    %vy = load float, ptr %py, align 4
+; CHECK-NEXT:    %r = call float @llvm.fma.f32(float %a, float %vx, float %vy)
+; CHECK-NEXT:    store float %r, ptr %py, align 4
+; CHECK-NEXT:    br label
 ; CHECK:       kosan.unhoisted:
 ; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
-; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
-; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
+; CHECK:         select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %py
+; CHECK:         select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %py
+; CHECK-NOT:     br i1 %kosan.loop.ok
 ; CHECK:       exit:
 
 ; unsigned_zext: umax, uadd.with.overflow, a step that is not zero.
@@ -127,6 +137,27 @@
 ; CHECK-NOT:     kosan.loop.ok
 ; CHECK:       exit:
 
+; A stretch never takes a barrier into its two versions (threads whose
+; tests differ would wait at different barriers): a branch on each side.
+; CHECK-LABEL: define ptx_kernel void @barrier_between__kosan(
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
+; CHECK:         call void @llvm.nvvm.barrier0()
+; CHECK-NOT:     call void @llvm.nvvm.barrier0()
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
+; CHECK:       exit:
+
+; Nor an access checked in place (x[idx[i]]): it would have an unchecked
+; copy. idx[i] and y[i] get a branch each, x[idx[i]] its check, once.
+; CHECK-LABEL: define ptx_kernel void @gather__kosan(
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
+; CHECK:         %j.kosan = phi i32
+; CHECK:         %px = getelementptr inbounds float, ptr %x, i64 %j64
+; CHECK-NEXT:    %kosan.addr{{[0-9]*}} = ptrtoint ptr %px to i64
+; CHECK:         select i1 %kosan.bad{{[0-9]*}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
+; CHECK-NOT:     ptr %px
+; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
+; CHECK:       exit:
+
 ; UNINIT-LABEL: define ptx_kernel void @saxpy__kosan(
 ; UNINIT:         %kosan.uninit.on = icmp ne i32
 ; UNINIT:       preheader:
@@ -134,6 +165,10 @@
 ; UNINIT:         %kosan.loop.ok = and i1 {{.*}}, %kosan.uninit.off
 ; UNINIT:       kosan.hoisted:
 ; UNINIT-NEXT:    %vx = load float, ptr %px, align 4
+; UNINIT-NEXT:    %py = getelementptr inbounds float, ptr %y, i64 %i64
+; UNINIT-NEXT:    %vy = load float, ptr %py, align 4
+; UNINIT-NEXT:    %r = call float @llvm.fma.f32(float %a, float %vx, float %vy)
+; UNINIT-NEXT:    store float %r, ptr %py, align 4
 ; UNINIT-NEXT:    br label
 ; UNINIT:       kosan.unhoisted:
 ; UNINIT:         br i1 %kosan.uninit.on, label %kosan.uninit.test
@@ -386,7 +421,55 @@ exit:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10}
+declare void @llvm.nvvm.barrier0()
+
+; for (i = start; i < n; i += s) { v = a[i]; __syncthreads(); b[i] = v; }
+define void @barrier_between(ptr %b, ptr %a, i32 %start, i32 %n, i32 %s) {
+entry:
+  br label %preheader
+preheader:
+  br label %loop
+loop:
+  %i = phi i32 [ %start, %preheader ], [ %i.next, %loop ]
+  %i64 = sext i32 %i to i64
+  %pa = getelementptr inbounds float, ptr %a, i64 %i64
+  %v = load float, ptr %pa, align 4
+  call void @llvm.nvvm.barrier0()
+  %pb = getelementptr inbounds float, ptr %b, i64 %i64
+  store float %v, ptr %pb, align 4
+  %i.next = add i32 %i, %s
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+; for (i = start; i < n; i += s) y[i] = x[idx[i]];
+define void @gather(ptr %y, ptr %x, ptr %idx, i32 %start, i32 %n, i32 %s) {
+entry:
+  br label %preheader
+preheader:
+  br label %loop
+loop:
+  %i = phi i32 [ %start, %preheader ], [ %i.next, %loop ]
+  %i64 = sext i32 %i to i64
+  %pi = getelementptr inbounds i32, ptr %idx, i64 %i64
+  %j = load i32, ptr %pi, align 4
+  %j64 = sext i32 %j to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %j64
+  %v = load float, ptr %px, align 4
+  %py = getelementptr inbounds float, ptr %y, i64 %i64
+  store float %v, ptr %py, align 4
+  %i.next = add i32 %i, %s
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12}
+!11 = !{ptr @barrier_between, !"kernel", i32 1}
+!12 = !{ptr @gather, !"kernel", i32 1}
 !0 = !{ptr @saxpy, !"kernel", i32 1}
 !1 = !{ptr @unsigned_zext, !"kernel", i32 1}
 !2 = !{ptr @signed_zext, !"kernel", i32 1}

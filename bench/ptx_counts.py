@@ -3,7 +3,10 @@
 and `ptxas -v` output that bench/precision/build.sh leaves in its directory
 (kernels.<check>.ptx, ptxas.<check>.txt): per kernel and check, the clone's
 registers, spill bytes, PTX instructions and some classes of them, and the
-same for the plain kernel (the original every module keeps). Several
+same for the plain kernel (the original every module keeps). "error-free
+path": the instructions of the blocks a run without findings can reach;
+"in loops": those of them inside loops (what each iteration may pay, all
+loops together). Several
 directories (builds of different commits) are compared cell by cell,
 "a / b / c" where they differ. Prints a markdown table.
 
@@ -31,7 +34,7 @@ CLASSES = [
 ]
 # Device runtime functions that instrumented code calls at every sink.
 RUNTIME = ["__kosan_prec_value", "__kosan_prec_narrow"]
-COLUMNS = ["regs", "spill", "instructions", "error-free path"] + [c for c, _ in CLASSES]
+COLUMNS = ["regs", "spill", "instructions", "error-free path", "in loops"] + [c for c, _ in CLASSES]
 # Blocks (by the IR block name ptxas's input gives in a comment) that a run
 # without findings never enters: the checks' reports.
 COLD = re.compile(r"%kosan\.(report|record|halt|uninit\.(test|scan)|group\.(scan|next|found)|slow|skip|unhoisted)")
@@ -88,14 +91,14 @@ def error_free_path(body):
         m = re.match(r"(\$L__BB\w+):", s)
         if m:
             cur = m.group(1)
-            blocks[cur] = {"lines": [], "cold": bool(COLD.search(s))}
+            blocks[cur] = {"lines": [s], "cold": bool(COLD.search(s))}
             order.append(cur)
             continue
         if s.startswith("// %bb.") or s.startswith("// %"):
             # A block ptxas's input names without a label (reached by
             # falling through).
             cur = f"{cur}+"
-            blocks[cur] = {"lines": [], "cold": bool(COLD.search(s))}
+            blocks[cur] = {"lines": [s], "cold": bool(COLD.search(s))}
             order.append(cur)
             continue
         blocks[cur]["lines"].append(s)
@@ -118,7 +121,11 @@ def error_free_path(body):
             i = order.index(b)
             if i + 1 < len(order):
                 work.append(order[i + 1])
-    return sum(1 for b in seen for s in blocks[b]["lines"] if is_instruction(s))
+    def in_loop(b):
+        return any("in Loop:" in s or "Loop Header:" in s for s in blocks[b]["lines"])
+    total = sum(1 for b in seen for s in blocks[b]["lines"] if is_instruction(s))
+    looped = sum(1 for b in seen if in_loop(b) for s in blocks[b]["lines"] if is_instruction(s))
+    return total, looped
 
 
 def collect(directory, checks):
@@ -137,7 +144,7 @@ def collect(directory, checks):
             if not kernel:
                 continue
             c = count(body)
-            c["error-free path"] = error_free_path(body)
+            c["error-free path"], c["in loops"] = error_free_path(body)
             r = regs.get(fn, {})
             c["regs"], c["spill"] = r.get("regs", "?"), r.get("spill", "?")
             rows.setdefault((kernel, variant), c)

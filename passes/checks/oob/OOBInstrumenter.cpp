@@ -250,6 +250,7 @@ private:
     Value *bound;         // the loop goes on while i + step < bound
     bool isSigned;        // slt (sext of i in the address) or ult (zext)
     bool zextOfSigned;    // a signed loop whose address zero-extends i
+    Value *offset;        // the address extends i + offset (loop-invariant), or i
     Value *base;          // the address less scale * ext(i): loop-invariant
     MapVector<Value *, APInt> invariant; // base's loop-invariant terms
     APInt constant;       // and its constant
@@ -1056,7 +1057,9 @@ std::shared_ptr<OOBInstrumenter::BoundedIv> OOBInstrumenter::boundedIv(const Acc
   d->isSigned = pred == ICmpInst::ICMP_SLT;
 
   // The address: one term in i (i itself, sign-extended by the GEP, or an
-  // extension of it), the others loop-invariant.
+  // extension of it, or of i + a loop-invariant offset: matmul's
+  // a[row * n + t + tx]), the others loop-invariant.
+  d->offset = nullptr;
   MapVector<Value *, APInt> variable;
   d->base = decomposeAddress(DL, A.ptr, variable, d->constant, /*throughAddrSpaceCasts=*/false);
   if (!d->base || !L->isLoopInvariant(d->base))
@@ -1070,11 +1073,21 @@ std::shared_ptr<OOBInstrumenter::BoundedIv> OOBInstrumenter::boundedIv(const Acc
       inner = SE->getOperand(0);
     else if (auto *ZE = dyn_cast<ZExtInst>(V))
       inner = ZE->getOperand(0), isSext = false;
+    Value *offset = nullptr;
+    if (auto *sum = dyn_cast<BinaryOperator>(inner);
+        sum && sum->getOpcode() == Instruction::Add) {
+      for (unsigned k = 0; k < 2; ++k)
+        if (sum->getOperand(k) == d->iv && L->isLoopInvariant(sum->getOperand(1 - k))) {
+          offset = sum->getOperand(1 - k);
+          inner = d->iv;
+        }
+    }
     if (inner == d->iv) {
       if (scale)
         return nullptr;
       scale = sc;
       sext = isSext;
+      d->offset = offset;
     } else if (L->isLoopInvariant(V)) {
       d->invariant.insert({V, sc});
     } else {
@@ -1120,6 +1133,31 @@ Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
       1, "kosan.iv.wraps");
   Value *forward = V.isSigned ? B.CreateICmpSGT(V.step, zero) : B.CreateICmpNE(V.step, zero);
   bool sext = V.isSigned && !V.zextOfSigned;
+  SmallVector<Value *, 4> offsetWraps;
+  Value *firstIndex = V.start, *lastIndex = high;
+  if (V.offset) {
+    // i + offset over [start, high] neither wraps nor changes sign where
+    // that would reorder it: the ends tested (a sign-extended sum at both
+    // ends, a zero-extended one at its top: i >= 0 there). The top is the
+    // last value i takes, start + step * ((high - start) / step), not high:
+    // the offset may carry the loop's last index past the bound.
+    // (A step the test rejects divides by one: no division by zero.)
+    Value *divisor = B.CreateSelect(forward, V.step, ConstantInt::get(T, 1));
+    Value *trips = B.CreateUDiv(B.CreateSub(high, V.start), divisor);
+    Value *top = B.CreateAdd(V.start, B.CreateMul(trips, V.step), "kosan.iv.top");
+    auto wrapsAt = [&](Value *i) {
+      return B.CreateExtractValue(
+          B.CreateBinaryIntrinsic(sext ? Intrinsic::sadd_with_overflow
+                                       : Intrinsic::uadd_with_overflow,
+                                  i, V.offset),
+          1);
+    };
+    offsetWraps.push_back(wrapsAt(top));
+    if (sext)
+      offsetWraps.push_back(wrapsAt(V.start));
+    firstIndex = B.CreateAdd(V.start, V.offset);
+    lastIndex = B.CreateAdd(top, V.offset);
+  }
   Value *base = B.CreatePtrToInt(V.base, I64);
   for (auto &[val, sc] : V.invariant)
     base = B.CreateAdd(base, B.CreateMul(B.CreateSExtOrTrunc(val, I64),
@@ -1130,8 +1168,8 @@ Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
     Value *wide = sext ? B.CreateSExt(i, I64) : B.CreateZExt(i, I64);
     return B.CreateAdd(base, B.CreateMul(wide, B.getInt64(V.scale)), name);
   };
-  Value *first = addressAt(V.start, "kosan.hoist.first");
-  Value *lastAddr = addressAt(high, "kosan.hoist.last");
+  Value *first = addressAt(firstIndex, "kosan.hoist.first");
+  Value *lastAddr = addressAt(lastIndex, "kosan.hoist.last");
   Value *endAddr = B.CreateAdd(lastAddr, B.getInt64(A.constSize));
   SmallVector<Value *, 8> conds = {
       forward, B.CreateNot(wraps), B.CreateICmpULE(first, lastAddr),
@@ -1141,6 +1179,8 @@ Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
       B.CreateICmpEQ(argBound(ctx, p.argIndex, 2, B), B.getInt64(0))};
   if (V.zextOfSigned)
     conds.push_back(B.CreateICmpSGE(V.start, zero));
+  for (Value *w : offsetWraps)
+    conds.push_back(B.CreateNot(w));
   if (uint64_t need = requiredAlignment(A))
     conds.push_back(
         B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));

@@ -42,6 +42,9 @@
 ; REMARK: kernel 'header_exit': 1 accesses checked {{.*}} 0 hoisted out of 0 loops, 1 checked one by one,
 ; REMARK: kernel 'barrier_between': 2 accesses checked {{.*}} 2 hoisted out of 1 loops, 0 checked one by one,
 ; REMARK: kernel 'gather': 3 accesses checked {{.*}} 2 hoisted out of 1 loops, 1 checked one by one,
+; REMARK: kernel 'tile_row': 1 accesses checked {{.*}} 1 hoisted out of 1 loops, 0 checked one by one,
+; REMARK: kernel 'strided_row': 1 accesses checked {{.*}} 1 hoisted out of 1 loops, 0 checked one by one,
+; REMARK: kernel 'loaded_offset': 1 accesses checked {{.*}} 0 hoisted out of 0 loops, 1 checked one by one,
 
 ; saxpy: high = smax(start, n - 1); high + stride must not wrap, the stride
 ; must be positive; x[start..high] and y[start..high] in their arguments
@@ -156,6 +159,47 @@
 ; CHECK:         select i1 %kosan.bad{{[0-9]*}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
 ; CHECK-NOT:     ptr %px
 ; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
+; CHECK:       exit:
+
+; tile_row: a[zext(c + t)], t from 0 by 32 while t < n (matmul's
+; a[row * n + t + tx]). The range ends at the last t the loop takes,
+; top = start + step * ((high - start) / step) (a step the test rejects
+; divides by one), not at n - 1: c carries it past the bound. c + top must
+; not wrap (zero-extended: the top end only; start >= 0 keeps the rest).
+; CHECK-LABEL: define ptx_kernel void @tile_row__kosan(
+; CHECK:         %kosan.iv.high = call i32 @llvm.smax.i32(i32 0, i32 {{%.*}})
+; CHECK:         [[SPAN:%.*]] = sub i32 %kosan.iv.high, 0
+; CHECK-NEXT:    [[TRIPS:%.*]] = udiv i32 [[SPAN]], 32
+; CHECK-NEXT:    [[STEPS:%.*]] = mul i32 [[TRIPS]], 32
+; CHECK-NEXT:    %kosan.iv.top = add i32 0, [[STEPS]]
+; CHECK-NEXT:    [[OV:%.*]] = call { i32, i1 } @llvm.uadd.with.overflow.i32(i32 %kosan.iv.top, i32 %c)
+; CHECK-NEXT:    [[WRAP:%.*]] = extractvalue { i32, i1 } [[OV]], 1
+; CHECK-NEXT:    [[FIRSTI:%.*]] = add i32 0, %c
+; CHECK-NEXT:    [[LASTI:%.*]] = add i32 %kosan.iv.top, %c
+; CHECK:         zext i32 [[FIRSTI]] to i64
+; CHECK:         zext i32 [[LASTI]] to i64
+; CHECK:         [[NOWRAP:%.*]] = xor i1 [[WRAP]], true
+; CHECK:         %kosan.loop.ok = and i1 {{%.*}}, [[NOWRAP]]
+
+; strided_row: a[c + t] as an i32 GEP index (sign-extended), t from lane
+; by s: the division by s when s > 0 (else by 1), and c + t must wrap at
+; neither end.
+; CHECK-LABEL: define ptx_kernel void @strided_row__kosan(
+; CHECK:         [[FWD:%.*]] = icmp sgt i32 %s, 0
+; CHECK-NEXT:    [[DIV:%.*]] = select i1 [[FWD]], i32 %s, i32 1
+; CHECK-NEXT:    [[SPAN:%.*]] = sub i32 %kosan.iv.high, %lane
+; CHECK-NEXT:    [[TRIPS:%.*]] = udiv i32 [[SPAN]], [[DIV]]
+; CHECK-NEXT:    [[STEPS:%.*]] = mul i32 [[TRIPS]], %s
+; CHECK-NEXT:    %kosan.iv.top = add i32 %lane, [[STEPS]]
+; CHECK-NEXT:    call { i32, i1 } @llvm.sadd.with.overflow.i32(i32 %kosan.iv.top, i32 %c)
+; CHECK-NEXT:    extractvalue
+; CHECK-NEXT:    call { i32, i1 } @llvm.sadd.with.overflow.i32(i32 %lane, i32 %c)
+; CHECK:         sext i32 {{%.*}} to i64
+; CHECK:         %kosan.loop.ok = and i1
+
+; loaded_offset: the offset is read in the loop: checked in every iteration.
+; CHECK-LABEL: define ptx_kernel void @loaded_offset__kosan(
+; CHECK-NOT:     kosan.loop.ok
 ; CHECK:       exit:
 
 ; UNINIT-LABEL: define ptx_kernel void @saxpy__kosan(
@@ -467,7 +511,70 @@ exit:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12}
+; for (t = 0; t < n; t += 32) a[c + t] = 0;  -- unsigned index arithmetic
+define void @tile_row(ptr %a, i32 %c, i32 %n) {
+entry:
+  %guard = icmp sgt i32 %n, 0
+  br i1 %guard, label %preheader, label %exit
+preheader:
+  br label %loop
+loop:
+  %t = phi i32 [ 0, %preheader ], [ %t.next, %loop ]
+  %sum = add i32 %c, %t
+  %idx = zext i32 %sum to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %idx
+  store float 0.0, ptr %p, align 4
+  %t.next = add nuw nsw i32 %t, 32
+  %more = icmp slt i32 %t.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+
+; for (t = lane; t < n; t += s) a[c + t] = 0;
+define void @strided_row(ptr %a, i32 %c, i32 %lane, i32 %n, i32 %s) {
+entry:
+  br label %preheader
+preheader:
+  br label %loop
+loop:
+  %t = phi i32 [ %lane, %preheader ], [ %t.next, %loop ]
+  %sum = add i32 %c, %t
+  %p = getelementptr inbounds float, ptr %a, i32 %sum
+  store float 0.0, ptr %p, align 4
+  %t.next = add i32 %t, %s
+  %more = icmp slt i32 %t.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+
+; for (t = 0; t < n; t += 32) a[off[t] + t] = 0;
+define void @loaded_offset(ptr %a, ptr addrspace(4) %off, i32 %n) {
+entry:
+  br label %preheader
+preheader:
+  br label %loop
+loop:
+  %t = phi i32 [ 0, %preheader ], [ %t.next, %loop ]
+  %t64 = zext i32 %t to i64
+  %po = getelementptr inbounds i32, ptr addrspace(4) %off, i64 %t64
+  %c = load i32, ptr addrspace(4) %po, align 4
+  %sum = add i32 %c, %t
+  %idx = zext i32 %sum to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %idx
+  store float 0.0, ptr %p, align 4
+  %t.next = add nuw nsw i32 %t, 32
+  %more = icmp slt i32 %t.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15}
+!15 = !{ptr @strided_row, !"kernel", i32 1}
+!13 = !{ptr @tile_row, !"kernel", i32 1}
+!14 = !{ptr @loaded_offset, !"kernel", i32 1}
 !11 = !{ptr @barrier_between, !"kernel", i32 1}
 !12 = !{ptr @gather, !"kernel", i32 1}
 !0 = !{ptr @saxpy, !"kernel", i32 1}

@@ -482,6 +482,11 @@ public:
   // Threads that hash and compress snapshot chunks (0: one per hardware
   // thread); takes effect before the first snapshot.
   void setSnapshotThreads(unsigned threads) { snapshot_threads_ = threads; }
+  // Payloads of 1 MiB and more are copied into a shared mapping of the
+  // payload file, from every worker thread at once (on, the default), or
+  // written with pwrite, one thread at a time (off; also where the file
+  // system cannot fallocate or map the file).
+  void setSnapshotPayloadMapped(bool on) { payload_mapped_ = on; }
   WorkerPool &snapshotPool();
   const std::string &path() const { return path_; }
 
@@ -505,6 +510,7 @@ private:
   int parent_pid_ = 0;           // the process that created the trace
   std::string payload_name_;     // its name, without the folder
   std::atomic<uint64_t> payload_end_{0};
+  std::atomic<bool> payload_mapped_{true};
   bool payload_failed_ = false;
   std::unique_ptr<WorkerPool> pool_;
   int pool_pid_ = 0;             // the process whose threads it holds

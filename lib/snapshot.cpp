@@ -496,21 +496,29 @@ bool copyIntoMapping(int fd, uint64_t offset, const void *data, size_t bytes,
 
 // Payloads are appended by reserving their bytes (one atomic add), so the
 // threads never wait for each other to learn where to write. Writing them
-// is what costs: pwrite into one file is serialised by the kernel (Linux
+// is what costs: pwrite into one file is serialised by the kernel (Linux's
 // buffered writes hold the inode's lock: ext4, xfs and tmpfs alike), which
-// held a snapshot to one thread's page-cache copy speed; a large payload is
-// therefore copied into a mapping of its own pages instead, which threads do
-// side by side.
+// held a snapshot to one thread's page-cache copy speed. A large payload
+// whose thread finds another in pwrite is therefore copied into a mapping
+// of its own bytes instead (PayloadWrites::MapWhenBusy): with few threads
+// nearly everything goes through the cheaper pwrite, with many the rest
+// write side by side.
 int64_t TraceWriter::writePayload(const void *data, size_t bytes) {
   if (payload_fd_ < 0)
     return -1;
   uint64_t offset = payload_end_.fetch_add(bytes);
-  if (bytes >= kMappedPayloadMinBytes && payload_mapped_.load(std::memory_order_relaxed)) {
-    bool unsupported = false;
-    if (copyIntoMapping(payload_fd_, offset, data, bytes, &unsupported))
-      return int64_t(offset);
-    if (unsupported)
-      payload_mapped_.store(false, std::memory_order_relaxed);
+  std::unique_lock<std::mutex> pwriting;
+  if (bytes >= kMappedPayloadMinBytes && payload_writes_ != PayloadWrites::Pwrite &&
+      !payload_unmappable_.load(std::memory_order_relaxed)) {
+    if (payload_writes_ == PayloadWrites::MapWhenBusy)
+      pwriting = std::unique_lock<std::mutex>(payload_pwrite_mutex_, std::try_to_lock);
+    if (!pwriting.owns_lock()) {
+      bool unsupported = false;
+      if (copyIntoMapping(payload_fd_, offset, data, bytes, &unsupported))
+        return int64_t(offset);
+      if (unsupported)
+        payload_unmappable_.store(true, std::memory_order_relaxed);
+    }
   }
   const char *p = static_cast<const char *>(data);
   size_t done = 0;

@@ -56,7 +56,7 @@ double cpuSeconds() {
 
 // Best wall time of `repeats` runs; *cpu: that run's CPU time, all threads.
 double run(const std::string &dir, const std::vector<float> &data, bool payload,
-           bool mapped, unsigned threads, int repeats, uint64_t *traceBytes, double *cpu) {
+           TraceWriter::PayloadWrites writes, unsigned threads, int repeats, uint64_t *traceBytes, double *cpu) {
   std::string path = dir + "/kosan-snapshot-bench-" + std::to_string(::getpid()) + ".trace";
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
@@ -66,7 +66,7 @@ double run(const std::string &dir, const std::vector<float> &data, bool payload,
       std::exit(2);
     }
     w->setSnapshotPayloadFile(payload);
-    w->setSnapshotPayloadMapped(mapped);
+    w->setSnapshotPayloadWrites(writes);
     w->setSnapshotThreads(threads);
     w->write(TraceHeader{});
     SnapshotRecord s;
@@ -199,17 +199,20 @@ int main(int argc, char **argv) {
     const char *name;
     const std::vector<float> *data;
   } cases[] = {{"random f32", &random}, {"smooth f32", &ramp}};
+  using Writes = TraceWriter::PayloadWrites;
   struct Form {
     const char *name;
-    bool payload, mapped;
-  } forms[] = {{"payload file, mapped writes", true, true},
-               {"payload file, pwrite", true, false},
-               {"base64 in the trace, 1 thread (version 1)", false, false}};
+    bool payload;
+    Writes writes;
+  } forms[] = {{"payload file: pwrite, mapped where busy (default)", true, Writes::MapWhenBusy},
+               {"payload file: pwrite only", true, Writes::Pwrite},
+               {"payload file: mapped only", true, Writes::Map},
+               {"base64 in the trace, 1 thread (version 1)", false, Writes::Pwrite}};
   for (const Case &c : cases)
     for (const Form &f : forms) {
       uint64_t written = 0;
       double cpu = 0;
-      double s = run(dir, *c.data, f.payload, f.mapped, workers, f.payload ? 3 : 1, &written,
+      double s = run(dir, *c.data, f.payload, f.writes, workers, f.payload ? 3 : 1, &written,
                      &cpu);
       double bytes = double(c.data->size()) * 4;
       std::printf("| %s | %s | %.3f | %.2f | %.3f | %.2f | %.3f |\n", c.name, f.name, s,

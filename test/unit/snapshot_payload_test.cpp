@@ -357,15 +357,14 @@ TEST_F(SnapshotFiles, InlineAndPayloadTracesReadAlike) {
 }
 
 // Payloads of 1 MiB and more are copied into a mapping of the payload file
-// from every worker thread at once, the others written with pwrite; either
-// way the chunks must read back, and lie end to end after the magic with
-// nothing before, between or after them. Chunk sizes that are not whole
-// pages put most payloads at offsets inside a page.
+// (always, or where another thread is in pwrite), or written with pwrite;
+// either way the chunks must read back, and lie end to end after the magic
+// with nothing before, between or after them. Chunk sizes that are not
+// whole pages put most payloads at offsets inside a page.
 class LargePayloadTest : public test::TempDirTest,
-                         public ::testing::WithParamInterface<bool> {};
+                         public ::testing::WithParamInterface<TraceWriter::PayloadWrites> {};
 
 TEST_P(LargePayloadTest, ChunksFromManyThreadsReadBackAndTileTheFile) {
-  const bool mapped = GetParam();
   // Incompressible (stored raw: 1.5 MiB payloads and a short last one), then
   // compressible (small zstd frames), then incompressible again.
   const std::vector<std::vector<char>> data = {noise(6 * 1536 * 1024 + 4100, 3),
@@ -378,7 +377,7 @@ TEST_P(LargePayloadTest, ChunksFromManyThreadsReadBackAndTileTheFile) {
     auto w = TraceWriter::create(p, nullptr);
     ASSERT_TRUE(w);
     w->setSnapshotPayloadFile(true);
-    w->setSnapshotPayloadMapped(mapped);
+    w->setSnapshotPayloadWrites(GetParam());
     w->setSnapshotThreads(4);
     w->write(TraceHeader{});
     for (size_t i = 0; i < data.size(); ++i) {
@@ -421,10 +420,17 @@ TEST_P(LargePayloadTest, ChunksFromManyThreadsReadBackAndTileTheFile) {
   EXPECT_EQ(readFile(p + ".bin").size(), end);
 }
 
-INSTANTIATE_TEST_SUITE_P(WritePath, LargePayloadTest, ::testing::Values(true, false),
-                         [](const ::testing::TestParamInfo<bool> &info) {
-                           return info.param ? std::string("Mapped") : std::string("Pwrite");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    WritePath, LargePayloadTest,
+    ::testing::Values(TraceWriter::PayloadWrites::Map, TraceWriter::PayloadWrites::MapWhenBusy,
+                      TraceWriter::PayloadWrites::Pwrite),
+    [](const ::testing::TestParamInfo<TraceWriter::PayloadWrites> &info) {
+      switch (info.param) {
+      case TraceWriter::PayloadWrites::Map: return std::string("Map");
+      case TraceWriter::PayloadWrites::MapWhenBusy: return std::string("MapWhenBusy");
+      default: return std::string("Pwrite");
+      }
+    });
 
 TEST(WorkerPool, RunsEveryIndexOnce) {
   WorkerPool pool(4);

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -455,10 +456,70 @@ std::unique_ptr<SnapshotBuilder> TraceWriter::beginSnapshot(SnapshotRecord recor
   return std::unique_ptr<SnapshotBuilder>(new SnapshotBuilder(*this, std::move(record)));
 }
 
+namespace {
+
+// Payloads at least this large are copied into a mapping of the payload
+// file; smaller ones are written with pwrite.
+constexpr size_t kMappedPayloadMinBytes = size_t(1) << 20;
+
+// Copies `bytes` at data into bytes [offset, offset + bytes) of fd through a
+// shared mapping of their pages, once fallocate has reserved their blocks
+// (so that no page fault meets a full disk). False, with nothing promised
+// about those bytes, where the file system or the kernel cannot
+// (*unsupported then says whether to stop trying).
+bool copyIntoMapping(int fd, uint64_t offset, const void *data, size_t bytes,
+                     bool *unsupported) {
+  *unsupported = false;
+  if (::fallocate(fd, 0, off_t(offset), off_t(bytes)) != 0) {
+    *unsupported = errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL;
+    return false;
+  }
+  static const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+  const uint64_t start = offset / page * page;
+  const size_t span = size_t(offset + bytes - start);
+  void *map = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(start));
+  if (map == MAP_FAILED) {
+    *unsupported = true;
+    return false;
+  }
+#ifdef MADV_POPULATE_WRITE
+  // One call faults the pages in, instead of one fault per page (Linux
+  // 5.14; older kernels refuse it and fault page by page).
+  (void)::madvise(map, span, MADV_POPULATE_WRITE);
+#endif
+  std::memcpy(static_cast<char *>(map) + (offset - start), data, bytes);
+  ::munmap(map, span);
+  return true;
+}
+
+} // namespace
+
+// Payloads are appended by reserving their bytes (one atomic add), so the
+// threads never wait for each other to learn where to write. Writing them
+// is what costs: pwrite into one file is serialised by the kernel (Linux's
+// buffered writes hold the inode's lock: ext4, xfs and tmpfs alike), which
+// held a snapshot to one thread's page-cache copy speed. A large payload
+// whose thread finds another in pwrite is therefore copied into a mapping
+// of its own bytes instead (PayloadWrites::MapWhenBusy): with few threads
+// nearly everything goes through the cheaper pwrite, with many the rest
+// write side by side.
 int64_t TraceWriter::writePayload(const void *data, size_t bytes) {
   if (payload_fd_ < 0)
     return -1;
   uint64_t offset = payload_end_.fetch_add(bytes);
+  std::unique_lock<std::mutex> pwriting;
+  if (bytes >= kMappedPayloadMinBytes && payload_writes_ != PayloadWrites::Pwrite &&
+      !payload_unmappable_.load(std::memory_order_relaxed)) {
+    if (payload_writes_ == PayloadWrites::MapWhenBusy)
+      pwriting = std::unique_lock<std::mutex>(payload_pwrite_mutex_, std::try_to_lock);
+    if (!pwriting.owns_lock()) {
+      bool unsupported = false;
+      if (copyIntoMapping(payload_fd_, offset, data, bytes, &unsupported))
+        return int64_t(offset);
+      if (unsupported)
+        payload_unmappable_.store(true, std::memory_order_relaxed);
+    }
+  }
   const char *p = static_cast<const char *>(data);
   size_t done = 0;
   while (done < bytes) {

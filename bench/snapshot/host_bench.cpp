@@ -14,17 +14,27 @@
 // other processes share the cores); files go to DIR (default /tmp) and are
 // removed.
 //
+// First, the stages of that work one at a time over the random buffer's
+// 4 MiB chunks, to show where the time goes: the chunk hash, zstd's probe
+// of a chunk's first 64 KiB, zstd of whole chunks, and pwrite into one
+// file from one thread and from THREADS threads (which the kernel
+// serialises: its buffered writes hold the file's lock).
+//
 //===----------------------------------------------------------------------===//
 #include "kosan/trace.h"
 #include "kosan/worker_pool.h"
+#include "kosan/zstd_api.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -46,7 +56,7 @@ double cpuSeconds() {
 
 // Best wall time of `repeats` runs; *cpu: that run's CPU time, all threads.
 double run(const std::string &dir, const std::vector<float> &data, bool payload,
-           unsigned threads, int repeats, uint64_t *traceBytes, double *cpu) {
+           TraceWriter::PayloadWrites writes, unsigned threads, int repeats, uint64_t *traceBytes, double *cpu) {
   std::string path = dir + "/kosan-snapshot-bench-" + std::to_string(::getpid()) + ".trace";
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
@@ -56,6 +66,7 @@ double run(const std::string &dir, const std::vector<float> &data, bool payload,
       std::exit(2);
     }
     w->setSnapshotPayloadFile(payload);
+    w->setSnapshotPayloadWrites(writes);
     w->setSnapshotThreads(threads);
     w->write(TraceHeader{});
     SnapshotRecord s;
@@ -99,6 +110,70 @@ double run(const std::string &dir, const std::vector<float> &data, bool payload,
   return best;
 }
 
+// One stage over every chunk of `data`, on `threads` threads (chunks taken
+// in turn); prints its row. Best of 3.
+void stage(const char *name, unsigned threads, const std::vector<float> &data,
+           const std::function<void(size_t, const char *, size_t)> &body) {
+  const size_t bytes = data.size() * 4, chunks = (bytes - 1) / kSnapshotChunkBytes + 1;
+  const char *in = reinterpret_cast<const char *>(data.data());
+  double best = 1e30, bestCpu = 0;
+  for (int r = 0; r < 3; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpuSeconds();
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&] {
+        for (size_t i; (i = next++) < chunks;)
+          body(i, in + i * kSnapshotChunkBytes,
+               std::min<size_t>(kSnapshotChunkBytes, bytes - i * kSnapshotChunkBytes));
+      });
+    for (std::thread &t : pool)
+      t.join();
+    double wall = seconds(t0);
+    if (wall < best) {
+      best = wall;
+      bestCpu = cpuSeconds() - c0;
+    }
+  }
+  std::printf("| %s | %u | %.3f | %.2f | %.3f | %.2f |\n", name, threads, best,
+              double(bytes) / best / 1e9, bestCpu, double(bytes) / bestCpu / 1e9);
+}
+
+void stages(const std::string &dir, const std::vector<float> &data, unsigned threads) {
+  std::printf("| stage (random f32, 4 MiB chunks) | threads | wall s | GB/s | CPU s (all threads) | GB per CPU-second |\n");
+  std::printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  std::atomic<uint64_t> sink{0};
+  stage("hash (FNV-1a words)", 1, data, [&](size_t, const char *p, size_t n) {
+    sink += fnv1aWords(p, n);
+  });
+  const detail::ZstdApi *zstd = detail::zstdApi();
+  if (zstd) {
+    stage("zstd level 1, first 64 KiB (the probe)", 1, data, [&](size_t, const char *p, size_t) {
+      thread_local std::vector<char> out(zstd->compressBound(64 * 1024));
+      sink += zstd->compress(out.data(), out.size(), p, 64 * 1024, kSnapshotZstdLevel);
+    });
+    stage("zstd level 1, whole chunk", 1, data, [&](size_t, const char *p, size_t n) {
+      thread_local std::vector<char> out(zstd->compressBound(kSnapshotChunkBytes));
+      sink += zstd->compress(out.data(), out.size(), p, n, kSnapshotZstdLevel);
+    });
+  }
+  const std::string path = dir + "/kosan-snapshot-bench-" + std::to_string(::getpid()) + ".bin";
+  for (unsigned t : {1u, threads}) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      std::exit(2);
+    }
+    stage("pwrite into one file", t, data, [&](size_t i, const char *p, size_t n) {
+      sink += size_t(::pwrite(fd, p, n, off_t(i * kSnapshotChunkBytes)));
+    });
+    ::close(fd);
+    std::remove(path.c_str());
+  }
+  (void)sink.load();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -106,6 +181,7 @@ int main(int argc, char **argv) {
   const unsigned threads = argc > 2 ? unsigned(std::strtoul(argv[2], nullptr, 10)) : 0;
   const std::string dir = argc > 3 ? argv[3] : "/tmp";
   const size_t n = mib * 1024 * 1024 / 4;
+  const unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   std::vector<float> random(n), ramp(n);
   uint64_t x = 1;
   for (size_t i = 0; i < n; ++i) {
@@ -114,23 +190,33 @@ int main(int argc, char **argv) {
     ramp[i] = float(i % 65536) * 0.5f;
   }
   std::printf("host half of one snapshot of %llu MiB (f32), %u hardware threads, "
-              "threads=%u (0: all)\n",
-              (unsigned long long)mib, std::thread::hardware_concurrency(), threads);
-  std::printf("| data | form | wall s | GB/s | CPU s (all threads) | GB per CPU-second | bytes written / buffer |\n");
+              "%u worker threads\n\n",
+              (unsigned long long)mib, std::thread::hardware_concurrency(), workers);
+  stages(dir, random, workers);
+  std::printf("\n| data | form | wall s | GB/s | CPU s (all threads) | GB per CPU-second | bytes written / buffer |\n");
   std::printf("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
   struct Case {
     const char *name;
     const std::vector<float> *data;
   } cases[] = {{"random f32", &random}, {"smooth f32", &ramp}};
+  using Writes = TraceWriter::PayloadWrites;
+  struct Form {
+    const char *name;
+    bool payload;
+    Writes writes;
+  } forms[] = {{"payload file: pwrite, mapped where busy (default)", true, Writes::MapWhenBusy},
+               {"payload file: pwrite only", true, Writes::Pwrite},
+               {"payload file: mapped only", true, Writes::Map},
+               {"base64 in the trace, 1 thread (version 1)", false, Writes::Pwrite}};
   for (const Case &c : cases)
-    for (bool payload : {true, false}) {
+    for (const Form &f : forms) {
       uint64_t written = 0;
       double cpu = 0;
-      double s = run(dir, *c.data, payload, threads, payload ? 3 : 1, &written, &cpu);
+      double s = run(dir, *c.data, f.payload, f.writes, workers, f.payload ? 3 : 1, &written,
+                     &cpu);
       double bytes = double(c.data->size()) * 4;
-      std::printf("| %s | %s | %.3f | %.2f | %.3f | %.2f | %.3f |\n", c.name,
-                  payload ? "payload file (version 2)" : "base64 in the trace, 1 thread (version 1)",
-                  s, bytes / s / 1e9, cpu, bytes / cpu / 1e9, double(written) / bytes);
+      std::printf("| %s | %s | %.3f | %.2f | %.3f | %.2f | %.3f |\n", c.name, f.name, s,
+                  bytes / s / 1e9, cpu, bytes / cpu / 1e9, double(written) / bytes);
     }
   return 0;
 }

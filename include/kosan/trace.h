@@ -482,6 +482,16 @@ public:
   // Threads that hash and compress snapshot chunks (0: one per hardware
   // thread); takes effect before the first snapshot.
   void setSnapshotThreads(unsigned threads) { snapshot_threads_ = threads; }
+  // How payloads of 1 MiB and more reach the payload file. pwrite into one
+  // file goes one thread at a time (Linux's buffered writes hold the file's
+  // lock), and costs the least CPU; a copy into a shared mapping of the
+  // payload's bytes (fallocate, mmap) costs about twice as much, but
+  // threads make them side by side. MapWhenBusy, the default: pwrite, or a
+  // mapping where another thread is already in pwrite. Smaller payloads, and
+  // all of them where the file system cannot fallocate or map the file, go
+  // through pwrite.
+  enum class PayloadWrites { Pwrite, MapWhenBusy, Map };
+  void setSnapshotPayloadWrites(PayloadWrites how) { payload_writes_ = how; }
   WorkerPool &snapshotPool();
   const std::string &path() const { return path_; }
 
@@ -505,6 +515,9 @@ private:
   int parent_pid_ = 0;           // the process that created the trace
   std::string payload_name_;     // its name, without the folder
   std::atomic<uint64_t> payload_end_{0};
+  PayloadWrites payload_writes_ = PayloadWrites::MapWhenBusy;
+  std::atomic<bool> payload_unmappable_{false}; // fallocate or mmap refused
+  std::mutex payload_pwrite_mutex_;             // held by the thread in pwrite
   bool payload_failed_ = false;
   std::unique_ptr<WorkerPool> pool_;
   int pool_pid_ = 0;             // the process whose threads it holds

@@ -356,6 +356,82 @@ TEST_F(SnapshotFiles, InlineAndPayloadTracesReadAlike) {
   }
 }
 
+// Payloads of 1 MiB and more are copied into a mapping of the payload file
+// (always, or where another thread is in pwrite), or written with pwrite;
+// either way the chunks must read back, and lie end to end after the magic
+// with nothing before, between or after them. Chunk sizes that are not
+// whole pages put most payloads at offsets inside a page.
+class LargePayloadTest : public test::TempDirTest,
+                         public ::testing::WithParamInterface<TraceWriter::PayloadWrites> {};
+
+TEST_P(LargePayloadTest, ChunksFromManyThreadsReadBackAndTileTheFile) {
+  // Incompressible (stored raw: 1.5 MiB payloads and a short last one), then
+  // compressible (small zstd frames), then incompressible again.
+  const std::vector<std::vector<char>> data = {noise(6 * 1536 * 1024 + 4100, 3),
+                                               smooth(3 * 300000),
+                                               noise(4 * 1536 * 1024, 4)};
+  const uint64_t chunkElements[] = {1536 * 1024, 300000, 1536 * 1024};
+  const DType types[] = {DType::U8, DType::F32, DType::U8};
+  const std::string p = path("big.trace");
+  {
+    auto w = TraceWriter::create(p, nullptr);
+    ASSERT_TRUE(w);
+    w->setSnapshotPayloadFile(true);
+    w->setSnapshotPayloadWrites(GetParam());
+    w->setSnapshotThreads(4);
+    w->write(TraceHeader{});
+    for (size_t i = 0; i < data.size(); ++i) {
+      SnapshotRecord s;
+      s.launch = 1;
+      s.arg = uint32_t(i);
+      s.name = "out" + std::to_string(i);
+      s.dtype = types[i];
+      s.chunk_elements = chunkElements[i];
+      w->writeSnapshot(s, data[i].data(), data[i].size());
+    }
+  }
+  ReadResult r = readTrace(p);
+  ASSERT_EQ(r.error, TraceError::None) << r.message;
+  ASSERT_EQ(r.trace.snapshots.size(), data.size());
+  for (size_t i = 0; i < data.size(); ++i) {
+    SCOPED_TRACE(i);
+    std::vector<char> bytes;
+    std::string error;
+    ASSERT_TRUE(readSnapshotData(p, r.trace.snapshots[i], &bytes, &error)) << error;
+    EXPECT_TRUE(bytes == data[i]);
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> regions;
+  int raw = 0;
+  for (const std::string &line : splitLines(readFile(p))) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    if (j["type"] != "snapshot_chunk")
+      continue;
+    regions.emplace_back(j["offset"].get<uint64_t>(), j["length"].get<uint64_t>());
+    raw += j["encoding"] == "raw";
+  }
+  ASSERT_EQ(regions.size(), 7u + 3u + 4u);
+  EXPECT_EQ(raw, 7 + 4);
+  std::sort(regions.begin(), regions.end());
+  uint64_t end = kSnapshotPayloadMagicBytes;
+  for (const auto &[offset, length] : regions) {
+    EXPECT_EQ(offset, end);
+    end = offset + length;
+  }
+  EXPECT_EQ(readFile(p + ".bin").size(), end);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    WritePath, LargePayloadTest,
+    ::testing::Values(TraceWriter::PayloadWrites::Map, TraceWriter::PayloadWrites::MapWhenBusy,
+                      TraceWriter::PayloadWrites::Pwrite),
+    [](const ::testing::TestParamInfo<TraceWriter::PayloadWrites> &info) {
+      switch (info.param) {
+      case TraceWriter::PayloadWrites::Map: return std::string("Map");
+      case TraceWriter::PayloadWrites::MapWhenBusy: return std::string("MapWhenBusy");
+      default: return std::string("Pwrite");
+      }
+    });
+
 TEST(WorkerPool, RunsEveryIndexOnce) {
   WorkerPool pool(4);
   std::vector<std::atomic<int>> seen(1000);

@@ -51,6 +51,13 @@ struct DriverApi {
   CUresult (*streamSynchronize)(CUstream) = nullptr;
   CUresult (*memcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
   CUresult (*memFreeHost)(void *) = nullptr;
+  // Optional: with them, snapshot copies are queued back to back, one event
+  // per staging buffer (without them, each copy is waited for before the
+  // next is queued).
+  CUresult (*eventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*eventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*eventSynchronize)(CUevent) = nullptr;
+  CUresult (*eventDestroy)(CUevent) = nullptr;
   // Optional: checks=race sizes its shadow by the clone's static shared memory.
   CUresult (*funcGetAttribute)(int *, CUfunction_attribute, CUfunction) = nullptr;
   // Optional: poison=1 fills 2- and 8-byte elements on the GPU (without
@@ -94,6 +101,10 @@ struct DriverApi {
     get("cuStreamSynchronize", streamSynchronize);
     get("cuMemcpyDtoHAsync", memcpyDtoHAsync);
     get("cuMemFreeHost", memFreeHost);
+    get("cuEventCreate", eventCreate);
+    get("cuEventRecord", eventRecord);
+    get("cuEventSynchronize", eventSynchronize);
+    get("cuEventDestroy", eventDestroy);
     get("cuFuncGetAttribute", funcGetAttribute);
     get("cuMemsetD16Async", memsetD16Async);
     get("cuMemsetD2D32Async", memsetD2D32Async);

@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstring>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <optional>
 
@@ -29,15 +30,17 @@ void SnapshotCollector::afterLaunch(LaunchContext &c) {
 }
 
 void SnapshotCollector::deviceReset() {
-  // The pinned buffers and the stream went with the context.
+  // The pinned buffers, the events and the stream went with the context.
   copyStream = nullptr;
   slots.clear();
+  slotEvents.clear();
   slotBytes = 0;
 }
 
 // Pinned staging buffers and a copy stream of kosan's own, through CUDA's
 // driver; where there is none (HIP programs), snapshots are copied through
-// pageable memory.
+// pageable memory. Each buffer gets an event where the driver has them
+// (slotEvents then has one per slot; else it is empty).
 bool SnapshotCollector::ensureStaging(uint64_t bytes, size_t count) {
   if (stagingFailed || rt.isHip())
     return false;
@@ -71,9 +74,26 @@ bool SnapshotCollector::ensureStaging(uint64_t bytes, size_t count) {
     stagingFailed = true;
     return false;
   }
+  const bool haveEvents = drv.eventCreate && drv.eventRecord && drv.eventSynchronize &&
+                          drv.eventDestroy;
+  while (haveEvents && slotEvents.size() < slots.size()) {
+    CUevent e = nullptr;
+    if (drv.eventCreate(&e, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+      for (CUevent made : slotEvents)
+        drv.eventDestroy(made);
+      slotEvents.clear();
+      break;
+    }
+    slotEvents.push_back(e);
+  }
   return true;
 }
 
+// With events, the copies of as many chunks as there are free staging
+// buffers are queued at once, so that the copy engine goes from one to the
+// next without waiting for this thread; the thread waits for the oldest
+// copy's event, hands its chunk to a worker, and queues the next copy as a
+// buffer comes free. Without events, each copy is waited for in turn.
 bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chunkBytes,
                                      const std::function<void(uint64_t, const char *)> &use) {
   if (bytes == 0)
@@ -81,7 +101,7 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
   chunkBytes = std::max<uint64_t>(chunkBytes, 1);
   const uint64_t chunks = (bytes - 1) / chunkBytes + 1;
   WorkerPool &pool = trace->snapshotPool();
-  // Enough buffers that every thread has a chunk while the next one is
+  // Enough buffers that every thread has a chunk while the next ones are
   // copied, at most 32 (128 MiB of 4 MiB chunks).
   const size_t want = size_t(std::min<uint64_t>(chunks, std::min(2 * pool.size() + 1, 32u)));
   if (!ensureStaging(chunkBytes, std::max<size_t>(want, 2))) {
@@ -95,29 +115,57 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
     pool.parallelFor(chunks, [&](size_t i) { use(i, host.data() + i * chunkBytes); });
     return true;
   }
+  const bool queued = !slotEvents.empty();
   std::mutex mutex;
   std::condition_variable freed;
-  std::vector<char *> free(slots.begin(), slots.begin() + std::min(want, slots.size()));
+  // Free staging buffers, by slot number.
+  std::vector<size_t> free;
+  for (size_t i = 0; i < std::min(want, slots.size()); ++i)
+    free.push_back(i);
+  // Copies queued and not yet handed to a worker: (chunk, slot), oldest first.
+  std::deque<std::pair<uint64_t, size_t>> copying;
   WorkerPool::Latch done(chunks);
   bool ok = true;
-  uint64_t index = 0;
-  for (; index < chunks; ++index) {
-    char *slot;
-    {
-      std::unique_lock<std::mutex> lock(mutex);
-      freed.wait(lock, [&] { return !free.empty(); });
-      slot = free.back();
-      free.pop_back();
+  uint64_t queuedChunks = 0, handed = 0;
+  while (ok && handed < chunks) {
+    // Queue a copy into every free buffer (one at a time without events).
+    for (;;) {
+      if (queuedChunks == chunks || (!queued && !copying.empty()))
+        break;
+      size_t slot;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (free.empty()) {
+          if (!copying.empty())
+            break;
+          freed.wait(lock, [&] { return !free.empty(); });
+        }
+        slot = free.back();
+        free.pop_back();
+      }
+      const uint64_t at = queuedChunks * chunkBytes;
+      const uint64_t n = std::min(chunkBytes, bytes - at);
+      if (drv.memcpyDtoHAsync(slots[slot], CUdeviceptr(src + at), n, copyStream) !=
+              CUDA_SUCCESS ||
+          (queued && drv.eventRecord(slotEvents[slot], copyStream) != CUDA_SUCCESS)) {
+        ok = false;
+        break;
+      }
+      copying.emplace_back(queuedChunks++, slot);
     }
-    const uint64_t at = index * chunkBytes;
-    const uint64_t n = std::min(chunkBytes, bytes - at);
-    if (drv.memcpyDtoHAsync(slot, CUdeviceptr(src + at), n, copyStream) != CUDA_SUCCESS ||
-        drv.streamSynchronize(copyStream) != CUDA_SUCCESS) {
+    if (!ok || copying.empty())
+      break;
+    auto [index, slot] = copying.front();
+    copying.pop_front();
+    if ((queued ? drv.eventSynchronize(slotEvents[slot])
+                : drv.streamSynchronize(copyStream)) != CUDA_SUCCESS) {
       ok = false;
       break;
     }
-    pool.submit([&, slot, index] {
-      use(index, slot);
+    ++handed;
+    const char *data = slots[slot];
+    pool.submit([&, data, index, slot] {
+      use(index, data);
       {
         std::lock_guard<std::mutex> lock(mutex);
         free.push_back(slot);
@@ -126,8 +174,12 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
       done.countDown();
     });
   }
-  for (; index < chunks; ++index)
-    done.countDown();
+  if (!ok) {
+    // Copies already queued land before their buffers are reused.
+    drv.streamSynchronize(copyStream);
+    for (; handed < chunks; ++handed)
+      done.countDown();
+  }
   done.wait();
   return ok;
 }

@@ -31,8 +31,9 @@ public:
 private:
   // Copies `bytes` from device address `src` chunk by chunk (chunkBytes
   // each, the last may be shorter) into pinned staging buffers on kosan's
-  // own stream (the driver's cuMemcpyDtoHAsync), and hands each chunk, as its copy lands, to use(index, data)
-  // on the trace's worker threads, so that the next copy overlaps it.
+  // own stream (the driver's cuMemcpyDtoHAsync), and hands each chunk, as
+  // its copy lands, to use(index, data) on the trace's worker threads, so
+  // that the next copies overlap it.
   // Returns when every chunk was used; false if a copy failed (chunks
   // after it are not used).
   bool streamChunks(uint64_t src, uint64_t bytes, uint64_t chunkBytes,
@@ -46,6 +47,7 @@ private:
   // The staging ring, reused across launches.
   CUstream copyStream = nullptr;
   std::vector<char *> slots;
+  std::vector<CUevent> slotEvents; // one per slot, or none
   uint64_t slotBytes = 0;
   bool stagingFailed = false; // pinned memory or the stream cannot be had
 

@@ -21,8 +21,8 @@ run)
     # GB/s: the buffer's bytes (1e9 per GB) over what a snapshot adds to
     # a launch; payload: snapshot contents in <trace>.bin (the default);
     # base64: snapshot_payload=0, contents inside the trace.
-    echo "| kernel | elements | MiB | plain launch ms | snapshot=1 ms | snapshot GB/s | ratio | snapshot_payload=0 ms | GB/s | snapshot=1:poison=1 ms | GB/s | trace bytes/element |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| kernel | elements | MiB | plain launch ms | snapshot=1 ms | snapshot GB/s | ratio | snapshot_payload=0 ms | GB/s | snapshot=1:poison=1 ms | GB/s | snapshot_writes=0 ms | GB/s | trace bytes/element |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for kind in out inout; do
       for n in 262144 4194304 67108864; do
         launches=$(( n >= 67108864 ? 5 : 20 ))
@@ -31,12 +31,13 @@ run)
         bytes=$(cat $tmp/s.kosan $tmp/s.kosan.bin 2> /dev/null | wc -c)
         inl=$(KOSAN_OPTIONS=print_summary=0:snapshot=1:snapshot_payload=0:trace=$tmp/i.kosan $bin $kind $n $launches | awk '{print $3}')
         pois=$(KOSAN_OPTIONS=print_summary=0:snapshot=1:poison=1:trace=$tmp/p.kosan $bin $kind $n $launches | awk '{print $3}')
+        pw=$(KOSAN_OPTIONS=print_summary=0:snapshot=1:snapshot_writes=0:trace=$tmp/w.kosan $bin $kind $n $launches | awk '{print $3}')
         # launches + the warm-up launch wrote snapshots
         per=$(awk -v b=$bytes -v n=$n -v l=$launches 'BEGIN{printf "%.2f", b/(n*(l+1))}')
-        awk -v k=$kind -v n=$n -v a=$base -v s=$snap -v i=$inl -v p=$pois -v per=$per '
+        awk -v k=$kind -v n=$n -v a=$base -v s=$snap -v i=$inl -v p=$pois -v w=$pw -v per=$per '
           function gbs(t) { return t > a ? n * 4 / 1e6 / (t - a) : 0 }
-          BEGIN{printf "| %s | %d | %.0f | %.3f | %.3f | %.2f | %.1fx | %.3f | %.2f | %.3f | %.2f | %s |\n",
-                k, n, n*4/1048576, a, s, gbs(s), s/a, i, gbs(i), p, gbs(p), per}'
+          BEGIN{printf "| %s | %d | %.0f | %.3f | %.3f | %.2f | %.1fx | %.3f | %.2f | %.3f | %.2f | %.3f | %.2f | %s |\n",
+                k, n, n*4/1048576, a, s, gbs(s), s/a, i, gbs(i), p, gbs(p), w, gbs(w), per}'
         rm -f $tmp/*.kosan $tmp/*.kosan.bin
       done
     done

@@ -90,6 +90,10 @@ Runtime::Runtime() {
     if (trace) {
       trace->setSnapshotPayloadFile(opts.snapshot_payload);
       trace->setSnapshotThreads(unsigned(opts.snapshot_threads));
+      static constexpr TraceWriter::PayloadWrites kWrites[] = {
+          TraceWriter::PayloadWrites::Pwrite, TraceWriter::PayloadWrites::MapWhenBusy,
+          TraceWriter::PayloadWrites::Map};
+      trace->setSnapshotPayloadWrites(kWrites[opts.snapshot_writes]);
     }
   }
   if (opts.snapshot && opts.trace.empty())

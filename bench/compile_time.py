@@ -30,6 +30,7 @@ ROOT = os.path.dirname(HERE)
 # Samples outside public_programs.txt (not run by run_bench.py): folder and sources.
 EXTRA = {
     "bf16TensorCoreGemm": ("3_CUDA_Features/bf16TensorCoreGemm", ["bf16TensorCoreGemm.cu"], []),
+    "cudaTensorCoreGemm": ("3_CUDA_Features/cudaTensorCoreGemm", ["cudaTensorCoreGemm.cu"], []),
 }
 
 

@@ -220,13 +220,20 @@ private:
   struct Check;
   void initializeCallbacks();
   Function *reportFunction();
+  // Whether F's failing checks call the report function (every route of
+  // emitReport and uninitOnReportPath asks here) or carry the record inline.
+  bool callsReportFunction(const Function &F) const {
+    (void)F;
+    return S.opts.sharedReport && S.target.callsReportCheaply();
+  }
   void emitRecord(Instruction *recordTerm, Value *stateAddr, Value *launchId, Value *flags,
                   Value *site, Value *addr, Value *size32, Value *begin, Value *end,
                   Value *pitch);
   Value *emitReport(Instruction *before, const LaunchContext &ctx, Value *site,
                     Value *addr, Value *size32, Value *begin, Value *end,
                     Value *pitch, Value *shape, Value *badOverride = nullptr,
-                    Value *misaligned = nullptr);
+                    Value *misaligned = nullptr, Value *testedBad = nullptr,
+                    LoadInst *fillLoad = nullptr);
   uint64_t requiredAlignment(const Access &A) const;
   Value *misalignment(Check &c, Value *addr, uint64_t alignment, const LaunchContext &ctx);
   Value *outsideRow(IRBuilder<> &B, Value *addr, Value *size32, Value *begin, Value *pitch,
@@ -287,7 +294,9 @@ private:
   void branchToReport(Instruction *I, Instruction *after, Value *report,
                       function_ref<void(Instruction *)> slowPath);
   Value *zeroSinkFor(PointerType *T);
-  void checkAccess(Check &c, Counts &counts, const LaunchContext &ctx);
+  void checkAccess(Check &c, Counts &counts, const LaunchContext &ctx,
+                   LoadInst *uninitLoad = nullptr);
+  bool uninitOnReportPath(const Access &A, const Provenance &p) const;
   void collectAccesses(Function &F, SmallVectorImpl<Access> &out);
   Value *argBound(const LaunchContext &ctx, unsigned arg, unsigned field, IRBuilder<> &B);
   void guard(Access &A, Value *bad,
@@ -355,21 +364,60 @@ void OOBInstrumenter::initializeCallbacks() {
 // ahead (only a pitched access inside its row may); when not, records the
 // event: a call of the module's report function (reportFunction), or, with
 // -kosan-shared-report=0 and on AMD GPUs, the record inline (emitRecord).
+// testedBad, where the caller has it, is its own test of the bounds and the
+// alignment (no row test): the report function then takes it and tests the
+// row itself, so that the cold path is the call alone.
 Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx,
                                 Value *site, Value *addr, Value *size32,
                                 Value *begin, Value *end, Value *pitch,
                                 Value *shape, Value *badOverride,
-                                Value *misaligned) {
+                                Value *misaligned, Value *testedBad,
+                                LoadInst *fillLoad) {
   IRBuilder<> B(before);
+  bool mayBePitched = pitch && !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero());
+  bool shared = callsReportFunction(*before->getFunction());
+  if (shared && !badOverride && testedBad) {
+    // The cold path is the call alone: the row test is the report
+    // function's, and its answer says whether the access may go ahead.
+    // With fillLoad (a load whose uninit test shares this path), the
+    // call is made only when there is something to test or report.
+    Value *zero = B.getInt64(0);
+    Value *what = B.CreateZExt(testedBad, I32);
+    if (fillLoad) {
+      Value *fill = B.CreateAnd(uninitOn(ctx, *before->getFunction()), holdsFill(B, *fillLoad),
+                                "kosan.uninit");
+      what = B.CreateOr(what, B.CreateShl(B.CreateZExt(fill, I32), 1));
+    }
+    what->setName("kosan.what");
+    auto call = [&](IRBuilder<> &C) {
+      return C.CreateCall(reportFunction(),
+                          {ctx.state, ctx.launchId, ctx.flags, site, addr, size32, begin, end,
+                           mayBePitched ? pitch : zero, mayBePitched ? shape : zero, what},
+                          "kosan.ok");
+    };
+    if (!fillLoad)
+      return call(B);
+    Value *needed = B.CreateICmpNE(what, B.getInt32(0));
+    if (mayBePitched)
+      needed = B.CreateOr(needed, B.CreateICmpNE(pitch, zero));
+    Instruction *callTerm =
+        SplitBlockAndInsertIfThen(needed, before, false,
+                                  MDBuilder(Ctx).createUnlikelyBranchWeights());
+    callTerm->getParent()->setName("kosan.record");
+    IRBuilder<> C(callTerm);
+    call(C);
+    return nullptr; // a redirected load: its answer is not needed
+  }
   Value *size64 = B.CreateZExt(size32, I64);
   Value *bad = badOverride ? badOverride
                            : B.CreateOr(B.CreateICmpULT(addr, begin),
                                         B.CreateICmpUGT(B.CreateAdd(addr, size64), end));
-  if (!badOverride && pitch &&
-      !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero()))
-    bad = B.CreateOr(bad, outsideRow(B, addr, size32, begin, pitch, shape));
-  if (misaligned)
-    bad = B.CreateOr(bad, misaligned);
+  if (!badOverride) {
+    if (mayBePitched)
+      bad = B.CreateOr(bad, outsideRow(B, addr, size32, begin, pitch, shape));
+    if (misaligned)
+      bad = B.CreateOr(bad, misaligned);
+  }
   Value *ok = B.CreateNot(bad, "kosan.ok");
 
   MDBuilder MDB(Ctx);
@@ -379,13 +427,13 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
   recordTerm->setDebugLoc(before->getDebugLoc());
   IRBuilder<> R(recordTerm);
   Value *pitch64 = pitch ? pitch : R.getInt64(0);
-  if (!S.opts.sharedReport || !S.target.callsReportCheaply()) {
+  if (!shared) {
     emitRecord(recordTerm, ctx.state, ctx.launchId, ctx.flags, site, addr, size32, begin, end,
                pitch64);
     return ok;
   }
-  R.CreateCall(reportFunction(),
-               {ctx.state, ctx.launchId, ctx.flags, site, addr, size32, begin, end, pitch64});
+  R.CreateCall(reportFunction(), {ctx.state, ctx.launchId, ctx.flags, site, addr, size32, begin,
+                                  end, pitch64, R.getInt64(0), R.getInt32(1)});
   return ok;
 }
 
@@ -398,25 +446,59 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
 // the index), so the callers' register counts stay what the inline record
 // gave them (bench/results/compile-time.md: ptxas -v, before and after).
 //
-//   void __kosan_oob_report(state, launch, flags, site, addr, size, begin, end, pitch)
+//   bool __kosan_oob_report(state, launch, flags, site, addr, size, begin, end,
+//                           pitch, shape, what)
+//
+// records the event when what & 1 (the caller's test of the bounds and the
+// alignment failed) or when the access lies outside its row of a pitched
+// buffer (pitch and shape nonzero), and returns whether the access may go
+// ahead: the row test of a check against a kernel argument is made here,
+// once, instead of inline on each check's cold path. Otherwise, when
+// what & 2 (the load read the uninit fill), it records that at the site
+// (KOSAN_SITE_UNINIT_BIT): a checked load's uninit test shares its bounds
+// check's cold path and call.
 Function *OOBInstrumenter::reportFunction() {
   if (reportFn)
     return reportFn;
-  FunctionType *T = FunctionType::get(Type::getVoidTy(Ctx),
-                                      {I64, I32, I32, I32, I64, I32, I64, I64, I64}, false);
+  FunctionType *T = FunctionType::get(I1, {I64, I32, I32, I32, I64, I32, I64, I64, I64, I64, I32},
+                                      false);
   reportFn = Function::Create(T, GlobalValue::InternalLinkage, "__kosan_oob_report", M);
   reportFn->addFnAttr(Attribute::NoInline);
   reportFn->addFnAttr(Attribute::Cold);
   reportFn->addFnAttr(Attribute::NoUnwind);
   reportFn->addFnAttr(Attribute::NoRecurse);
-  static const char *names[] = {"state", "launch", "flags", "site", "addr",
-                                "size",  "begin",  "end",   "pitch"};
+  reportFn->addRetAttr(Attribute::ZExt);
+  static const char *names[] = {"state", "launch", "flags", "site",  "addr", "size",
+                                "begin", "end",    "pitch", "shape", "what"};
   for (Argument &A : reportFn->args())
     A.setName(names[A.getArgNo()]);
-  BasicBlock *entry = BasicBlock::Create(Ctx, "entry", reportFn);
-  Instruction *ret = ReturnInst::Create(Ctx, entry);
   auto arg = [&](unsigned i) { return reportFn->getArg(i); };
+  BasicBlock *entry = BasicBlock::Create(Ctx, "entry", reportFn);
+  BasicBlock *row = BasicBlock::Create(Ctx, "row", reportFn);
+  BasicBlock *fill = BasicBlock::Create(Ctx, "fill", reportFn);
+  BasicBlock *pass = BasicBlock::Create(Ctx, "pass", reportFn);
+  BasicBlock *record = BasicBlock::Create(Ctx, "record", reportFn);
+  BasicBlock *recordFill = BasicBlock::Create(Ctx, "record.uninit", reportFn);
+  IRBuilder<> B(entry);
+  auto bit = [&](unsigned b) {
+    return B.CreateICmpNE(B.CreateAnd(arg(10), B.getInt32(b)), B.getInt32(0));
+  };
+  B.CreateCondBr(bit(1), record, row);
+  B.SetInsertPoint(row);
+  B.CreateCondBr(outsideRow(B, arg(4), arg(5), arg(6), arg(8), arg(9)), record, fill);
+  B.SetInsertPoint(fill);
+  B.CreateCondBr(bit(2), recordFill, pass);
+  B.SetInsertPoint(pass);
+  B.CreateRet(B.getTrue());
+  B.SetInsertPoint(record);
+  Instruction *ret = B.CreateRet(B.getFalse());
   emitRecord(ret, arg(0), arg(1), arg(2), arg(3), arg(4), arg(5), arg(6), arg(7), arg(8));
+  B.SetInsertPoint(recordFill);
+  Instruction *retFill = B.CreateRet(B.getTrue());
+  Value *zero = B.getInt64(0);
+  B.SetInsertPoint(retFill);
+  Value *uninitSite = B.CreateOr(arg(3), B.getInt32(KOSAN_SITE_UNINIT_BIT));
+  emitRecord(retFill, arg(0), arg(1), arg(2), uninitSite, arg(4), arg(5), zero, zero, zero);
   return reportFn;
 }
 
@@ -1685,6 +1767,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       continue;
     }
     uint32_t site = addSite(index);
+    LoadInst *uninitLoad = nullptr; // tested on its bounds check's cold path
     if (auto *L = dyn_cast<LoadInst>(A.inst);
         L && S.opts.uninit && A.kind == KOSAN_ACCESS_LOAD &&
         (p.kind == Provenance::KernelArg || p.kind == Provenance::Unknown)) {
@@ -1692,6 +1775,8 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
         const Group &G = groups[groupOf[index]];
         unsigned row = unsigned(find(G.members, int(index)) - G.members.begin());
         uninitByGroup[groupOf[index]].push_back({L, row});
+      } else if (uninitOnReportPath(A, p)) {
+        uninitLoad = L;
       } else
         uninitLoads.push_back({L, site});
     }
@@ -1713,7 +1798,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       }
       continue;
     }
-    checkAccess(c, counts, ctx);
+    checkAccess(c, counts, ctx, uninitLoad);
   }
   for (auto [L, site] : uninitLoads)
     checkUninit(*L, ctx, site, kernel);
@@ -1936,7 +2021,16 @@ void OOBInstrumenter::reportFirstBadMember(Instruction *before, Check &c, const 
 
 // An access on its own: against its kernel argument's bounds (pitched
 // rows included), its static object's, or the runtime's table.
-void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext &ctx) {
+// Whether a load's uninit test can share its bounds check's cold path and
+// call (checkAccess): a load on its own against a kernel argument, through
+// the shared report function.
+bool OOBInstrumenter::uninitOnReportPath(const Access &A, const Provenance &p) const {
+  return callsReportFunction(*A.inst->getFunction()) && p.kind == Provenance::KernelArg &&
+         canRedirect(A) && A.inst->getNextNode() && fillBits(A.inst->getType());
+}
+
+void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext &ctx,
+                                  LoadInst *uninitLoad) {
   Access &A = c.A;
   const Provenance &p = c.p;
   IRBuilder<> &B = c.B;
@@ -1974,6 +2068,7 @@ void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext 
   Value *misaligned = misalignment(c, addr, requiredAlignment(A), ctx);
   if (misaligned)
     bad = B.CreateOr(bad, misaligned, "kosan.bad.or.misaligned");
+  Value *testedBad = bad; // before the pitch joins it below
   // Pitched buffers need the runtime's row check even inside the
   // allocation; pitch is a kernel parameter, so the branch is uniform.
   Value *pitched =
@@ -1984,12 +2079,17 @@ void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext 
     Value *pitch = fromArg ? argBound(ctx, p.argIndex, 2, SB) : nullptr;
     Value *shape = fromArg ? argBound(ctx, p.argIndex, 3, SB) : nullptr;
     return emitReport(before, ctx, SB.getInt32(c.site), addr, size32, begin, end, pitch, shape,
-                      nullptr, misaligned);
+                      nullptr, misaligned, testedBad, uninitLoad);
   };
   if (canRedirect(A)) {
     // A pitched access inside the allocation goes ahead; the runtime only
-    // reports it when it falls outside its row.
+    // reports it when it falls outside its row. With uninit=1 a load takes
+    // the cold path too, where its value is compared with the fill.
     Value *report = pitched ? B.CreateOr(bad, pitched) : bad;
+    if (uninitLoad) {
+      ++NumUninitChecked;
+      report = B.CreateOr(report, uninitOn(ctx, *A.inst->getFunction()));
+    }
     redirect(A, p.space, bad, report, [&](Instruction *before) { callReport(before); });
     return;
   }

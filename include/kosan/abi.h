@@ -635,8 +635,8 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
   X(PrecNonfinite, "__kosan_prec_nonfinite", -1, 0)                           \
   X(PrecTally, "__kosan_prec_tally", -1, 1)                                   \
   X(PrecFlush, "__kosan_prec_flush", -1, 1)                                   \
-  X(ShadowExp2, "__kosan_shadow_exp2", -1, 0)                                 \
-  X(ShadowLog2, "__kosan_shadow_log2", -1, 0)                                 \
+  X(ShadowExp2, "__kosan_shadow_exp2", -1, 1)                                 \
+  X(ShadowLog2, "__kosan_shadow_log2", -1, 1)                                 \
   X(ShadowSin, "__kosan_shadow_sin", -1, 0)                                   \
   X(ShadowCos, "__kosan_shadow_cos", -1, 0)                                   \
   X(ShadowTanh, "__kosan_shadow_tanh", -1, 0)                                 \

@@ -48,6 +48,9 @@
 // Called once per sink; never inlined, so that instrumented code pays a call,
 // not this body, at every site.
 #define KOSAN_DEVICE extern "C" __attribute__((noinline))
+// Helpers of the inlined entries below, which must not call anything on
+// their common path (a call in a loop makes ptxas keep values in memory).
+#define KOSAN_ALWAYS_INLINE __attribute__((always_inline)) inline
 
 // NVIDIA libdevice (AMD: the ROCm device libraries' ocml), linked into this
 // bitcode at build time (internalized, and libdevice's __nvvm_reflect queries
@@ -79,7 +82,7 @@ struct Target {
 
 // The slot a call records into; null when precision is off at run time or
 // the slot lies outside what the host allocated.
-Target targetOf(uint64_t state, uint32_t slot) {
+KOSAN_ALWAYS_INLINE Target targetOf(uint64_t state, uint32_t slot) {
   if (!state)
     return {nullptr, nullptr};
   uint64_t precision = ((const kosan_device_state *)state)->precision;
@@ -114,20 +117,20 @@ uint32_t ballot(uint32_t mask, bool p) { return __nvvm_vote_ballot_sync(mask, p)
 uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
 #endif
 
-void addU64(uint64_t *p, uint64_t v) {
+KOSAN_ALWAYS_INLINE void addU64(uint64_t *p, uint64_t v) {
   if (v)
     __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
 
 uint64_t readU64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
 
-void markDirty(kosan_precision_state *ps) {
+KOSAN_ALWAYS_INLINE void markDirty(kosan_precision_state *ps) {
   volatile uint32_t *dirty = &ps->dirty;
   if (!*dirty)
     *dirty = 1;
 }
 
-void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
+KOSAN_ALWAYS_INLINE void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
   slot->worst_real = s.real;
   slot->worst_shadow = s.shadow;
   slot->worst_cause_code = s.causeCode;
@@ -139,6 +142,41 @@ void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
   slot->worst_thread[1] = kosan::gpu::threadId(1);
   slot->worst_thread[2] = kosan::gpu::threadId(2);
   slot->worst_launch = launch;
+}
+
+// A thread's tally of a site (kosan_prec_tally), as __kosan_prec_merge
+// receives it; hist's bins have 8 bits each.
+struct Tally {
+  uint32_t count;
+  uint64_t hist;
+  double sum;
+  uint64_t maxRel, maxUlp, maxAbs, maxScale;
+  LaneSample worst; // real, shadow, causeCode, causeSlot
+};
+
+// A tally added to the slot by its lane alone, one atomic per nonzero
+// field: inline code, no call (a tally that fills up in a loop, and every
+// tally on AMD GPUs).
+KOSAN_ALWAYS_INLINE void addTally(Target t, uint32_t launch, const Tally &y) {
+  kosan_prec_slot *slot = t.slot;
+  addU64(&slot->count, y.count);
+  if (y.sum != 0)
+    __atomic_fetch_add(&slot->sum_rel_err, y.sum, __ATOMIC_RELAXED);
+  if (y.maxRel > readU64(&slot->max_rel_err_bits))
+    __atomic_fetch_max(&slot->max_rel_err_bits, y.maxRel, __ATOMIC_RELAXED);
+  if (y.maxUlp > readU64(&slot->max_ulp_err_bits))
+    __atomic_fetch_max(&slot->max_ulp_err_bits, y.maxUlp, __ATOMIC_RELAXED);
+  if (y.maxScale > readU64(&slot->max_scale_bits))
+    __atomic_fetch_max(&slot->max_scale_bits, y.maxScale, __ATOMIC_RELAXED);
+  bool raised = false;
+  if (y.maxAbs > readU64(&slot->max_abs_err_bits))
+    raised = __atomic_fetch_max(&slot->max_abs_err_bits, y.maxAbs, __ATOMIC_RELAXED) <
+             y.maxAbs;
+  for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
+    addU64(&slot->hist[b], (y.hist >> (8 * b)) & 0xff);
+  markDirty(t.state);
+  if (raised)
+    writeWorst(slot, y.worst, launch);
 }
 
 #if defined(__NVPTX__)
@@ -258,16 +296,6 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   }
 }
 
-// A thread's tally of a site (kosan_prec_tally), as __kosan_prec_merge
-// receives it; hist's bins have 8 bits each.
-struct Tally {
-  uint32_t count;
-  uint64_t hist;
-  double sum;
-  uint64_t maxRel, maxUlp, maxAbs, maxScale;
-  LaneSample worst; // real, shadow, causeCode, causeSlot
-};
-
 uint32_t histBinOf(uint64_t hist, uint32_t b) { return (uint32_t)(hist >> (8 * b)) & 0xff; }
 
 // Bins 4k..4k+3 of a tally in 16 bits each, so that a warp's sum (at most
@@ -365,34 +393,8 @@ void recordError(Target t, uint32_t launch, uint32_t, const LaneSample &s) {
     writeWorst(slot, s, launch);
 }
 
-struct Tally {
-  uint32_t count;
-  uint64_t hist;
-  double sum;
-  uint64_t maxRel, maxUlp, maxAbs, maxScale;
-  LaneSample worst;
-};
-
 void recordTally(Target t, uint32_t launch, uint32_t, const Tally &y) {
-  kosan_prec_slot *slot = t.slot;
-  addU64(&slot->count, y.count);
-  if (y.sum != 0)
-    __atomic_fetch_add(&slot->sum_rel_err, y.sum, __ATOMIC_RELAXED);
-  if (y.maxRel > readU64(&slot->max_rel_err_bits))
-    __atomic_fetch_max(&slot->max_rel_err_bits, y.maxRel, __ATOMIC_RELAXED);
-  if (y.maxUlp > readU64(&slot->max_ulp_err_bits))
-    __atomic_fetch_max(&slot->max_ulp_err_bits, y.maxUlp, __ATOMIC_RELAXED);
-  if (y.maxScale > readU64(&slot->max_scale_bits))
-    __atomic_fetch_max(&slot->max_scale_bits, y.maxScale, __ATOMIC_RELAXED);
-  bool raised = false;
-  if (y.maxAbs > readU64(&slot->max_abs_err_bits))
-    raised = __atomic_fetch_max(&slot->max_abs_err_bits, y.maxAbs, __ATOMIC_RELAXED) <
-             y.maxAbs;
-  for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
-    addU64(&slot->hist[b], (y.hist >> (8 * b)) & 0xff);
-  markDirty(t.state);
-  if (raised)
-    writeWorst(slot, y.worst, launch);
+  addTally(t, launch, y);
 }
 #endif
 
@@ -504,8 +506,21 @@ KOSAN_INLINED void __kosan_prec_tally(uint64_t state, uint32_t launch, uint32_t 
     t->worst_cause_slot = s.causeSlot;
   }
   t->hist += 1ull << (8 * s.bin);
-  if (++t->count == KOSAN_PREC_TALLY_FLUSH)
-    __kosan_prec_flush(state, launch, slot, t);
+  if (++t->count == KOSAN_PREC_TALLY_FLUSH) {
+    // Rare (once in 255 values), and without a call: a call in the loop
+    // would make ptxas keep the loop's values in local memory across it.
+    Target target = targetOf(state, slot);
+    if (target.slot) {
+      Tally y{t->count, t->hist, t->sum_rel_err, t->max_rel_err_bits, t->max_ulp_err_bits,
+              t->max_abs_err_bits, t->max_scale_bits, LaneSample{}};
+      y.worst.real = t->worst_real;
+      y.worst.shadow = t->worst_shadow;
+      y.worst.causeCode = t->worst_cause_code;
+      y.worst.causeSlot = t->worst_cause_slot;
+      addTally(target, launch, y);
+    }
+    *t = kosan_prec_tally{};
+  }
 }
 
 // Shadows of the approximate fp32 functions (ex2.approx, lg2.approx,

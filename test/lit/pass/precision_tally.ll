@@ -2,7 +2,7 @@
 ; of the site (kosan_prec_tally, abi.h): a zeroed local in the entry block,
 ; updated by __kosan_prec_tally at every store (inlined once the runtime is
 ; linked: no call per value) and merged into the site's slot by
-; __kosan_prec_flush before each return. A store outside any loop still
+; __kosan_prec_flush before each return (or every 255 values). A store outside any loop still
 ; calls __kosan_prec_value. -kosan-prec-tally=false calls it in the loop too.
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-precision \
 ; RUN:   -kosan-link-runtime=false -S < %s | FileCheck %s
@@ -71,17 +71,19 @@ attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx80,+sm_90" }
 ; OFF-NOT:     __kosan_prec_flush
 ; OFF:         ret void
 
-; The clone keeps the tally in registers (no local memory at all); in the
-; loop, the merge is called only when 255 values have been tallied, after
-; it, before the return, when the tally holds any.
+; The clone keeps the tally in registers (no local memory at all), and
+; its loop calls nothing: a tally that reaches 255 values is added to the
+; slot there by the lane alone, with atomics; the merge with the warp's
+; other lanes is called after the loop, before the return.
 ; PTX-LABEL: .entry saxpy__kosan(
 ; PTX-NOT:     {{(ld|st)\.local}}
 ; PTX:         Loop Header
 ; PTX-NOT:     {{(ld|st)\.local|call}}
 ; PTX:         setp.ne.s32 %p{{[0-9]+}}, %r{{[0-9]+}}, 255;
-; PTX-NEXT:    @%p{{[0-9]+}} bra
-; PTX-NOT:     {{(ld|st)\.local}}
-; PTX:         {{^[[:space:]]+}}__kosan_prec_merge,
+; PTX-NOT:     {{(ld|st)\.local|call}}
+; PTX:         atom.add.u64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], 255;
+; PTX-NOT:     {{(ld|st)\.local|call}}
+; PTX:         %__kosan_prec_tally.exit
 ; PTX-NOT:     {{(ld|st)\.local}}
 ; PTX:         {{^[[:space:]]+}}__kosan_prec_value,
 ; PTX-NOT:     {{(ld|st)\.local}}

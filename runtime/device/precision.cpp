@@ -124,10 +124,14 @@ KOSAN_ALWAYS_INLINE void addU64(uint64_t *p, uint64_t v) {
 
 uint64_t readU64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
 
+// The flag is one word that every warp's leader of every sink would read:
+// a volatile read goes to the L2 slice that holds it each time, and all
+// SMs then queue on that one line. A plain read is served from the SM's
+// L1 once it holds the word (the host zeroes it with no kernel running,
+// and a kernel starts with no stale L1 lines); the write goes through.
 KOSAN_ALWAYS_INLINE void markDirty(kosan_precision_state *ps) {
-  volatile uint32_t *dirty = &ps->dirty;
-  if (!*dirty)
-    *dirty = 1;
+  if (!*(const uint32_t *)&ps->dirty)
+    *(volatile uint32_t *)&ps->dirty = 1;
 }
 
 KOSAN_ALWAYS_INLINE void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
@@ -180,9 +184,15 @@ KOSAN_ALWAYS_INLINE void addTally(Target t, uint32_t launch, const Tally &y) {
 }
 
 #if defined(__NVPTX__)
-// The lanes of the warp that are here now and called for the same slot.
+// The lanes of the warp that are here now and called for the same slot:
+// all of them when the lowest one's slot is everyone's (one call site, the
+// common case: a shuffle and a ballot), else match.any.sync.
 uint32_t groupOf(uint32_t slotIndex) {
-  return __nvvm_match_any_sync_i32(__nvvm_activemask(), slotIndex);
+  uint32_t active = __nvvm_activemask();
+  uint32_t first = shfl32(active, slotIndex, (uint32_t)__builtin_ctz(active));
+  if (ballot(active, first == slotIndex) == active)
+    return active;
+  return __nvvm_match_any_sync_i32(active, slotIndex);
 }
 
 // v reduced over the group, to its lowest lane (to every lane of a whole
@@ -238,17 +248,19 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   // read can only be lower than the truth (maxima only grow while kernels
   // run), so no raise is missed; the ballot is the group's, so the branch is.
   kosan_prec_slot *slot = t.slot;
+  // The slot's maxima, read together (one wait on the L2, not four).
+  uint64_t slotRel = readU64(&slot->max_rel_err_bits), slotUlp = readU64(&slot->max_ulp_err_bits),
+           slotAbs = readU64(&slot->max_abs_err_bits), slotScale = readU64(&slot->max_scale_bits);
   double sum = s.sumRelErr;
   if (ballot(group, sum != 0))
     sum = fromBits(groupReduce<Combine::FAdd>(group, lane, n, bitsOf(sum)));
-  auto maxOf = [&](uint64_t mine, const uint64_t *field) {
-    return ballot(group, mine > readU64(field)) ? groupReduce<Combine::Max>(group, lane, n, mine)
-                                                : 0;
+  auto maxOf = [&](uint64_t mine, uint64_t current) {
+    return ballot(group, mine > current) ? groupReduce<Combine::Max>(group, lane, n, mine) : 0;
   };
-  uint64_t maxRel = maxOf(s.relErrBits, &slot->max_rel_err_bits);
-  uint64_t maxUlp = maxOf(s.ulpErrBits, &slot->max_ulp_err_bits);
-  uint64_t maxAbs = maxOf(s.absErrBits, &slot->max_abs_err_bits);
-  uint64_t maxScale = maxOf(s.scaleBits, &slot->max_scale_bits);
+  uint64_t maxRel = maxOf(s.relErrBits, slotRel);
+  uint64_t maxUlp = maxOf(s.ulpErrBits, slotUlp);
+  uint64_t maxAbs = maxOf(s.absErrBits, slotAbs);
+  uint64_t maxScale = maxOf(s.scaleBits, slotScale);
   // Bins by their three bits, flags by ballot.
   uint32_t bin0 = ballot(group, s.bin & 1), bin1 = ballot(group, s.bin & 2),
            bin2 = ballot(group, s.bin & 4);
@@ -325,15 +337,15 @@ void recordTally(Target t, uint32_t launch, uint32_t slotIndex, const Tally &y) 
   for (uint64_t &w : bins)
     if (ballot(group, w != 0))
       w = groupReduce<Combine::IAdd>(group, lane, n, w);
-  auto maxOf = [&](uint64_t mine, const uint64_t *field) {
-    return ballot(group, mine > readU64(field))
-               ? groupReduce<Combine::Max>(group, lane, n, mine)
-               : 0;
+  uint64_t slotRel = readU64(&slot->max_rel_err_bits), slotUlp = readU64(&slot->max_ulp_err_bits),
+           slotAbs = readU64(&slot->max_abs_err_bits), slotScale = readU64(&slot->max_scale_bits);
+  auto maxOf = [&](uint64_t mine, uint64_t current) {
+    return ballot(group, mine > current) ? groupReduce<Combine::Max>(group, lane, n, mine) : 0;
   };
-  uint64_t maxRel = maxOf(y.maxRel, &slot->max_rel_err_bits);
-  uint64_t maxUlp = maxOf(y.maxUlp, &slot->max_ulp_err_bits);
-  uint64_t maxAbs = maxOf(y.maxAbs, &slot->max_abs_err_bits);
-  uint64_t maxScale = maxOf(y.maxScale, &slot->max_scale_bits);
+  uint64_t maxRel = maxOf(y.maxRel, slotRel);
+  uint64_t maxUlp = maxOf(y.maxUlp, slotUlp);
+  uint64_t maxAbs = maxOf(y.maxAbs, slotAbs);
+  uint64_t maxScale = maxOf(y.maxScale, slotScale);
 
   uint32_t raised = 0;
   if (lane == leader) {

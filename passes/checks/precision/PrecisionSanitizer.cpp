@@ -44,6 +44,11 @@ static cl::opt<bool> ClPrecTally(
              "merged into the site's slot when the function returns, instead of a runtime call "
              "per value"));
 
+static cl::opt<unsigned> ClPrecTallyMax(
+    "kosan-prec-tally-max", cl::init(2), cl::Hidden,
+    cl::desc("Tallies per function (each holds about 20 registers while its loop runs); "
+             "further stores and atomics in loops call the runtime per value"));
+
 namespace kosan {
 
 constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
@@ -571,8 +576,10 @@ void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind 
   // In a loop, the thread's tally of the site takes the sample in registers
   // (the runtime's __kosan_prec_tally, inlined), and one warp-level merge at
   // the function's return replaces a call, its reductions and its atomics
-  // per value.
-  AllocaInst *tally = loopSinks.count(before) ? newTally() : nullptr;
+  // per value. The first -kosan-prec-tally-max such sites of the function
+  // only: an unrolled loop's many stores would otherwise hold a tally each.
+  AllocaInst *tally =
+      loopSinks.count(before) && tallies.size() < ClPrecTallyMax ? newTally() : nullptr;
   if (tally) {
     tallies.push_back({site, tally});
     fn = entry(rt::PrecTally, Type::getVoidTy(Ctx),

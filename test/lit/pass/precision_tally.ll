@@ -44,8 +44,9 @@ exit:
 declare float @llvm.fma.f32(float, float, float)
 attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx80,+sm_90" }
 
-!nvvm.annotations = !{!0}
+!nvvm.annotations = !{!0, !1}
 !0 = !{ptr @saxpy, !"kernel", i32 1}
+!1 = !{ptr @three, !"kernel", i32 1}
 
 ; CHECK-LABEL: define ptx_kernel void @saxpy__kosan(
 ; CHECK:         %kosan.tally = alloca [80 x i8], align 8
@@ -90,3 +91,52 @@ attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx80,+sm_90" }
 ; PTX:         {{^[[:space:]]+}}__kosan_prec_merge,
 ; PTX-NOT:     {{(ld|st)\.local}}
 ; PTX:       .func __kosan_prec_value(
+
+; Two tallies per function by default: a loop of three stores tallies the
+; first two (in program order) and calls the runtime per value for the third.
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-precision \
+; RUN:   -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=MAX
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-precision \
+; RUN:   -kosan-link-runtime=false -kosan-prec-tally-max=3 -S < %s \
+; RUN:   | FileCheck %s --check-prefix=MAX3
+
+define void @three(ptr %y, ptr %x, i32 %n) #0 {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %px = getelementptr inbounds float, ptr %x, i32 %i
+  %xv = load float, ptr %px, align 4
+  %a = fmul float %xv, 3.0
+  %b = fmul float %xv, 5.0
+  %c = fmul float %xv, 7.0
+  %p0 = getelementptr inbounds float, ptr %y, i32 %i
+  store float %a, ptr %p0, align 4
+  %p1 = getelementptr inbounds float, ptr %p0, i32 1
+  store float %b, ptr %p1, align 4
+  %p2 = getelementptr inbounds float, ptr %p0, i32 2
+  store float %c, ptr %p2, align 4
+  %next = add nsw i32 %i, 3
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+
+; MAX-LABEL: define ptx_kernel void @three__kosan(
+; MAX:         call void @__kosan_prec_tally({{.*}}, ptr %kosan.tally{{[0-9]*}},
+; MAX-NEXT:    store float %a
+; MAX:         call void @__kosan_prec_tally({{.*}}, ptr %kosan.tally{{[0-9]*}},
+; MAX-NEXT:    store float %b
+; MAX:         call void @__kosan_prec_value(
+; MAX-NEXT:    store float %c
+; MAX-COUNT-2: call void @__kosan_prec_flush(
+; MAX-NEXT:    ret void
+
+; MAX3-LABEL: define ptx_kernel void @three__kosan(
+; MAX3-NOT:    call void @__kosan_prec_value(
+; MAX3-COUNT-3: call void @__kosan_prec_flush(
+; MAX3-NEXT:   ret void

@@ -32,8 +32,9 @@ CLASSES = [
     ("call", r"\bcall\b"),
     ("shfl", r"\bshfl\.sync"),
 ]
-# Device runtime functions that instrumented code calls at every sink.
-RUNTIME = ["__kosan_prec_value", "__kosan_prec_narrow"]
+# Device runtime functions that instrumented code calls at every sink (and
+# __kosan_prec_merge, once per thread and tallied site).
+RUNTIME = ["__kosan_prec_value", "__kosan_prec_narrow", "__kosan_prec_merge"]
 COLUMNS = ["regs", "spill", "instructions", "error-free path", "in loops"] + [c for c, _ in CLASSES]
 # Blocks (by the IR block name ptxas's input gives in a comment) that a run
 # without findings never enters: the checks' reports.

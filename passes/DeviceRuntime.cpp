@@ -14,10 +14,13 @@
 
 #include "kosan/abi.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Triple.h"
@@ -95,6 +98,7 @@ bool linkDeviceRuntime(Module &M) {
       F.addFnAttr(features);
   }
   // The entries whose every call is replaced by their body.
+  SetVector<Function *> callers;
   for (const rt::Entry &entry : rt::Entries) {
     if (!entry.inlined)
       continue;
@@ -106,12 +110,27 @@ bool linkDeviceRuntime(Module &M) {
       if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == F)
         calls.push_back(CB);
     for (CallBase *CB : calls) {
+      callers.insert(CB->getFunction());
       InlineFunctionInfo IFI;
       if (!InlineFunction(*CB, IFI).isSuccess())
         return false;
     }
     if (F->use_empty())
       F->eraseFromParent();
+  }
+  // What the inlined bodies read and write of their callers' locals (the
+  // precision check's per-thread tallies, kosan_prec_tally) goes into
+  // registers: the backend lowers a memset of them into a loop of byte
+  // stores before its own SROA would. Optimised functions only (at -O0
+  // they are optnone and keep every local in memory anyway).
+  if (!callers.empty()) {
+    PassBuilder PB;
+    FunctionAnalysisManager FAM;
+    PB.registerFunctionAnalyses(FAM);
+    SROAPass sroa(SROAOptions::ModifyCFG);
+    for (Function *F : callers)
+      if (!F->hasOptNone())
+        sroa.run(*F, FAM);
   }
   return true;
 }

@@ -216,6 +216,25 @@ struct kosan_prec_slot {
   uint32_t reserved2;
 };
 
+// One thread's running totals of a STORE or ATOMIC site that runs in a loop
+// (__kosan_prec_tally): the instrumented function keeps one per such site,
+// zeroed at its entry and held in registers, and adds them to the site's
+// slot with one warp-level merge (__kosan_prec_flush) when it returns, or
+// when count reaches KOSAN_PREC_TALLY_FLUSH, instead of a merge per value.
+// The fields mean those of kosan_prec_slot; hist holds the 8 bins' counts
+// in 8 bits each (hence the flush at 255); worst_* is the thread's value
+// with the largest absolute error (the first of equals).
+struct kosan_prec_tally {
+  double sum_rel_err;
+  uint64_t max_rel_err_bits, max_ulp_err_bits, max_abs_err_bits, max_scale_bits;
+  uint64_t hist;
+  double worst_real, worst_shadow;
+  uint32_t count;
+  uint32_t worst_cause_code, worst_cause_slot;
+  uint32_t reserved;
+};
+#define KOSAN_PREC_TALLY_FLUSH 255u
+
 // Root cause of a value's error (precision.h, "Local error"): every shadowed
 // value carries a 32-bit tag, the largest local error of an operation along
 // its history in its high KOSAN_PREC_CAUSE_CODE_BITS bits (0: none; else
@@ -614,8 +633,10 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
   X(PrecValue, "__kosan_prec_value", -1, 0)                                   \
   X(PrecNarrow, "__kosan_prec_narrow", -1, 0)                                 \
   X(PrecNonfinite, "__kosan_prec_nonfinite", -1, 0)                           \
-  X(ShadowExp2, "__kosan_shadow_exp2", -1, 0)                                 \
-  X(ShadowLog2, "__kosan_shadow_log2", -1, 0)                                 \
+  X(PrecTally, "__kosan_prec_tally", -1, 1)                                   \
+  X(PrecFlush, "__kosan_prec_flush", -1, 1)                                   \
+  X(ShadowExp2, "__kosan_shadow_exp2", -1, 1)                                 \
+  X(ShadowLog2, "__kosan_shadow_log2", -1, 1)                                 \
   X(ShadowSin, "__kosan_shadow_sin", -1, 0)                                   \
   X(ShadowCos, "__kosan_shadow_cos", -1, 0)                                   \
   X(ShadowTanh, "__kosan_shadow_tanh", -1, 0)                                 \
@@ -639,6 +660,13 @@ static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
 //                            double in, double out, uint32_t dtype);
 //   void __kosan_prec_nonfinite(uint64_t state, uint32_t launch, uint32_t slot,
 //                               double real, double shadow);
+//   void __kosan_prec_tally(uint64_t state, uint32_t launch, uint32_t slot,
+//                           kosan_prec_tally *tally, double real, double shadow,
+//                           uint32_t dtype, uint32_t cause_code, uint32_t cause_slot);
+//     (__kosan_prec_value's sample, added to the thread's tally; inlined)
+//   void __kosan_prec_flush(uint64_t state, uint32_t launch, uint32_t slot,
+//                           kosan_prec_tally *tally);
+//     (adds a nonempty tally to the slot and zeroes it; inlined)
 //   double __kosan_shadow_{exp2,log2,sin,cos,tanh}(double);   // fp64 (libdevice, within 2 ulps)
 // state is the kosan_device_state address; a 0 precision pointer in it
 // (checks=precision off at run time) makes them return at once.

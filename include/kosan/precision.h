@@ -212,9 +212,14 @@ KOSAN_PREC_FN double relError(double real, double shadow) {
     return isZero(real) ? 0.0 : infinity();
 #if defined(__NVPTX__) && !defined(__CUDA__)
   // The device runtime: a reciprocal approximation (about 20 bits) is
-  // plenty for an error statistic and much cheaper than fp64 division.
+  // plenty for an error statistic and much cheaper than fp64 division,
+  // whose slow path is a call (which instrumented loops that inline this
+  // must not contain). A tiny |shadow| is scaled into rcp.approx.ftz's
+  // normal range first; the powers of two are exact, and an overflow of
+  // the product is the quotient's own.
   if (absOf(shadow) > 0x1p-1000)
     return absOf(real - shadow) * __nvvm_rcp_approx_ftz_d(absOf(shadow));
+  return absOf(real - shadow) * __nvvm_rcp_approx_ftz_d(absOf(shadow) * 0x1p100) * 0x1p100;
 #endif
   return absOf(real - shadow) / absOf(shadow);
 }
@@ -239,13 +244,14 @@ KOSAN_PREC_FN double ulpError(double real, double shadow, uint32_t dtype) {
   if (p == 0)
     return quietNaN();
   // ulpOf(larger) is 2^k: multiplying by 2^-k is as exact as dividing and
-  // much cheaper on the device; only f64's subnormal spacings (2^-k out of
-  // range) divide.
+  // much cheaper on the device.
   int emin = minExponent(dtype);
   int e = isZero(larger) ? emin : exponentOf(larger);
   int k = (e < emin ? emin : e) - p + 1;
   double diff = absOf(real - shadow);
-  return -k <= 1023 ? diff * exp2i(-k) : diff / exp2i(k);
+  // Beyond 2^1023 in two exact steps (an overflow of the first is the
+  // result's): no division.
+  return -k <= 1023 ? diff * exp2i(-k) : diff * exp2i(-k - 512) * exp2i(512);
 }
 
 // Histogram bin of an error in ULPs, by bits lost b = log2(ulpErr):

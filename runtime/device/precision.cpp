@@ -48,6 +48,9 @@
 // Called once per sink; never inlined, so that instrumented code pays a call,
 // not this body, at every site.
 #define KOSAN_DEVICE extern "C" __attribute__((noinline))
+// Helpers of the inlined entries below, which must not call anything on
+// their common path (a call in a loop makes ptxas keep values in memory).
+#define KOSAN_ALWAYS_INLINE __attribute__((always_inline)) inline
 
 // NVIDIA libdevice (AMD: the ROCm device libraries' ocml), linked into this
 // bitcode at build time (internalized, and libdevice's __nvvm_reflect queries
@@ -79,7 +82,7 @@ struct Target {
 
 // The slot a call records into; null when precision is off at run time or
 // the slot lies outside what the host allocated.
-Target targetOf(uint64_t state, uint32_t slot) {
+KOSAN_ALWAYS_INLINE Target targetOf(uint64_t state, uint32_t slot) {
   if (!state)
     return {nullptr, nullptr};
   uint64_t precision = ((const kosan_device_state *)state)->precision;
@@ -114,20 +117,24 @@ uint32_t ballot(uint32_t mask, bool p) { return __nvvm_vote_ballot_sync(mask, p)
 uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
 #endif
 
-void addU64(uint64_t *p, uint64_t v) {
+KOSAN_ALWAYS_INLINE void addU64(uint64_t *p, uint64_t v) {
   if (v)
     __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
 
 uint64_t readU64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
 
-void markDirty(kosan_precision_state *ps) {
-  volatile uint32_t *dirty = &ps->dirty;
-  if (!*dirty)
-    *dirty = 1;
+// The flag is one word that every warp's leader of every sink would read:
+// a volatile read goes to the L2 slice that holds it each time, and all
+// SMs then queue on that one line. A plain read is served from the SM's
+// L1 once it holds the word (the host zeroes it with no kernel running,
+// and a kernel starts with no stale L1 lines); the write goes through.
+KOSAN_ALWAYS_INLINE void markDirty(kosan_precision_state *ps) {
+  if (!*(const uint32_t *)&ps->dirty)
+    *(volatile uint32_t *)&ps->dirty = 1;
 }
 
-void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
+KOSAN_ALWAYS_INLINE void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
   slot->worst_real = s.real;
   slot->worst_shadow = s.shadow;
   slot->worst_cause_code = s.causeCode;
@@ -141,25 +148,70 @@ void writeWorst(kosan_prec_slot *slot, const LaneSample &s, uint32_t launch) {
   slot->worst_launch = launch;
 }
 
+// A thread's tally of a site (kosan_prec_tally), as __kosan_prec_merge
+// receives it; hist's bins have 8 bits each.
+struct Tally {
+  uint32_t count;
+  uint64_t hist;
+  double sum;
+  uint64_t maxRel, maxUlp, maxAbs, maxScale;
+  LaneSample worst; // real, shadow, causeCode, causeSlot
+};
+
+// A tally added to the slot by its lane alone, one atomic per nonzero
+// field: inline code, no call (a tally that fills up in a loop, and every
+// tally on AMD GPUs).
+KOSAN_ALWAYS_INLINE void addTally(Target t, uint32_t launch, const Tally &y) {
+  kosan_prec_slot *slot = t.slot;
+  addU64(&slot->count, y.count);
+  if (y.sum != 0)
+    __atomic_fetch_add(&slot->sum_rel_err, y.sum, __ATOMIC_RELAXED);
+  if (y.maxRel > readU64(&slot->max_rel_err_bits))
+    __atomic_fetch_max(&slot->max_rel_err_bits, y.maxRel, __ATOMIC_RELAXED);
+  if (y.maxUlp > readU64(&slot->max_ulp_err_bits))
+    __atomic_fetch_max(&slot->max_ulp_err_bits, y.maxUlp, __ATOMIC_RELAXED);
+  if (y.maxScale > readU64(&slot->max_scale_bits))
+    __atomic_fetch_max(&slot->max_scale_bits, y.maxScale, __ATOMIC_RELAXED);
+  bool raised = false;
+  if (y.maxAbs > readU64(&slot->max_abs_err_bits))
+    raised = __atomic_fetch_max(&slot->max_abs_err_bits, y.maxAbs, __ATOMIC_RELAXED) <
+             y.maxAbs;
+  for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
+    addU64(&slot->hist[b], (y.hist >> (8 * b)) & 0xff);
+  markDirty(t.state);
+  if (raised)
+    writeWorst(slot, y.worst, launch);
+}
+
 #if defined(__NVPTX__)
-// The lanes of the warp that are here now and called for the same slot.
+// The lanes of the warp that are here now and called for the same slot:
+// all of them when the lowest one's slot is everyone's (one call site, the
+// common case: a shuffle and a ballot), else match.any.sync.
 uint32_t groupOf(uint32_t slotIndex) {
-  return __nvvm_match_any_sync_i32(__nvvm_activemask(), slotIndex);
+  uint32_t active = __nvvm_activemask();
+  uint32_t first = shfl32(active, slotIndex, (uint32_t)__builtin_ctz(active));
+  if (ballot(active, first == slotIndex) == active)
+    return active;
+  return __nvvm_match_any_sync_i32(active, slotIndex);
 }
 
 // v reduced over the group, to its lowest lane (to every lane of a whole
-// warp): the maximum of the bit patterns (isMax), or the sum of the doubles
-// they hold. A whole warp (the common case) takes a butterfly, five
+// warp): the maximum of the bit patterns (Max), the sum of the doubles they
+// hold (FAdd) or of the integers (IAdd). A whole warp (the common case) takes a butterfly, five
 // shuffles per value and no lane search; a partial group has rank r (the
 // r-th lowest lane of the group) take rank r + d, for d = 1, 2, 4, 8, 16,
 // where fns finds the lane of rank r + d: the (d+1)-th set bit of the group
 // from this lane up. A butterfly adds in another order than a partial
 // group; the sum only feeds a mean.
-template <bool isMax>
+enum class Combine { Max, FAdd, IAdd };
+
+template <Combine op>
 uint64_t groupReduce(uint32_t group, uint32_t lane, uint32_t n, uint64_t v) {
   auto combine = [](uint64_t a, uint64_t b) {
-    if constexpr (isMax)
+    if constexpr (op == Combine::Max)
       return b > a ? b : a;
+    else if constexpr (op == Combine::IAdd)
+      return a + b;
     else
       return bitsOf(fromBits(a) + fromBits(b));
   };
@@ -196,17 +248,19 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   // read can only be lower than the truth (maxima only grow while kernels
   // run), so no raise is missed; the ballot is the group's, so the branch is.
   kosan_prec_slot *slot = t.slot;
+  // The slot's maxima, read together (one wait on the L2, not four).
+  uint64_t slotRel = readU64(&slot->max_rel_err_bits), slotUlp = readU64(&slot->max_ulp_err_bits),
+           slotAbs = readU64(&slot->max_abs_err_bits), slotScale = readU64(&slot->max_scale_bits);
   double sum = s.sumRelErr;
   if (ballot(group, sum != 0))
-    sum = fromBits(groupReduce<false>(group, lane, n, bitsOf(sum)));
-  auto maxOf = [&](uint64_t mine, const uint64_t *field) {
-    return ballot(group, mine > readU64(field)) ? groupReduce<true>(group, lane, n, mine)
-                                                : 0;
+    sum = fromBits(groupReduce<Combine::FAdd>(group, lane, n, bitsOf(sum)));
+  auto maxOf = [&](uint64_t mine, uint64_t current) {
+    return ballot(group, mine > current) ? groupReduce<Combine::Max>(group, lane, n, mine) : 0;
   };
-  uint64_t maxRel = maxOf(s.relErrBits, &slot->max_rel_err_bits);
-  uint64_t maxUlp = maxOf(s.ulpErrBits, &slot->max_ulp_err_bits);
-  uint64_t maxAbs = maxOf(s.absErrBits, &slot->max_abs_err_bits);
-  uint64_t maxScale = maxOf(s.scaleBits, &slot->max_scale_bits);
+  uint64_t maxRel = maxOf(s.relErrBits, slotRel);
+  uint64_t maxUlp = maxOf(s.ulpErrBits, slotUlp);
+  uint64_t maxAbs = maxOf(s.absErrBits, slotAbs);
+  uint64_t maxScale = maxOf(s.scaleBits, slotScale);
   // Bins by their three bits, flags by ballot.
   uint32_t bin0 = ballot(group, s.bin & 1), bin1 = ballot(group, s.bin & 2),
            bin2 = ballot(group, s.bin & 4);
@@ -253,6 +307,74 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
       writeWorst(t.slot, s, launch);
   }
 }
+
+uint32_t histBinOf(uint64_t hist, uint32_t b) { return (uint32_t)(hist >> (8 * b)) & 0xff; }
+
+// Bins 4k..4k+3 of a tally in 16 bits each, so that a warp's sum (at most
+// 32 x 255) fits.
+uint64_t widenBins(uint64_t hist, uint32_t k) {
+  uint64_t w = 0;
+  for (uint32_t b = 0; b < 4; ++b)
+    w |= (uint64_t)histBinOf(hist, 4 * k + b) << (16 * b);
+  return w;
+}
+
+// The tallies of the group's lanes reduced as recordError reduces samples;
+// the worst value is the lane's with the group's largest absolute error (the
+// lowest lane on ties), written when the group raised the slot's maximum.
+void recordTally(Target t, uint32_t launch, uint32_t slotIndex, const Tally &y) {
+  uint32_t lane = __nvvm_read_ptx_sreg_laneid();
+  uint32_t group = groupOf(slotIndex);
+  uint32_t leader = (uint32_t)__builtin_ctz(group);
+  uint32_t n = popc(group);
+  kosan_prec_slot *slot = t.slot;
+
+  uint64_t count = groupReduce<Combine::IAdd>(group, lane, n, y.count);
+  double sum = y.sum;
+  if (ballot(group, sum != 0))
+    sum = fromBits(groupReduce<Combine::FAdd>(group, lane, n, bitsOf(sum)));
+  uint64_t bins[2] = {widenBins(y.hist, 0), widenBins(y.hist, 1)};
+  for (uint64_t &w : bins)
+    if (ballot(group, w != 0))
+      w = groupReduce<Combine::IAdd>(group, lane, n, w);
+  uint64_t slotRel = readU64(&slot->max_rel_err_bits), slotUlp = readU64(&slot->max_ulp_err_bits),
+           slotAbs = readU64(&slot->max_abs_err_bits), slotScale = readU64(&slot->max_scale_bits);
+  auto maxOf = [&](uint64_t mine, uint64_t current) {
+    return ballot(group, mine > current) ? groupReduce<Combine::Max>(group, lane, n, mine) : 0;
+  };
+  uint64_t maxRel = maxOf(y.maxRel, slotRel);
+  uint64_t maxUlp = maxOf(y.maxUlp, slotUlp);
+  uint64_t maxAbs = maxOf(y.maxAbs, slotAbs);
+  uint64_t maxScale = maxOf(y.maxScale, slotScale);
+
+  uint32_t raised = 0;
+  if (lane == leader) {
+    addU64(&slot->count, count);
+    if (sum != 0)
+      __nvvm_atom_add_gen_d(&slot->sum_rel_err, sum);
+    if (maxRel && maxRel > readU64(&slot->max_rel_err_bits))
+      __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
+    if (maxUlp && maxUlp > readU64(&slot->max_ulp_err_bits))
+      __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp, __ATOMIC_RELAXED);
+    if (maxScale && maxScale > readU64(&slot->max_scale_bits))
+      __atomic_fetch_max(&slot->max_scale_bits, maxScale, __ATOMIC_RELAXED);
+    if (maxAbs && maxAbs > readU64(&slot->max_abs_err_bits))
+      raised = __atomic_fetch_max(&slot->max_abs_err_bits, maxAbs,
+                                  __ATOMIC_RELAXED) < maxAbs;
+    for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
+      addU64(&slot->hist[b], (bins[b / 4] >> (16 * (b % 4))) & 0xffff);
+    markDirty(t.state);
+  }
+  if (n > 1)
+    raised = shfl32(group, raised, leader);
+  if (raised) {
+    if (n > 1)
+      maxAbs = shfl64(group, maxAbs, leader);
+    uint32_t worstLane = (uint32_t)__builtin_ctz(ballot(group, y.maxAbs == maxAbs));
+    if (lane == worstLane)
+      writeWorst(t.slot, y.worst, launch);
+  }
+}
 #else
 // AMD GPUs: every lane records its own sample (no grouping of the lanes of
 // a wavefront that call for the same slot): more atomics, the same counts.
@@ -281,6 +403,10 @@ void recordError(Target t, uint32_t launch, uint32_t, const LaneSample &s) {
   markDirty(t.state);
   if (raised)
     writeWorst(slot, s, launch);
+}
+
+void recordTally(Target t, uint32_t launch, uint32_t, const Tally &y) {
+  addTally(t, launch, y);
 }
 #endif
 
@@ -332,6 +458,81 @@ KOSAN_DEVICE void __kosan_prec_nonfinite(uint64_t state, uint32_t launch,
   if (__atomic_fetch_add(&t.slot->nans, (uint64_t)n, __ATOMIC_RELAXED) == 0)
     writeWorst(t.slot, nonfiniteSample(real, shadow), launch);
   markDirty(t.state);
+}
+
+// A thread's tally of a site (kosan_prec_tally's fields), added to the
+// site's slot: the leader of the lanes that merge the same slot adds the
+// group's sums and maxima, as for __kosan_prec_value's samples.
+KOSAN_DEVICE void __kosan_prec_merge(uint64_t state, uint32_t launch, uint32_t slot,
+                                     uint32_t count, uint64_t hist, double sum,
+                                     uint64_t maxRel, uint64_t maxUlp, uint64_t maxAbs,
+                                     uint64_t maxScale, double worstReal,
+                                     double worstShadow, uint32_t causeCode,
+                                     uint32_t causeSlot) {
+  Target t = targetOf(state, slot);
+  if (!t.slot)
+    return;
+  Tally y{count, hist, sum, maxRel, maxUlp, maxAbs, maxScale, LaneSample{}};
+  y.worst.real = worstReal;
+  y.worst.shadow = worstShadow;
+  y.worst.causeCode = causeCode;
+  y.worst.causeSlot = causeSlot;
+  recordTally(t, launch, slot, y);
+}
+
+// Inlined into instrumented code (KOSAN_DEVICE_ENTRIES' inlined column),
+// where the tally is a local variable of the caller that LLVM keeps in
+// registers: no call per value.
+#define KOSAN_INLINED extern "C" __attribute__((always_inline))
+
+KOSAN_INLINED void __kosan_prec_flush(uint64_t state, uint32_t launch, uint32_t slot,
+                                      kosan_prec_tally *t) {
+  if (!t->count)
+    return;
+  __kosan_prec_merge(state, launch, slot, t->count, t->hist, t->sum_rel_err,
+                     t->max_rel_err_bits, t->max_ulp_err_bits, t->max_abs_err_bits,
+                     t->max_scale_bits, t->worst_real, t->worst_shadow,
+                     t->worst_cause_code, t->worst_cause_slot);
+  *t = kosan_prec_tally{};
+}
+
+// __kosan_prec_value's sample, added to the thread's tally of the site;
+// merged when the 8-bit histogram bins could overflow.
+KOSAN_INLINED void __kosan_prec_tally(uint64_t state, uint32_t launch, uint32_t slot,
+                                      kosan_prec_tally *t, double real, double shadow,
+                                      uint32_t dtype, uint32_t causeCode,
+                                      uint32_t causeSlot) {
+  LaneSample s = valueSample(real, shadow, dtype, causeCode, causeSlot);
+  t->sum_rel_err += s.sumRelErr;
+  if (s.relErrBits > t->max_rel_err_bits)
+    t->max_rel_err_bits = s.relErrBits;
+  if (s.ulpErrBits > t->max_ulp_err_bits)
+    t->max_ulp_err_bits = s.ulpErrBits;
+  if (s.scaleBits > t->max_scale_bits)
+    t->max_scale_bits = s.scaleBits;
+  if (s.absErrBits > t->max_abs_err_bits) {
+    t->max_abs_err_bits = s.absErrBits;
+    t->worst_real = s.real;
+    t->worst_shadow = s.shadow;
+    t->worst_cause_code = s.causeCode;
+    t->worst_cause_slot = s.causeSlot;
+  }
+  t->hist += 1ull << (8 * s.bin);
+  if (++t->count == KOSAN_PREC_TALLY_FLUSH) {
+    // Rare (once in 255 values), and without a call: a call in the loop
+    // would make ptxas keep the loop's values in local memory across it.
+    Target target = targetOf(state, slot);
+    if (target.slot) {
+      Tally y{t->count, t->hist, t->sum_rel_err, t->max_rel_err_bits, t->max_ulp_err_bits,
+              t->max_abs_err_bits, t->max_scale_bits, LaneSample{}};
+      y.worst.real = t->worst_real;
+      y.worst.shadow = t->worst_shadow;
+      y.worst.causeCode = t->worst_cause_code;
+      y.worst.causeSlot = t->worst_cause_slot;
+      addTally(target, launch, y);
+    }
+    *t = kosan_prec_tally{};
+  }
 }
 
 // Shadows of the approximate fp32 functions (ex2.approx, lg2.approx,

@@ -210,6 +210,11 @@ TEST(PrecisionError, InUlps) {
   EXPECT_EQ(ulpError(0x1p-130, 0x1p-130 + 0x1p-150, F32), 0.5);
   EXPECT_EQ(ulpError(0.0, 0.0, F32), 0.0);
   EXPECT_EQ(ulpError(-0.0, 0.0, F16), 0.0);
+  // f64's spacings below 2^-1023 (2^-k out of range: two exact steps).
+  EXPECT_EQ(ulpError(0.0, 0x1p-1074, F64), 1.0);
+  EXPECT_EQ(ulpError(0x1p-1060, 0x1p-1060 + 0x1p-1072, F64), 4.0);
+  EXPECT_EQ(ulpError(0x1p-1000, 0x1p-1000 + 0x1p-1051, F64), 2.0);
+  EXPECT_EQ(ulpError(0.0, DBL_MIN, F64), 0x1p52);
   // Measured where the larger of the two lies: a result that cancelled to
   // zero against an exact 1.0 lost 2^23 ULPs (all of f32's 23 stored bits).
   EXPECT_EQ(ulpError(0.0, 1.0, F32), 0x1p23);

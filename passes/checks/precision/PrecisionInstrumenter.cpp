@@ -65,7 +65,10 @@ public:
         << ore::NV("Function", demangle(original.getName())) << "': "
         << ore::NV("Shadowed", c.shadowed) << " operations shadowed in fp64 ("
         << ore::NV("Asm", c.asmOps) << " half/bf16 inline-asm operations), "
-        << ore::NV("Sinks", c.sinks) << " stores and atomics and "
+        << ore::NV("Sinks", c.sinks) << " stores and atomics";
+      if (c.tallied)
+        R << " (" << ore::NV("Tallied", c.tallied) << " in loops, tallied per thread)";
+      R << " and "
         << ore::NV("Narrowings", c.narrowings) << " narrowing conversions recorded, "
         << ore::NV("Seeded", c.seeded) << " shadows seeded from loads, parameters or calls";
       if (c.sharedStores || c.sharedLoads)

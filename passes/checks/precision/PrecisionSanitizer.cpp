@@ -19,8 +19,10 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -28,12 +30,24 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <cmath>
 #include <optional>
 
 using namespace llvm;
+
+static cl::opt<bool> ClPrecTally(
+    "kosan-prec-tally", cl::init(true), cl::Hidden,
+    cl::desc("Stores and atomics in loops add their error to a per-thread tally in registers, "
+             "merged into the site's slot when the function returns, instead of a runtime call "
+             "per value"));
+
+static cl::opt<unsigned> ClPrecTallyMax(
+    "kosan-prec-tally-max", cl::init(2), cl::Hidden,
+    cl::desc("Tallies per function (each holds about 20 registers while its loop runs); "
+             "further stores and atomics in loops call the runtime per value"));
 
 namespace kosan {
 
@@ -315,6 +329,12 @@ private:
   MapVector<BasicBlock *, BlockBirths> births;
   void recordValue(Instruction *before, Value *V, kosan_access_kind access,
                    StringRef op);
+  // Sinks in loops (tallied per thread, kosan_prec_tally), found before
+  // anything is instrumented; the tallies, by slot, flushed at every return.
+  SmallPtrSet<Instruction *, 16> loopSinks;
+  SmallVector<std::pair<uint32_t, AllocaInst *>, 4> tallies;
+  AllocaInst *newTally();
+  void flushTallies();
   void recordNarrow(Instruction *I, Instruction *after, Value *in, Value *out,
                     Kind from, Kind to, StringRef op);
   void visit(Instruction *I);
@@ -553,13 +573,61 @@ void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind 
   Value *causeCode = B.CreateLShr(tag, KOSAN_PREC_CAUSE_SITE_BITS, "kosan.cause_code");
   Value *causeSlot = B.CreateAdd(
       base, B.CreateAnd(tag, (1u << KOSAN_PREC_CAUSE_SITE_BITS) - 1), "kosan.cause_slot");
+  // In a loop, the thread's tally of the site takes the sample in registers
+  // (the runtime's __kosan_prec_tally, inlined), and one warp-level merge at
+  // the function's return replaces a call, its reductions and its atomics
+  // per value. The first -kosan-prec-tally-max such sites of the function
+  // only: an unrolled loop's many stores would otherwise hold a tally each.
+  AllocaInst *tally =
+      loopSinks.count(before) && tallies.size() < ClPrecTallyMax ? newTally() : nullptr;
+  if (tally) {
+    tallies.push_back({site, tally});
+    fn = entry(rt::PrecTally, Type::getVoidTy(Ctx),
+               {I64, I32, I32, tally->getType(), F64, F64, I32, I32, I32});
+  }
   for (unsigned lane = 0; lane < std::min(k.lanes, 8u); ++lane) {
     Value *r = k.lanes == 1 ? real : B.CreateExtractElement(real, lane);
     Value *sh = k.lanes == 1 ? s : B.CreateExtractElement(s, lane);
-    B.CreateCall(fn, {state, launchId, slot(B, site), r, sh, ConstantInt::get(I32, k.dtype),
-                      causeCode, causeSlot});
+    if (tally)
+      B.CreateCall(fn, {state, launchId, slot(B, site), tally, r, sh,
+                        ConstantInt::get(I32, k.dtype), causeCode, causeSlot});
+    else
+      B.CreateCall(fn, {state, launchId, slot(B, site), r, sh, ConstantInt::get(I32, k.dtype),
+                        causeCode, causeSlot});
   }
   ++counts.sinks;
+  counts.tallied += tally != nullptr;
+}
+
+// A zeroed kosan_prec_tally in the entry block, where SROA (in the NVPTX
+// backend's pipeline) turns its fields into registers once the runtime's
+// functions that read and write it are inlined.
+AllocaInst *Instrumenter::newTally() {
+  BasicBlock &entryBB = F.getEntryBlock();
+  IRBuilder<> A(&entryBB, entryBB.getFirstInsertionPt());
+  auto *T = ArrayType::get(Type::getInt8Ty(Ctx), sizeof(kosan_prec_tally));
+  AllocaInst *AI = A.CreateAlloca(T, DL.getAllocaAddrSpace(), nullptr, "kosan.tally");
+  AI->setAlignment(Align(alignof(kosan_prec_tally)));
+  IRBuilder<> B(&*entryPoint());
+  B.CreateMemSet(AI, B.getInt8(0), sizeof(kosan_prec_tally), AI->getAlign());
+  return AI;
+}
+
+// Every tally goes to its slot before each return.
+void Instrumenter::flushTallies() {
+  if (tallies.empty())
+    return;
+  SmallVector<ReturnInst *, 4> rets;
+  for (BasicBlock &BB : F)
+    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+      rets.push_back(R);
+  FunctionCallee fn = entry(rt::PrecFlush, Type::getVoidTy(Ctx),
+                            {I64, I32, I32, tallies.front().second->getType()});
+  for (ReturnInst *R : rets) {
+    IRBuilder<> B(R);
+    for (auto [site, tally] : tallies)
+      B.CreateCall(fn, {state, launchId, slot(B, site), tally});
+  }
 }
 
 void Instrumenter::recordNarrow(Instruction *I, Instruction *afterI, Value *in, Value *out,
@@ -1432,6 +1500,18 @@ PrecisionCounts Instrumenter::run() {
     base = L;
   }
 
+  // Tallies need registers for their fields (kept by SROA only where
+  // allocas live in the generic address space: NVPTX).
+  if (ClPrecTally && DL.getAllocaAddrSpace() == 0) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (BasicBlock &BB : F)
+      if (LI.getLoopFor(&BB))
+        for (Instruction &I : BB)
+          if (isa<StoreInst>(I) || isa<AtomicRMWInst>(I))
+            loopSinks.insert(&I);
+  }
+
   SmallVector<Instruction *, 128> order;
   ReversePostOrderTraversal<Function *> RPOT(&F);
   for (BasicBlock *BB : RPOT)
@@ -1447,6 +1527,7 @@ PrecisionCounts Instrumenter::run() {
   }
 
   flushChecks();
+  flushTallies();
 
   // Shadow phis: the shadows of the incoming values, at the end of the
   // incoming blocks (the blocks as they are now, after any splitting).

@@ -34,6 +34,7 @@ struct PrecisionCounts {
   unsigned shadowed = 0;   // operations given a shadow
   unsigned asmOps = 0;     // of which inline-asm half/bf16 operations
   unsigned sinks = 0;      // stores and atomics recorded
+  unsigned tallied = 0;    // of which in loops, tallied per thread (kosan_prec_tally)
   unsigned narrowings = 0; // narrowing conversions recorded
   unsigned seeded = 0;     // values whose shadow starts from the real value
   unsigned copies = 0;     // stores of such values as they are: exact, not recorded

@@ -60,5 +60,8 @@ attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx80,+sm_90" }
 ; PTX-DAG: match.any.sync.b32
 ; PTX-DAG: atom.add.u64
 ; PTX-DAG: atom.max.u64
+; No fp64 division (its slow path is a call; the errors multiply by a
+; reciprocal or by powers of two).
+; PTXABSENT-NOT: div.rn.f64
 ; PTXABSENT-NOT: .visible .func
 ; PTXABSENT-NOT: .extern .func

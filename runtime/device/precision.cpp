@@ -158,24 +158,33 @@ struct Tally {
   LaneSample worst; // real, shadow, causeCode, causeSlot
 };
 
+// Adds a count and a sum of relative errors to the slot and raises its
+// maxima (bit patterns of non-negative doubles) where these are larger,
+// reading each first so that a maximum not exceeded costs no atomic. True
+// when this call raised the largest absolute error: the caller then writes
+// the worst value's sample.
+KOSAN_ALWAYS_INLINE bool publish(kosan_prec_slot *slot, uint64_t count, double sum,
+                                 uint64_t maxRel, uint64_t maxUlp, uint64_t maxScale,
+                                 uint64_t maxAbs) {
+  addU64(&slot->count, count);
+  if (sum != 0)
+    __atomic_fetch_add(&slot->sum_rel_err, sum, __ATOMIC_RELAXED);
+  if (maxRel && maxRel > readU64(&slot->max_rel_err_bits))
+    __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
+  if (maxUlp && maxUlp > readU64(&slot->max_ulp_err_bits))
+    __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp, __ATOMIC_RELAXED);
+  if (maxScale && maxScale > readU64(&slot->max_scale_bits))
+    __atomic_fetch_max(&slot->max_scale_bits, maxScale, __ATOMIC_RELAXED);
+  return maxAbs && maxAbs > readU64(&slot->max_abs_err_bits) &&
+         __atomic_fetch_max(&slot->max_abs_err_bits, maxAbs, __ATOMIC_RELAXED) < maxAbs;
+}
+
 // A tally added to the slot by its lane alone, one atomic per nonzero
 // field: inline code, no call (a tally that fills up in a loop, and every
 // tally on AMD GPUs).
 KOSAN_ALWAYS_INLINE void addTally(Target t, uint32_t launch, const Tally &y) {
   kosan_prec_slot *slot = t.slot;
-  addU64(&slot->count, y.count);
-  if (y.sum != 0)
-    __atomic_fetch_add(&slot->sum_rel_err, y.sum, __ATOMIC_RELAXED);
-  if (y.maxRel > readU64(&slot->max_rel_err_bits))
-    __atomic_fetch_max(&slot->max_rel_err_bits, y.maxRel, __ATOMIC_RELAXED);
-  if (y.maxUlp > readU64(&slot->max_ulp_err_bits))
-    __atomic_fetch_max(&slot->max_ulp_err_bits, y.maxUlp, __ATOMIC_RELAXED);
-  if (y.maxScale > readU64(&slot->max_scale_bits))
-    __atomic_fetch_max(&slot->max_scale_bits, y.maxScale, __ATOMIC_RELAXED);
-  bool raised = false;
-  if (y.maxAbs > readU64(&slot->max_abs_err_bits))
-    raised = __atomic_fetch_max(&slot->max_abs_err_bits, y.maxAbs, __ATOMIC_RELAXED) <
-             y.maxAbs;
+  bool raised = publish(slot, y.count, y.sum, y.maxRel, y.maxUlp, y.maxScale, y.maxAbs);
   for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
     addU64(&slot->hist[b], (y.hist >> (8 * b)) & 0xff);
   markDirty(t.state);
@@ -273,20 +282,9 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
 
   uint32_t raised = 0;
   if (lane == leader) {
-    addU64(&slot->count, n);
-    if (sum != 0)
-      __nvvm_atom_add_gen_d(&slot->sum_rel_err, sum);
     // A maximum that was reduced (nonzero: some lane exceeded the slot's),
     // read again first: another warp may have raised it since.
-    if (maxRel && maxRel > readU64(&slot->max_rel_err_bits))
-      __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
-    if (maxUlp && maxUlp > readU64(&slot->max_ulp_err_bits))
-      __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp, __ATOMIC_RELAXED);
-    if (maxScale && maxScale > readU64(&slot->max_scale_bits))
-      __atomic_fetch_max(&slot->max_scale_bits, maxScale, __ATOMIC_RELAXED);
-    if (maxAbs && maxAbs > readU64(&slot->max_abs_err_bits))
-      raised = __atomic_fetch_max(&slot->max_abs_err_bits, maxAbs,
-                                  __ATOMIC_RELAXED) < maxAbs;
+    raised = publish(slot, n, sum, maxRel, maxUlp, maxScale, maxAbs);
     for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b) {
       uint32_t inBin = group & ((b & 1) ? bin0 : ~bin0) &
                        ((b & 2) ? bin1 : ~bin1) & ((b & 4) ? bin2 : ~bin2);
@@ -349,18 +347,7 @@ void recordTally(Target t, uint32_t launch, uint32_t slotIndex, const Tally &y) 
 
   uint32_t raised = 0;
   if (lane == leader) {
-    addU64(&slot->count, count);
-    if (sum != 0)
-      __nvvm_atom_add_gen_d(&slot->sum_rel_err, sum);
-    if (maxRel && maxRel > readU64(&slot->max_rel_err_bits))
-      __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
-    if (maxUlp && maxUlp > readU64(&slot->max_ulp_err_bits))
-      __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp, __ATOMIC_RELAXED);
-    if (maxScale && maxScale > readU64(&slot->max_scale_bits))
-      __atomic_fetch_max(&slot->max_scale_bits, maxScale, __ATOMIC_RELAXED);
-    if (maxAbs && maxAbs > readU64(&slot->max_abs_err_bits))
-      raised = __atomic_fetch_max(&slot->max_abs_err_bits, maxAbs,
-                                  __ATOMIC_RELAXED) < maxAbs;
+    raised = publish(slot, count, sum, maxRel, maxUlp, maxScale, maxAbs);
     for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
       addU64(&slot->hist[b], (bins[b / 4] >> (16 * (b % 4))) & 0xffff);
     markDirty(t.state);

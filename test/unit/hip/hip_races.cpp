@@ -15,7 +15,7 @@
 //
 // Run with KOSAN_OPTIONS (checks=, halt_on_error=, stop_after=) set by
 // the caller; the fake is loaded as KOSAN_HIP_LIBRARY.
-#include "fake_hip.h"
+#include "hip_shims.h"
 
 #include "kosan/abi.h"
 #include "kosan/intercepts.h"
@@ -29,41 +29,10 @@
 
 namespace {
 
-using HipError = int;
+using kosan::test::HipError;
+using Shims = kosan::test::HipShims;
 
-struct Shims {
-  HipError (*hipMalloc)(void **, size_t);
-  HipError (*hipLaunchKernel)(const void *, dim3, dim3, void **, size_t, void *);
-  HipError (*hipDeviceSynchronize)();
-  HipError (*registerFunction)(void **, const void *, char *, const char *, unsigned, void *,
-                               void *, dim3 *, dim3 *, int *);
-  HipError (*registerVar)(void **, void *, char *, char *, int, size_t, int, int);
-};
-
-Shims loadShims() {
-  void *rt = dlopen(KOSAN_RUNTIME_LIB, RTLD_NOW | RTLD_GLOBAL);
-  if (!rt) {
-    std::fprintf(stderr, "hip_races: %s\n", dlerror());
-    std::exit(2);
-  }
-  auto get = [&](const char *name) {
-    void *f = dlsym(rt, name);
-    if (!f) {
-      std::fprintf(stderr, "hip_races: the runtime does not export %s\n", name);
-      std::exit(2);
-    }
-    return f;
-  };
-  Shims s;
-#define KOSAN_GET(field, name) s.field = reinterpret_cast<decltype(s.field)>(get(name));
-  KOSAN_GET(hipMalloc, KOSAN_INTERCEPT_PREFIX "hipMalloc")
-  KOSAN_GET(hipLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipLaunchKernel")
-  KOSAN_GET(hipDeviceSynchronize, KOSAN_INTERCEPT_PREFIX "hipDeviceSynchronize")
-  KOSAN_GET(registerFunction, KOSAN_INTERCEPT_PREFIX "__hipRegisterFunction")
-  KOSAN_GET(registerVar, KOSAN_INTERCEPT_PREFIX "__hipRegisterVar")
-#undef KOSAN_GET
-  return s;
-}
+Shims loadShims() { return kosan::test::loadHipShims("hip_races"); }
 
 const char *const kKernel = "_Z8tile_sumPf"; // tile_sum(float*)
 enum : uint32_t { kWriteSite = 0, kReadSite = 1 };

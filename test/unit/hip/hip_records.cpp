@@ -14,7 +14,7 @@
 //
 // Run with KOSAN_OPTIONS (checks=, trace=) set by the caller; the fake is
 // loaded as KOSAN_HIP_LIBRARY.
-#include "fake_hip.h"
+#include "hip_shims.h"
 
 #include "kosan/abi.h"
 #include "kosan/intercepts.h"
@@ -31,43 +31,10 @@
 
 namespace {
 
-using HipError = int;
+using kosan::test::HipError;
+using Shims = kosan::test::HipShims;
 
-struct Shims {
-  HipError (*hipMalloc)(void **, size_t);
-  HipError (*hipLaunchKernel)(const void *, dim3, dim3, void **, size_t, void *);
-  HipError (*hipDeviceSynchronize)();
-  HipError (*registerFunction)(void **, const void *, char *, const char *, unsigned, void *,
-                               void *, dim3 *, dim3 *, int *);
-  HipError (*registerVar)(void **, void *, char *, char *, int, size_t, int, int);
-  void (*allocSite)(const char *site, const char *name);
-};
-
-Shims loadShims() {
-  void *rt = dlopen(KOSAN_RUNTIME_LIB, RTLD_NOW | RTLD_GLOBAL);
-  if (!rt) {
-    std::fprintf(stderr, "hip_records: %s\n", dlerror());
-    std::exit(2);
-  }
-  auto get = [&](const char *name) {
-    void *f = dlsym(rt, name);
-    if (!f) {
-      std::fprintf(stderr, "hip_records: the runtime does not export %s\n", name);
-      std::exit(2);
-    }
-    return f;
-  };
-  Shims s;
-#define KOSAN_GET(field, name) s.field = reinterpret_cast<decltype(s.field)>(get(name));
-  KOSAN_GET(hipMalloc, KOSAN_INTERCEPT_PREFIX "hipMalloc")
-  KOSAN_GET(hipLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipLaunchKernel")
-  KOSAN_GET(hipDeviceSynchronize, KOSAN_INTERCEPT_PREFIX "hipDeviceSynchronize")
-  KOSAN_GET(registerFunction, KOSAN_INTERCEPT_PREFIX "__hipRegisterFunction")
-  KOSAN_GET(registerVar, KOSAN_INTERCEPT_PREFIX "__hipRegisterVar")
-  KOSAN_GET(allocSite, KOSAN_ALLOC_SITE_NAME)
-#undef KOSAN_GET
-  return s;
-}
+Shims loadShims() { return kosan::test::loadHipShims("hip_records"); }
 
 const char *const kKernel = "_Z6reducePKfPf"; // reduce(float const*, float*)
 enum : uint32_t { kPrecisionSite = 0, kOrderSite = 1 };

@@ -30,6 +30,7 @@ struct PassOptions {
   // written out before they are instrumented (core/Contraction.h).
   FPFusion fpFusion = FPFusion::Infer;
   bool formFMAs = true; // off: clones keep the multiplies and adds (bisection)
+  bool alignBarriers = true; // off: clones keep non-aligned barriers as written (core/Barriers.h)
   // Relocatable device code (-fgpu-rdc): the device module is one of several
   // that nvlink links into one image, so kosan's per-module device globals
   // get names of their own (see docs/design.md, "Relocatable device code").

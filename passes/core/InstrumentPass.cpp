@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "KosanPasses.h"
 #include "DeviceRuntime.h"
+#include "core/Barriers.h"
 #include "core/Contraction.h"
 #include "core/Instrumenter.h"
 #include "core/KernelCloner.h"
@@ -38,6 +39,7 @@ using namespace llvm;
 
 STATISTIC(NumKernels, "Kernels cloned and instrumented");
 STATISTIC(NumDeviceFunctions, "Device functions cloned and instrumented");
+STATISTIC(NumAlignedBarriers, "Block barriers of kernel clones written in their aligned form");
 
 namespace kosan {
 
@@ -266,6 +268,10 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
     Function *clone = cloner.cloneOf(F);
     LaunchContext ctx = LaunchContext::forKernel(*clone, F->arg_size());
     cloner.redirectCalls(*clone, ctx);
+    // Before the checks add their calls and branches: on the kernel's own
+    // control flow.
+    if (opts.alignBarriers)
+      NumAlignedBarriers += alignConvergedBarriers(*clone, T, FAM);
     uint32_t firstSite = S.sites.size();
     for (auto &I : checks)
       I->instrument(*clone, *F, ctx, FAM);

@@ -84,6 +84,12 @@ static cl::opt<bool> ClFormFMAs(
     cl::desc("kosan: write the fmas the backend forms as llvm.fma in the clones before "
              "instrumenting them (off: for bisection; clones may then round differently)"),
     cl::Hidden, cl::init(true));
+static cl::opt<bool> ClAlignBarriers(
+    "kosan-align-barriers",
+    cl::desc("kosan: write the non-aligned block barriers (barrier.sync) that every warp "
+             "reaches converged as bar.sync in the clones (off: for bisection; ptxas then "
+             "gives them a path for diverged warps)"),
+    cl::Hidden, cl::init(true));
 static cl::opt<std::string>
     ClDebugFunction("kosan-debug-func",
                     cl::desc("kosan: instrument only this function (for bisection)"),
@@ -134,6 +140,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.debugFunction = ClDebugFunction;
   o.fpFusion = ClFPFusion;
   o.formFMAs = ClFormFMAs;
+  o.alignBarriers = ClAlignBarriers;
   o.rdc = ClRdc;
   o.uninit = ClUninit;
   o.misaligned = ClMisaligned;

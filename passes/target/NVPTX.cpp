@@ -230,6 +230,26 @@ public:
   // original holds few values at once (estimateLiveRegisters), a clone whose
   // checks need few registers is limited to 32, like the original;
   // ptxas spills what does not fit, on paths that rarely run.
+  // barrier.sync with a thread count (warp-specialised code, whose warps
+  // meet at different barrier instructions by design) stays as written.
+  bool isNonAlignedBarrier(const IntrinsicInst &II) const override {
+    return II.getIntrinsicID() == Intrinsic::nvvm_barrier_sync;
+  }
+
+  // barrier.sync 0 -> bar.sync 0 (__syncthreads), barrier.sync id -> bar.sync id.
+  void alignBarrier(IntrinsicInst &II) const override {
+    Module *M = II.getModule();
+    auto *id = dyn_cast<ConstantInt>(II.getArgOperand(0));
+    CallInst *aligned =
+        id && id->isZero()
+            ? CallInst::Create(Intrinsic::getDeclaration(M, Intrinsic::nvvm_barrier0), {}, "",
+                               II.getIterator())
+            : CallInst::Create(Intrinsic::getDeclaration(M, Intrinsic::nvvm_barrier_n),
+                               {II.getArgOperand(0)}, "", II.getIterator());
+    aligned->setDebugLoc(II.getDebugLoc());
+    II.eraseFromParent();
+  }
+
   void fitRegistersToOriginal(const Function &original, Function &clone) const override {
     NamedMDNode *Annotations = clone.getParent()->getNamedMetadata("nvvm.annotations");
     if (!Annotations)

@@ -24,6 +24,7 @@
 #include <cstdint>
 
 namespace llvm {
+class IntrinsicInst;
 class CallInst;
 class Triple;
 class Function;
@@ -114,6 +115,13 @@ public:
   // TargetLowering::enableAggressiveFMAFusion; NVPTX). The clones then get
   // those fmas written out before the checks split blocks (core/Contraction.h).
   virtual bool fusesMultiplyAddsPerBlock() const { return false; }
+  // A non-aligned block barrier (NVPTX: barrier.sync), which ptxas compiles
+  // with a path for diverged warps once the kernel calls a function holding
+  // warp-level operations; core/Barriers.h.
+  virtual bool isNonAlignedBarrier(const llvm::IntrinsicInst &) const { return false; }
+  // Replaces such a barrier, which every warp reaches converged, by its
+  // aligned form (NVPTX: bar.sync, barrier0 for barrier 0 of all threads).
+  virtual void alignBarrier(llvm::IntrinsicInst &) const {}
   // Whether a kernel may call a small function of the module on its cold
   // paths (the OOB check's report) without its register count changing:
   // NVPTX, measured with ptxas -v. An AMDGPU kernel that calls anything

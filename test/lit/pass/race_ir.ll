@@ -86,7 +86,9 @@ entry:
 ; CHECK-LABEL: define ptx_kernel void @halves__kosan(
 ; CHECK: call void @__kosan_race_enter(
 ; CHECK: call void @__kosan_race_access(i64 %kosan.state, i32 %kosan.flags, i32 %kosan.launch_id, i32 {{[0-9]+}}, i64 %{{.*}}, i32 2, i32 1, i32 1, i64 %kosan.race_layout)
-; CHECK: call void @llvm.nvvm.barrier.sync(i32 0)
+; The clone's cg::sync (barrier.sync 0), which every warp reaches
+; converged, is written as bar.sync 0 (core/Barriers.h) and counted.
+; CHECK: call void @llvm.nvvm.barrier0()
 ; CHECK-NEXT: call void @__kosan_race_barrier(i32 %kosan.flags)
 
 ; CHECK-LABEL: define ptx_kernel void @global_only__kosan(

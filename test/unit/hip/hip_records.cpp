@@ -41,13 +41,8 @@ enum : uint32_t { kPrecisionSite = 0, kOrderSite = 1 };
 
 // The module's site table, in abi.h's layout, as the device pass emits it.
 std::vector<char> siteTable() {
-  std::string strings(1, '\0');
-  auto intern = [&](const std::string &text) {
-    uint32_t off = uint32_t(strings.size());
-    strings += text;
-    strings += '\0';
-    return off;
-  };
+  kosan::test::SiteTable table;
+  auto intern = [&](const std::string &text) { return table.intern(text); };
   kosan_site sites[2] = {};
   sites[kPrecisionSite].function_str = intern(kKernel);
   sites[kPrecisionSite].file_str = intern("records.hip");
@@ -78,24 +73,7 @@ std::vector<char> siteTable() {
   k.nsites = 2;
   k.order_str = intern("float atomics at records.hip:20 (order of arrival: may differ from "
                        "run to run)");
-  kosan_site_table_header h{};
-  h.magic = KOSAN_SITE_TABLE_MAGIC;
-  h.abi_version = KOSAN_ABI_VERSION;
-  h.module_str = intern("records.hip");
-  h.nsites = 2;
-  h.nkernels = 1;
-  h.nparams = 2;
-  h.strings_size = uint32_t(strings.size());
-  std::vector<char> blob;
-  auto append = [&](const void *p, size_t n) {
-    blob.insert(blob.end(), static_cast<const char *>(p), static_cast<const char *>(p) + n);
-  };
-  append(&h, sizeof h);
-  append(sites, sizeof sites);
-  append(&k, sizeof k);
-  append(params, sizeof params);
-  append(strings.data(), strings.size());
-  return blob;
+  return table.table("records.hip", {sites[0], sites[1]}, {k}, {params[0], params[1]});
 }
 
 // The module's precision base (KOSAN_PREC_BASE_SYMBOL), which the runtime

@@ -11,8 +11,11 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace kosan::test {
 
@@ -55,5 +58,43 @@ inline HipShims loadHipShims(const char *program) {
 #undef KOSAN_GET
   return s;
 }
+
+// A module's site table in abi.h's layout, as the device pass emits it:
+// intern() the strings, then table() lays out the header, the sites, the
+// kernel entries, the parameter entries and the strings.
+class SiteTable {
+public:
+  uint32_t intern(const std::string &text) {
+    uint32_t off = uint32_t(strings_.size());
+    strings_ += text;
+    strings_ += '\0';
+    return off;
+  }
+  std::vector<char> table(const std::string &module, const std::vector<kosan_site> &sites,
+                          const std::vector<kosan_kernel_entry> &kernels,
+                          const std::vector<kosan_param_entry> &params) {
+    kosan_site_table_header h{};
+    h.magic = KOSAN_SITE_TABLE_MAGIC;
+    h.abi_version = KOSAN_ABI_VERSION;
+    h.module_str = intern(module);
+    h.nsites = uint32_t(sites.size());
+    h.nkernels = uint32_t(kernels.size());
+    h.nparams = uint32_t(params.size());
+    h.strings_size = uint32_t(strings_.size());
+    std::vector<char> blob;
+    auto append = [&](const void *p, size_t n) {
+      blob.insert(blob.end(), static_cast<const char *>(p), static_cast<const char *>(p) + n);
+    };
+    append(&h, sizeof h);
+    append(sites.data(), sites.size() * sizeof(kosan_site));
+    append(kernels.data(), kernels.size() * sizeof(kosan_kernel_entry));
+    append(params.data(), params.size() * sizeof(kosan_param_entry));
+    append(strings_.data(), strings_.size());
+    return blob;
+  }
+
+private:
+  std::string strings_ = std::string(1, '\0');
+};
 
 } // namespace kosan::test

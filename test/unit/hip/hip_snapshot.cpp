@@ -39,13 +39,8 @@ const char *const kKernel = "_Z4fillPKfPf"; // fill(float const*, float*)
 // The module's site table, in abi.h's layout: one store to out, and the
 // kernel's parameter summary.
 std::vector<char> siteTable() {
-  std::string strings(1, '\0');
-  auto intern = [&](const std::string &text) {
-    uint32_t off = uint32_t(strings.size());
-    strings += text;
-    strings += '\0';
-    return off;
-  };
+  kosan::test::SiteTable table;
+  auto intern = [&](const std::string &text) { return table.intern(text); };
   kosan_site site{};
   site.function_str = intern(kKernel);
   site.file_str = intern("snapshot.hip");
@@ -66,24 +61,7 @@ std::vector<char> siteTable() {
   k.name_str = intern(kKernel);
   k.nparams = 2;
   k.nsites = 1;
-  kosan_site_table_header h{};
-  h.magic = KOSAN_SITE_TABLE_MAGIC;
-  h.abi_version = KOSAN_ABI_VERSION;
-  h.module_str = intern("snapshot.hip");
-  h.nsites = 1;
-  h.nkernels = 1;
-  h.nparams = 2;
-  h.strings_size = uint32_t(strings.size());
-  std::vector<char> blob;
-  auto append = [&](const void *p, size_t n) {
-    blob.insert(blob.end(), static_cast<const char *>(p), static_cast<const char *>(p) + n);
-  };
-  append(&h, sizeof h);
-  append(&site, sizeof site);
-  append(&k, sizeof k);
-  append(params, sizeof params);
-  append(strings.data(), strings.size());
-  return blob;
+  return table.table("snapshot.hip", {site}, {k}, {params[0], params[1]});
 }
 
 long elements = 0, changed = -1;

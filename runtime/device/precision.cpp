@@ -150,13 +150,32 @@ KOSAN_ALWAYS_INLINE void writeWorst(kosan_prec_slot *slot, const LaneSample &s, 
 
 // A thread's tally of a site (kosan_prec_tally), as __kosan_prec_merge
 // receives it; hist's bins have 8 bits each.
+// The largest relative, ULP and absolute errors and scale, as the bit
+// patterns of non-negative doubles (0: none to add).
+struct Maxima {
+  uint64_t rel, ulp, abs, scale;
+};
+
 struct Tally {
   uint32_t count;
   uint64_t hist;
   double sum;
-  uint64_t maxRel, maxUlp, maxAbs, maxScale;
+  Maxima max;
   LaneSample worst; // real, shadow, causeCode, causeSlot
 };
+
+// A tally from kosan_prec_tally's fields.
+KOSAN_ALWAYS_INLINE Tally tallyOf(uint32_t count, uint64_t hist, double sum, uint64_t maxRel,
+                                  uint64_t maxUlp, uint64_t maxAbs, uint64_t maxScale,
+                                  double worstReal, double worstShadow, uint32_t causeCode,
+                                  uint32_t causeSlot) {
+  Tally y{count, hist, sum, Maxima{maxRel, maxUlp, maxAbs, maxScale}, LaneSample{}};
+  y.worst.real = worstReal;
+  y.worst.shadow = worstShadow;
+  y.worst.causeCode = causeCode;
+  y.worst.causeSlot = causeSlot;
+  return y;
+}
 
 // Adds a count and a sum of relative errors to the slot and raises its
 // maxima (bit patterns of non-negative doubles) where these are larger,
@@ -164,19 +183,18 @@ struct Tally {
 // when this call raised the largest absolute error: the caller then writes
 // the worst value's sample.
 KOSAN_ALWAYS_INLINE bool publish(kosan_prec_slot *slot, uint64_t count, double sum,
-                                 uint64_t maxRel, uint64_t maxUlp, uint64_t maxScale,
-                                 uint64_t maxAbs) {
+                                 const Maxima &m) {
   addU64(&slot->count, count);
   if (sum != 0)
     __atomic_fetch_add(&slot->sum_rel_err, sum, __ATOMIC_RELAXED);
-  if (maxRel && maxRel > readU64(&slot->max_rel_err_bits))
-    __atomic_fetch_max(&slot->max_rel_err_bits, maxRel, __ATOMIC_RELAXED);
-  if (maxUlp && maxUlp > readU64(&slot->max_ulp_err_bits))
-    __atomic_fetch_max(&slot->max_ulp_err_bits, maxUlp, __ATOMIC_RELAXED);
-  if (maxScale && maxScale > readU64(&slot->max_scale_bits))
-    __atomic_fetch_max(&slot->max_scale_bits, maxScale, __ATOMIC_RELAXED);
-  return maxAbs && maxAbs > readU64(&slot->max_abs_err_bits) &&
-         __atomic_fetch_max(&slot->max_abs_err_bits, maxAbs, __ATOMIC_RELAXED) < maxAbs;
+  if (m.rel && m.rel > readU64(&slot->max_rel_err_bits))
+    __atomic_fetch_max(&slot->max_rel_err_bits, m.rel, __ATOMIC_RELAXED);
+  if (m.ulp && m.ulp > readU64(&slot->max_ulp_err_bits))
+    __atomic_fetch_max(&slot->max_ulp_err_bits, m.ulp, __ATOMIC_RELAXED);
+  if (m.scale && m.scale > readU64(&slot->max_scale_bits))
+    __atomic_fetch_max(&slot->max_scale_bits, m.scale, __ATOMIC_RELAXED);
+  return m.abs && m.abs > readU64(&slot->max_abs_err_bits) &&
+         __atomic_fetch_max(&slot->max_abs_err_bits, m.abs, __ATOMIC_RELAXED) < m.abs;
 }
 
 // A tally added to the slot by its lane alone, one atomic per nonzero
@@ -184,7 +202,7 @@ KOSAN_ALWAYS_INLINE bool publish(kosan_prec_slot *slot, uint64_t count, double s
 // tally on AMD GPUs).
 KOSAN_ALWAYS_INLINE void addTally(Target t, uint32_t launch, const Tally &y) {
   kosan_prec_slot *slot = t.slot;
-  bool raised = publish(slot, y.count, y.sum, y.maxRel, y.maxUlp, y.maxScale, y.maxAbs);
+  bool raised = publish(slot, y.count, y.sum, y.max);
   for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
     addU64(&slot->hist[b], (y.hist >> (8 * b)) & 0xff);
   markDirty(t.state);
@@ -239,6 +257,41 @@ uint64_t groupReduce(uint32_t group, uint32_t lane, uint32_t n, uint64_t v) {
   return v;
 }
 
+// The lanes' maxima, each reduced over the group only where some lane of
+// it exceeds the slot's as read now (else 0): once a site's maxima settle,
+// most groups raise none, and a load and a ballot replace ten shuffles. The
+// slot's four are read together (one wait on the L2, not four). A stale
+// read can only be lower than the truth (maxima only grow while kernels
+// run), so no raise is missed; the ballot is the group's, so the branch is.
+Maxima groupMaxima(const kosan_prec_slot *slot, uint32_t group, uint32_t lane, uint32_t n,
+                   const Maxima &mine) {
+  const Maxima current{readU64(&slot->max_rel_err_bits), readU64(&slot->max_ulp_err_bits),
+                       readU64(&slot->max_abs_err_bits), readU64(&slot->max_scale_bits)};
+  auto maxOf = [&](uint64_t m, uint64_t c) {
+    return ballot(group, m > c) ? groupReduce<Combine::Max>(group, lane, n, m) : 0;
+  };
+  return {maxOf(mine.rel, current.rel), maxOf(mine.ulp, current.ulp),
+          maxOf(mine.abs, current.abs), maxOf(mine.scale, current.scale)};
+}
+
+// After the leader's publish() (raised: the leader's answer, groupAbs: the
+// group's largest absolute error, on the leader): when the group raised the
+// slot's maximum, the lane whose own error (mineAbs) is it, the lowest on
+// ties, writes its sample.
+void writeGroupWorst(kosan_prec_slot *slot, uint32_t group, uint32_t lane, uint32_t leader,
+                     uint32_t n, uint32_t raised, uint64_t groupAbs, uint64_t mineAbs,
+                     const LaneSample &sample, uint32_t launch) {
+  if (n > 1)
+    raised = shfl32(group, raised, leader);
+  if (!raised)
+    return;
+  if (n > 1)
+    groupAbs = shfl64(group, groupAbs, leader);
+  uint32_t worstLane = (uint32_t)__builtin_ctz(ballot(group, mineAbs == groupAbs));
+  if (lane == worstLane)
+    writeWorst(slot, sample, launch);
+}
+
 // A VALUE or NARROW sample: reduce over the group, then the leader (lowest
 // lane) adds to the slot and the worst lane writes worst_* if the group
 // raised the maximum. Only NARROW samples carry flags.
@@ -251,25 +304,13 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   uint32_t n = popc(group);
 
   // Each field is reduced on its own (the same order of operations as in
-  // one loop over all of them), and a maximum only where some lane of the
-  // group exceeds the slot's as read now: once a site's maxima settle, most
-  // groups raise none, and a load and a ballot replace ten shuffles. A stale
-  // read can only be lower than the truth (maxima only grow while kernels
-  // run), so no raise is missed; the ballot is the group's, so the branch is.
+  // one loop over all of them), the maxima by groupMaxima.
   kosan_prec_slot *slot = t.slot;
-  // The slot's maxima, read together (one wait on the L2, not four).
-  uint64_t slotRel = readU64(&slot->max_rel_err_bits), slotUlp = readU64(&slot->max_ulp_err_bits),
-           slotAbs = readU64(&slot->max_abs_err_bits), slotScale = readU64(&slot->max_scale_bits);
+  const Maxima max =
+      groupMaxima(slot, group, lane, n, {s.relErrBits, s.ulpErrBits, s.absErrBits, s.scaleBits});
   double sum = s.sumRelErr;
   if (ballot(group, sum != 0))
     sum = fromBits(groupReduce<Combine::FAdd>(group, lane, n, bitsOf(sum)));
-  auto maxOf = [&](uint64_t mine, uint64_t current) {
-    return ballot(group, mine > current) ? groupReduce<Combine::Max>(group, lane, n, mine) : 0;
-  };
-  uint64_t maxRel = maxOf(s.relErrBits, slotRel);
-  uint64_t maxUlp = maxOf(s.ulpErrBits, slotUlp);
-  uint64_t maxAbs = maxOf(s.absErrBits, slotAbs);
-  uint64_t maxScale = maxOf(s.scaleBits, slotScale);
   // Bins by their three bits, flags by ballot.
   uint32_t bin0 = ballot(group, s.bin & 1), bin1 = ballot(group, s.bin & 2),
            bin2 = ballot(group, s.bin & 4);
@@ -284,7 +325,7 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
   if (lane == leader) {
     // A maximum that was reduced (nonzero: some lane exceeded the slot's),
     // read again first: another warp may have raised it since.
-    raised = publish(slot, n, sum, maxRel, maxUlp, maxScale, maxAbs);
+    raised = publish(slot, n, sum, max);
     for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b) {
       uint32_t inBin = group & ((b & 1) ? bin0 : ~bin0) &
                        ((b & 2) ? bin1 : ~bin1) & ((b & 4) ? bin2 : ~bin2);
@@ -295,15 +336,7 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
     addU64(&slot->nans, popc(nans));
     markDirty(t.state);
   }
-  if (n > 1)
-    raised = shfl32(group, raised, leader);
-  if (raised) {
-    if (n > 1)
-      maxAbs = shfl64(group, maxAbs, leader);
-    uint32_t worstLane = (uint32_t)__builtin_ctz(ballot(group, s.absErrBits == maxAbs));
-    if (lane == worstLane)
-      writeWorst(t.slot, s, launch);
-  }
+  writeGroupWorst(slot, group, lane, leader, n, raised, max.abs, s.absErrBits, s, launch);
 }
 
 uint32_t histBinOf(uint64_t hist, uint32_t b) { return (uint32_t)(hist >> (8 * b)) & 0xff; }
@@ -335,32 +368,16 @@ void recordTally(Target t, uint32_t launch, uint32_t slotIndex, const Tally &y) 
   for (uint64_t &w : bins)
     if (ballot(group, w != 0))
       w = groupReduce<Combine::IAdd>(group, lane, n, w);
-  uint64_t slotRel = readU64(&slot->max_rel_err_bits), slotUlp = readU64(&slot->max_ulp_err_bits),
-           slotAbs = readU64(&slot->max_abs_err_bits), slotScale = readU64(&slot->max_scale_bits);
-  auto maxOf = [&](uint64_t mine, uint64_t current) {
-    return ballot(group, mine > current) ? groupReduce<Combine::Max>(group, lane, n, mine) : 0;
-  };
-  uint64_t maxRel = maxOf(y.maxRel, slotRel);
-  uint64_t maxUlp = maxOf(y.maxUlp, slotUlp);
-  uint64_t maxAbs = maxOf(y.maxAbs, slotAbs);
-  uint64_t maxScale = maxOf(y.maxScale, slotScale);
+  const Maxima max = groupMaxima(slot, group, lane, n, y.max);
 
   uint32_t raised = 0;
   if (lane == leader) {
-    raised = publish(slot, count, sum, maxRel, maxUlp, maxScale, maxAbs);
+    raised = publish(slot, count, sum, max);
     for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b)
       addU64(&slot->hist[b], (bins[b / 4] >> (16 * (b % 4))) & 0xffff);
     markDirty(t.state);
   }
-  if (n > 1)
-    raised = shfl32(group, raised, leader);
-  if (raised) {
-    if (n > 1)
-      maxAbs = shfl64(group, maxAbs, leader);
-    uint32_t worstLane = (uint32_t)__builtin_ctz(ballot(group, y.maxAbs == maxAbs));
-    if (lane == worstLane)
-      writeWorst(t.slot, y.worst, launch);
-  }
+  writeGroupWorst(slot, group, lane, leader, n, raised, max.abs, y.max.abs, y.worst, launch);
 }
 #else
 // AMD GPUs: every lane records its own sample (no grouping of the lanes of
@@ -368,19 +385,8 @@ void recordTally(Target t, uint32_t launch, uint32_t slotIndex, const Tally &y) 
 template <Sink sink>
 void recordError(Target t, uint32_t launch, uint32_t, const LaneSample &s) {
   kosan_prec_slot *slot = t.slot;
-  addU64(&slot->count, 1);
-  if (s.sumRelErr != 0)
-    __atomic_fetch_add(&slot->sum_rel_err, s.sumRelErr, __ATOMIC_RELAXED);
-  if (s.relErrBits > readU64(&slot->max_rel_err_bits))
-    __atomic_fetch_max(&slot->max_rel_err_bits, s.relErrBits, __ATOMIC_RELAXED);
-  if (s.ulpErrBits > readU64(&slot->max_ulp_err_bits))
-    __atomic_fetch_max(&slot->max_ulp_err_bits, s.ulpErrBits, __ATOMIC_RELAXED);
-  if (s.scaleBits > readU64(&slot->max_scale_bits))
-    __atomic_fetch_max(&slot->max_scale_bits, s.scaleBits, __ATOMIC_RELAXED);
-  bool raised = false;
-  if (s.absErrBits > readU64(&slot->max_abs_err_bits))
-    raised = __atomic_fetch_max(&slot->max_abs_err_bits, s.absErrBits, __ATOMIC_RELAXED) <
-             s.absErrBits;
+  bool raised =
+      publish(slot, 1, s.sumRelErr, {s.relErrBits, s.ulpErrBits, s.absErrBits, s.scaleBits});
   addU64(&slot->hist[s.bin & 7], 1);
   if constexpr (sink == Sink::Narrow) {
     addU64(&slot->overflows, (s.flags & kLaneOverflow) ? 1 : 0);
@@ -459,12 +465,9 @@ KOSAN_DEVICE void __kosan_prec_merge(uint64_t state, uint32_t launch, uint32_t s
   Target t = targetOf(state, slot);
   if (!t.slot)
     return;
-  Tally y{count, hist, sum, maxRel, maxUlp, maxAbs, maxScale, LaneSample{}};
-  y.worst.real = worstReal;
-  y.worst.shadow = worstShadow;
-  y.worst.causeCode = causeCode;
-  y.worst.causeSlot = causeSlot;
-  recordTally(t, launch, slot, y);
+  recordTally(t, launch, slot,
+              tallyOf(count, hist, sum, maxRel, maxUlp, maxAbs, maxScale, worstReal,
+                      worstShadow, causeCode, causeSlot));
 }
 
 // Inlined into instrumented code (KOSAN_DEVICE_ENTRIES' inlined column),
@@ -509,15 +512,12 @@ KOSAN_INLINED void __kosan_prec_tally(uint64_t state, uint32_t launch, uint32_t 
     // Rare (once in 255 values), and without a call: a call in the loop
     // would make ptxas keep the loop's values in local memory across it.
     Target target = targetOf(state, slot);
-    if (target.slot) {
-      Tally y{t->count, t->hist, t->sum_rel_err, t->max_rel_err_bits, t->max_ulp_err_bits,
-              t->max_abs_err_bits, t->max_scale_bits, LaneSample{}};
-      y.worst.real = t->worst_real;
-      y.worst.shadow = t->worst_shadow;
-      y.worst.causeCode = t->worst_cause_code;
-      y.worst.causeSlot = t->worst_cause_slot;
-      addTally(target, launch, y);
-    }
+    if (target.slot)
+      addTally(target, launch,
+               tallyOf(t->count, t->hist, t->sum_rel_err, t->max_rel_err_bits,
+                       t->max_ulp_err_bits, t->max_abs_err_bits, t->max_scale_bits,
+                       t->worst_real, t->worst_shadow, t->worst_cause_code,
+                       t->worst_cause_slot));
     *t = kosan_prec_tally{};
   }
 }

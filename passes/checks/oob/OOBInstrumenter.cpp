@@ -220,10 +220,9 @@ private:
   struct Check;
   void initializeCallbacks();
   Function *reportFunction();
-  // Whether F's failing checks call the report function (every route of
+  // Whether failing checks call the report function (every route of
   // emitReport and uninitOnReportPath asks here) or carry the record inline.
-  bool callsReportFunction(const Function &F) const {
-    (void)F;
+  bool callsReportFunction() const {
     return S.opts.sharedReport && S.target.callsReportCheaply();
   }
   void emitRecord(Instruction *recordTerm, Value *stateAddr, Value *launchId, Value *flags,
@@ -375,7 +374,7 @@ Value *OOBInstrumenter::emitReport(Instruction *before, const LaunchContext &ctx
                                 LoadInst *fillLoad) {
   IRBuilder<> B(before);
   bool mayBePitched = pitch && !(isa<ConstantInt>(pitch) && cast<ConstantInt>(pitch)->isZero());
-  bool shared = callsReportFunction(*before->getFunction());
+  bool shared = callsReportFunction();
   if (shared && !badOverride && testedBad) {
     // The cold path is the call alone: the row test is the report
     // function's, and its answer says whether the access may go ahead.
@@ -2025,7 +2024,7 @@ void OOBInstrumenter::reportFirstBadMember(Instruction *before, Check &c, const 
 // call (checkAccess): a load on its own against a kernel argument, through
 // the shared report function.
 bool OOBInstrumenter::uninitOnReportPath(const Access &A, const Provenance &p) const {
-  return callsReportFunction(*A.inst->getFunction()) && p.kind == Provenance::KernelArg &&
+  return callsReportFunction() && p.kind == Provenance::KernelArg &&
          canRedirect(A) && A.inst->getNextNode() && fillBits(A.inst->getType());
 }
 

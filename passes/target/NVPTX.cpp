@@ -222,14 +222,6 @@ public:
       Annotations->addOperand(N);
   }
 
-  // The limit of 64 halves the occupancy of an original that ptxas fits in
-  // 32 registers (2048 threads on an SM need 32 each): a streaming kernel
-  // launched with a grid of 8 blocks of 256 threads per SM then runs in two
-  // waves instead of one, and takes twice as long (saxpy in
-  // bench/kernels.cu: 16 registers plain, 64 with the OOB check). Where the
-  // original holds few values at once (estimateLiveRegisters), a clone whose
-  // checks need few registers is limited to 32, like the original;
-  // ptxas spills what does not fit, on paths that rarely run.
   // barrier.sync with a thread count (warp-specialised code, whose warps
   // meet at different barrier instructions by design) stays as written.
   bool isNonAlignedBarrier(const IntrinsicInst &II) const override {
@@ -250,6 +242,14 @@ public:
     II.eraseFromParent();
   }
 
+  // The limit of 64 halves the occupancy of an original that ptxas fits in
+  // 32 registers (2048 threads on an SM need 32 each): a streaming kernel
+  // launched with a grid of 8 blocks of 256 threads per SM then runs in two
+  // waves instead of one, and takes twice as long (saxpy in
+  // bench/kernels.cu: 16 registers plain, 64 with the OOB check). Where the
+  // original holds few values at once (estimateLiveRegisters), a clone whose
+  // checks need few registers is limited to 32, like the original;
+  // ptxas spills what does not fit, on paths that rarely run.
   void fitRegistersToOriginal(const Function &original, Function &clone) const override {
     NamedMDNode *Annotations = clone.getParent()->getNamedMetadata("nvvm.annotations");
     if (!Annotations)

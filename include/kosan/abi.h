@@ -397,6 +397,9 @@ struct kosan_order_state {
   uint32_t op_capacity;       // records per shard; 0: operations are not logged
   uint32_t reserved;
   uint64_t dense;             // kosan_order_dense[KOSAN_ORDER_DENSE_ARGS]
+  // Without a trace: kosan_order_dense[KOSAN_ORDER_DENSE_ARGS] for float
+  // atomics (KOSAN_ORDER_FOLD_FLAG below); 0: every atomic goes to the log.
+  uint64_t atomic_dense;
 };
 
 // Stores to the output a kernel parameter points to go, when the host gave
@@ -411,6 +414,15 @@ struct kosan_order_dense {
   uint32_t reserved;
 };
 #define KOSAN_ORDER_DENSE_ARGS 64
+// Float atomics through a parameter that has an entry in atomic_dense (a run
+// without a trace: only whether a location's result depends on the order
+// its contributions land in is wanted, not the order) fold into the
+// entry's shadow instead of the log: the first contribution's fingerprint
+// (without this bit; 0 written as 1) goes in with a compare-and-swap; a
+// contribution with another fingerprint sets this bit, and the one that
+// sets it adds 1 to shadow[elements], the number of order-dependent
+// locations.
+#define KOSAN_ORDER_FOLD_FLAG (1ull << 63)
 #define KOSAN_ORDER_SHARDS 64
 // The counts are uint32_t, each alone in a 128-byte line: atomics on counts
 // that shared a line would all queue at one L2 slice. Log `log` (0 stores,
@@ -598,7 +610,7 @@ static_assert(sizeof(kosan_oob_event) == 72, "ABI");
 static_assert(sizeof(kosan_device_state) == 88, "ABI");
 static_assert(sizeof(kosan_race_event) == 48, "ABI");
 static_assert(sizeof(kosan_race_header) == 16, "ABI");
-static_assert(sizeof(kosan_order_state) == 56, "ABI");
+static_assert(sizeof(kosan_order_state) == 64, "ABI");
 static_assert(sizeof(kosan_order_dense) == 24, "ABI");
 static_assert(sizeof(kosan_order_op) == 32, "ABI");
 static_assert(sizeof(kosan_order_store) == 16, "ABI");

@@ -83,6 +83,24 @@ KOSAN_DEVICE void __kosan_order_atomic(uint64_t state, uint64_t where, uint64_t 
   kosan_order_state *os = orderState(state);
   if (!os)
     return;
+  uint32_t arg = (uint32_t)(where >> KOSAN_ORDER_WHERE_SHIFT);
+  if (arg < KOSAN_ORDER_DENSE_ARGS && os->atomic_dense) {
+    const kosan_order_dense *d = (const kosan_order_dense *)os->atomic_dense + arg;
+    uint64_t index = (where & ((1ull << KOSAN_ORDER_WHERE_SHIFT) - 1)) >> d->shift;
+    if (d->shadow && index < d->elements) {
+      uint64_t *slot = (uint64_t *)d->shadow + index;
+      uint64_t mine = fp & ~KOSAN_ORDER_FOLD_FLAG;
+      mine = mine ? mine : 1;
+      uint64_t first = 0;
+      if (!__atomic_compare_exchange_n(slot, &first, mine, false, __ATOMIC_RELAXED,
+                                       __ATOMIC_RELAXED) &&
+          (first & ~KOSAN_ORDER_FOLD_FLAG) != mine && !(first & KOSAN_ORDER_FOLD_FLAG) &&
+          !(__atomic_fetch_or(slot, KOSAN_ORDER_FOLD_FLAG, __ATOMIC_RELAXED) &
+            KOSAN_ORDER_FOLD_FLAG))
+        __atomic_fetch_add((uint64_t *)d->shadow + d->elements, 1ull, __ATOMIC_RELAXED);
+      return;
+    }
+  }
   uint32_t s = shard();
   uint32_t i = claim((uint32_t *)os->counts + KOSAN_ORDER_COUNT(1, s));
   if (i >= os->atomic_capacity)

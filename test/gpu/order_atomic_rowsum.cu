@@ -7,6 +7,14 @@
 // RUN: env KOSAN_OPTIONS=checks=order:trace=%t/bug2.kosan %gpubin/order_atomic_rowsum bug > %t/bug2.out 2> %t/bug2.err
 // RUN: FileCheck %s --check-prefix=BUG-EXIT < %t/bug1.err
 // BUG-EXIT: kosan: order: kernel 'rowsum_atomic(float const*, float*, int)': 512 locations of 'dout' depend on the order float atomics land in (launch #1; float atomics at {{.*}}order_atomic_rowsum.cu:{{[0-9]+}}
+// Without a trace the atomics fold into a shadow of 'dout' (order_shadow_mb)
+// or, with order_shadow_mb=0, go to the atomic log: the same finding.
+// RUN: env KOSAN_OPTIONS=checks=order %gpubin/order_atomic_rowsum bug > %t/folded.out 2> %t/folded.err
+// RUN: FileCheck %s --check-prefix=BUG-EXIT < %t/folded.err
+// RUN: env KOSAN_OPTIONS=checks=order:order_shadow_mb=0 %gpubin/order_atomic_rowsum bug > %t/unfolded.out 2> %t/unfolded.err
+// RUN: FileCheck %s --check-prefix=BUG-EXIT < %t/unfolded.err
+// RUN: env KOSAN_OPTIONS=checks=order %gpubin/order_atomic_rowsum fixed > %t/fixednt.out 2> %t/fixednt.err
+// RUN: FileCheck %s --allow-empty --check-prefix=FIXED-EXIT < %t/fixednt.err
 // The two runs are called nondeterministic whether or not their bits agree.
 // RUN: not %kosan-diff --order %t/bug1.kosan %t/bug2.kosan > %t/bug.diff
 // RUN: FileCheck %s --check-prefix=BUG-DIFF < %t/bug.diff

@@ -57,8 +57,13 @@ void OrderCollector::beforeLaunch(LaunchContext &c) {
       hdr->flags |= KOSAN_LAUNCH_ORDER_STORES;
       // A graph's replays find the table empty and log their stores.
       if (!c.capturing)
-        prepareDense(k, c.args, c.stream);
+        prepareShadows(dense, KOSAN_ACCESS_ORDER_STORE, k, c.args, c.stream);
     }
+    // Without a trace, float atomics fold into shadows: only whether a
+    // location depends on the order they land in is wanted.
+    if (order() && atomicDense.table && !c.capturing &&
+        (k->summary->flags & KOSAN_KERNEL_ORDER_ATOMIC_LOG))
+      prepareShadows(atomicDense, KOSAN_ACCESS_ORDER_ATOMIC, k, c.args, c.stream);
     unsigned factor = (k->summary->flags & KOSAN_KERNEL_DYNSMEM_SHADOW_MASK) >>
                       KOSAN_KERNEL_DYNSMEM_SHADOW_SHIFT;
     if (factor && shmem) {
@@ -91,7 +96,16 @@ void OrderCollector::exitReport() {
     printOrderReport();
 }
 
-void OrderCollector::deviceReset() { dOrder = nullptr; }
+void OrderCollector::deviceReset() {
+  dOrder = nullptr;
+  // The reset freed the shadows' pools with everything else.
+  for (Shadows *set : {&dense, &atomicDense}) {
+    set->outputs.clear();
+    set->pool = set->table = 0;
+    set->poolBytes = 0;
+    set->tableUsed = false;
+  }
+}
 
 // The order state and its two logs. Without them the order check records
 // nothing and everything else runs on.
@@ -104,7 +118,8 @@ void OrderCollector::setUpOrder(kosan_device_state &st) {
   if (!trace)
     stores = 0;
   size_t countsBytes = KOSAN_ORDER_COUNT_WORDS * sizeof(uint32_t);
-  size_t denseBytes = sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS;
+  // Two tables: stores (used with a trace), float atomics (without one).
+  size_t denseBytes = 2 * sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS;
   size_t bytes = sizeof(kosan_order_state) + countsBytes + denseBytes +
                  KOSAN_ORDER_SHARDS * (size_t(stores) * sizeof(kosan_order_store) +
                                        size_t(atomics) * sizeof(kosan_order_atomic));
@@ -119,6 +134,7 @@ void OrderCollector::setUpOrder(kosan_device_state &st) {
   kosan_order_state os{};
   os.counts = reinterpret_cast<uint64_t>(mem + sizeof(kosan_order_state));
   os.dense = os.counts + countsBytes;
+  os.atomic_dense = trace ? 0 : os.dense + denseBytes / 2;
   os.stores = os.dense + denseBytes;
   os.atomics = os.stores + uint64_t(KOSAN_ORDER_SHARDS) * stores * sizeof(kosan_order_store);
   os.store_capacity = stores;
@@ -132,6 +148,8 @@ void OrderCollector::setUpOrder(kosan_device_state &st) {
   }
   dOrder = reinterpret_cast<kosan_order_state *>(mem);
   orderState = os;
+  dense.table = os.dense;
+  atomicDense.table = os.atomic_dense;
   st.order = reinterpret_cast<uint64_t>(dOrder);
   if (opts.verbosity >= 1)
     log("kosan: order logs: %u stores and %u atomics, %zu MiB of device memory\n",
@@ -171,17 +189,18 @@ bool OrderCollector::ensureOpLog() {
   return true;
 }
 
-// Each parameter the kernel stores floats through gets a shadow of its
-// buffer, from the parameter's value to the buffer's end, zeroed: the
-// device writes each element's fingerprint there (abi.h). What does not
-// fit in order_shadow_mb, or whose buffer is unknown, goes to the log.
-void OrderCollector::prepareDense(const KernelInfo *k, void **args, cudaStream_t stream) {
-  denseOutputs.clear();
-  std::map<uint32_t, uint32_t> shiftOf; // parameter -> log2 of its stored element's size
+// Each parameter the kernel stores floats through (or, for float atomics,
+// adds to) gets a shadow of its buffer, from the parameter's value to the
+// buffer's end, zeroed: the device writes each element's fingerprint there
+// (abi.h). What does not fit in order_shadow_mb, or whose buffer is
+// unknown, goes to the log.
+void OrderCollector::prepareShadows(Shadows &set, uint32_t access, const KernelInfo *k,
+                                    void **args, cudaStream_t stream) {
+  set.outputs.clear();
+  std::map<uint32_t, uint32_t> shiftOf; // parameter -> log2 of its element's size
   for (const kosan_site &s : kernelSites(k)) {
-    if (s.access != KOSAN_ACCESS_ORDER_STORE || s.arg_index < 0 ||
-        s.arg_index >= KOSAN_ORDER_DENSE_ARGS || size_t(s.arg_index) >= k->paramSizes.size() ||
-        k->paramSizes[s.arg_index] != 8)
+    if (s.access != access || s.arg_index < 0 || s.arg_index >= KOSAN_ORDER_DENSE_ARGS ||
+        size_t(s.arg_index) >= k->paramSizes.size() || k->paramSizes[s.arg_index] != 8)
       continue;
     DType dtype = s.size <= uint32_t(DType::Bool) ? DType(s.size) : DType::Unknown;
     // Element sizes are powers of two.
@@ -196,7 +215,7 @@ void OrderCollector::prepareDense(const KernelInfo *k, void **args, cudaStream_t
     if (!value || buffer.end <= value)
       continue;
     uint64_t elements = (buffer.end - value) >> shift;
-    uint64_t bytes = (elements * 8 + 255) & ~uint64_t(255);
+    uint64_t bytes = ((elements + set.slotsAfter) * 8 + 255) & ~uint64_t(255);
     // Memory from an allocator kosan does not see is bounded by the
     // driver's allocation, which may be a pool's whole segment: zeroing and
     // copying a large shadow of it at every launch costs more than logging
@@ -204,47 +223,57 @@ void OrderCollector::prepareDense(const KernelInfo *k, void **args, cudaStream_t
     constexpr uint64_t kInexactShadowLimit = 64ull << 20;
     if (!elements || used + bytes > limit || (!buffer.exact && bytes > kInexactShadowLimit))
       continue;
-    denseOutputs.push_back({arg, used, elements});
+    set.outputs.push_back({arg, used, elements});
     used += bytes;
   }
-  if (used > densePoolBytes) {
-    if (densePool)
-      gpu.free(reinterpret_cast<void *>(densePool));
-    densePool = 0;
-    densePoolBytes = 0;
+  if (used > set.poolBytes) {
+    if (set.pool)
+      gpu.free(reinterpret_cast<void *>(set.pool));
+    set.pool = 0;
+    set.poolBytes = 0;
     void *mem = nullptr;
     if (gpu.alloc(&mem, used) != cudaSuccess) {
       gpu.clearError();
-      if (!denseWarned)
+      if (!set.warned)
         log("kosan: warning: cannot allocate %" PRIu64 " MiB for the order shadows of "
-            "launch outputs; their stores go to the store log (order_stores)\n", used >> 20);
-      denseWarned = true;
-      denseOutputs.clear();
+            "%s; they go to the device log\n", used >> 20, set.what);
+      set.warned = true;
+      set.outputs.clear();
       used = 0;
     } else {
-      densePool = reinterpret_cast<uint64_t>(mem);
-      densePoolBytes = used;
+      set.pool = reinterpret_cast<uint64_t>(mem);
+      set.poolBytes = used;
     }
   }
-  if (denseOutputs.empty() && !denseTableUsed)
+  if (set.outputs.empty() && !set.tableUsed)
     return;
   // A pageable copy: the asynchronous copy has read it when it returns.
-  kosan_order_dense denseTable[KOSAN_ORDER_DENSE_ARGS] = {};
-  for (DenseOutput &d : denseOutputs) {
-    d.shadow += densePool;
-    denseTable[d.arg] = {d.shadow, d.elements, uint32_t(0), 0u};
+  kosan_order_dense table[KOSAN_ORDER_DENSE_ARGS] = {};
+  for (DenseOutput &d : set.outputs) {
+    d.shadow += set.pool;
+    table[d.arg] = {d.shadow, d.elements, uint32_t(0), 0u};
   }
   for (auto [arg, shift] : shiftOf)
-    denseTable[arg].shift = shift;
-  if ((used && gpu.memsetAsync(reinterpret_cast<void *>(densePool), 0, used, stream) !=
+    table[arg].shift = shift;
+  if ((used && gpu.memsetAsync(reinterpret_cast<void *>(set.pool), 0, used, stream) !=
                    cudaSuccess) ||
-      gpu.toDeviceAsync(reinterpret_cast<void *>(orderState.dense), denseTable,
-                        sizeof denseTable, stream) != cudaSuccess) {
+      gpu.toDeviceAsync(reinterpret_cast<void *>(set.table), table, sizeof table, stream) !=
+          cudaSuccess) {
     gpu.clearError();
-    log("kosan: warning: cannot prepare the order shadows of launch outputs\n");
-    denseOutputs.clear();
+    log("kosan: warning: cannot prepare the order shadows of %s\n", set.what);
+    set.outputs.clear();
   }
-  denseTableUsed = !denseOutputs.empty();
+  set.tableUsed = !set.outputs.empty();
+}
+
+void OrderCollector::clearShadowTable(Shadows &set) {
+  set.outputs.clear();
+  if (set.tableUsed) {
+    // Launches this one does not prepare (graph replays) use the log.
+    gpu.memset(reinterpret_cast<void *>(set.table), 0,
+               sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS);
+    set.tableUsed = false;
+  }
 }
 
 // The device's counts of the three logs, per shard: stores, then atomics,
@@ -344,7 +373,7 @@ void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
     site.location = k->module->location(s);
     launch.sites.push_back(std::move(site));
   }
-  for (const DenseOutput &d : denseOutputs) {
+  for (const DenseOutput &d : dense.outputs) {
     OrderLaunch::Dense dense;
     dense.arg = d.arg;
     dense.fps.resize(d.elements);
@@ -357,15 +386,34 @@ void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
     }
     launch.dense.push_back(std::move(dense));
   }
-  denseOutputs.clear();
-  if (denseTableUsed) {
-    // Launches this one does not prepare (graph replays) log their stores.
-    gpu.memset(reinterpret_cast<void *>(orderState.dense), 0,
-               sizeof(kosan_order_dense) * KOSAN_ORDER_DENSE_ARGS);
-    denseTableUsed = false;
+  clearShadowTable(dense);
+  // Float atomics folded into shadows: each shadow's count of
+  // order-dependent locations (a location of fmin or fmax depends on no
+  // order).
+  uint64_t folded = 0;
+  std::string foldedBuffers;
+  for (const DenseOutput &d : atomicDense.outputs) {
+    uint64_t dependent = 0;
+    if (gpu.toHost(&dependent, reinterpret_cast<void *>(d.shadow + d.elements * 8), 8) !=
+        cudaSuccess) {
+      gpu.clearError();
+      log("kosan: warning: cannot read the float-atomic shadow of '%s' of launch #%u\n",
+          launch.argNames[d.arg].c_str(), ls.record.id);
+      continue;
+    }
+    bool orderFree = false;
+    for (const OrderLaunch::Site &s : launch.sites)
+      orderFree |= s.access == KOSAN_ACCESS_ORDER_ATOMIC && s.arg == int32_t(d.arg) &&
+                   (s.op == "fmin" || s.op == "fmax");
+    if (!dependent || orderFree)
+      continue;
+    folded += dependent;
+    foldedBuffers += (foldedBuffers.empty() ? "'" : ", '") + launch.argNames[d.arg] + "'";
   }
+  clearShadowTable(atomicDense);
   OrderRecords recs = buildOrderRecords(stores.data(), stores.size(), storeCount,
                                         atomics.data(), atomics.size(), atomicCount, launch);
+  recs.summary.order_dependent_locations += folded;
   orderDroppedStores += recs.summary.dropped_stores;
   orderDroppedAtomics += recs.summary.dropped_atomics;
   if (recs.summary.order_dependent_locations) {
@@ -376,6 +424,8 @@ void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
       f.findings = k->summary ? k->summary->orderFindings : "";
       for (const OrderAtomicRecord &a : recs.atomics)
         f.buffers += (f.buffers.empty() ? "'" : ", '") + a.name + "'";
+      if (!foldedBuffers.empty())
+        f.buffers += (f.buffers.empty() ? "" : ", ") + foldedBuffers;
     }
     ++f.launches;
     f.locations = std::max(f.locations, recs.summary.order_dependent_locations);

@@ -36,9 +36,15 @@ private:
   // (mu held); false when it cannot be had.
   bool ensureOpLog();
   bool readOrderCounts(uint32_t counts[3 * KOSAN_ORDER_SHARDS]);
-  // Gives the outputs of launch k(args) their shadows, on the launch's
-  // stream (mu held).
-  void prepareDense(const KernelInfo *k, void **args, cudaStream_t stream);
+  struct Shadows;
+  // Gives the parameters of launch k(args) that `access` sites write
+  // through (KOSAN_ACCESS_ORDER_STORE: outputs; KOSAN_ACCESS_ORDER_ATOMIC:
+  // float atomics, without a trace) their shadows, on the launch's stream
+  // (mu held).
+  void prepareShadows(Shadows &set, uint32_t access, const KernelInfo *k, void **args,
+                      cudaStream_t stream);
+  // Empties the device's table of `set` after a launch that used it.
+  void clearShadowTable(Shadows &set);
   // Collects the order logs of launch ls (mu held; waits for the device).
   void harvestOrder(const LaunchState &ls, void **args);
   void printOrderReport();
@@ -65,16 +71,26 @@ private:
   // every record of the busiest launch (its fullest shard, times the shards).
   uint64_t orderNeeded[3] = {0, 0, 0};
   bool opLogFailed = false;
-  // The shadows of this launch's outputs (kosan_order_dense), in one pool
-  // of device memory kept from launch to launch.
+  // Shadows of this launch's parameters (kosan_order_dense), in one pool
+  // of device memory kept from launch to launch, and the device table
+  // (kosan_order_state's dense or atomic_dense) that points at them.
   struct DenseOutput {
     uint32_t arg = 0;
     uint64_t shadow = 0, elements = 0;
   };
-  std::vector<DenseOutput> denseOutputs;
-  uint64_t densePool = 0;
-  size_t densePoolBytes = 0;
-  bool denseTableUsed = false, denseWarned = false;
+  struct Shadows {
+    const char *what;    // for warnings: "launch outputs", "float atomics"
+    uint64_t table = 0;  // device address of kosan_order_dense[KOSAN_ORDER_DENSE_ARGS]
+    uint64_t slotsAfter; // 8-byte words after each shadow's elements
+    std::vector<DenseOutput> outputs;
+    uint64_t pool = 0;
+    size_t poolBytes = 0;
+    bool tableUsed = false, warned = false;
+  };
+  Shadows dense{"launch outputs", 0, 0, {}};      // stores, with a trace
+  Shadows atomicDense{"float atomics", 0, 1, {}}; // float atomics, without one:
+                                                  // one word more, the count
+                                                  // of order-dependent locations
 };
 
 } // namespace kosan::rt

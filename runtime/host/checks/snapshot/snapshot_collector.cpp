@@ -52,7 +52,8 @@ void SnapshotCollector::afterLaunch(LaunchContext &c) {
     const uint64_t waited = stats.kernelWaitNs;
     finishSnapshots(pending, c.stream);
     stats.addedNs += nsSince(t) - (stats.kernelWaitNs - waited);
-    stats.launches += 1;
+    if (stats.launches++ == 0)
+      stats.firstAddedNs = stats.addedNs;
   }
   pending.clear();
 }
@@ -68,9 +69,9 @@ void SnapshotCollector::exitReport() {
       " launches; %u worker threads, %" PRIu64 " payload files\n",
       stats.snapshots, mib, stats.launches, threads, w.files.load());
   log("kosan: snapshot stats: added to the launches %.1f ms (%.2f GB/s of snapshot), "
-      "besides %.1f ms waiting for the kernels\n",
+      "of which the first launch %.1f ms; besides %.1f ms waiting for the kernels\n",
       ms(stats.addedNs), stats.addedNs ? double(stats.bytes) / double(stats.addedNs) : 0.0,
-      ms(stats.kernelWaitNs));
+      ms(stats.firstAddedNs), ms(stats.kernelWaitNs));
   log("kosan: snapshot stats: launching thread waited %.1f ms for copies from the device, "
       "%.1f ms for a free staging buffer (%zu of %.0f MiB), %.1f ms for the last chunks\n",
       ms(stats.copyWaitNs), ms(stats.slotWaitNs), stats.staging,
@@ -157,8 +158,12 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
   const uint64_t chunks = (bytes - 1) / chunkBytes + 1;
   WorkerPool &pool = trace->snapshotPool();
   // Enough buffers that every thread has a chunk while the next ones are
-  // copied, at most 32 (128 MiB of 4 MiB chunks).
-  const size_t want = size_t(std::min<uint64_t>(chunks, std::min(2 * pool.size() + 1, 32u)));
+  // copied, at most 32 (128 MiB of 4 MiB chunks); or snapshot_staging_mb's.
+  const uint64_t ring =
+      opts.snapshot_staging_mb > 0
+          ? std::max<uint64_t>(2, (uint64_t(opts.snapshot_staging_mb) << 20) / chunkBytes)
+          : std::min(2 * pool.size() + 1, 32u);
+  const size_t want = size_t(std::min<uint64_t>(chunks, ring));
   if (!ensureStaging(chunkBytes, std::max<size_t>(want, 2))) {
     // Without pinned memory: one copy of the whole buffer, then the chunks
     // on the threads.

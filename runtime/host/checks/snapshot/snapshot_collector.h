@@ -64,6 +64,7 @@ private:
   struct Stats {
     uint64_t launches = 0, snapshots = 0, bytes = 0;
     uint64_t addedNs = 0;      // in the launch hooks, less kernelWaitNs
+    uint64_t firstAddedNs = 0; // of it, the first launch's (allocations, threads)
     uint64_t kernelWaitNs = 0; // synchronising with the launch's stream
     uint64_t copyWaitNs = 0;   // waiting for a copy into a staging buffer
     uint64_t slotWaitNs = 0;   // waiting for a worker to free a staging buffer

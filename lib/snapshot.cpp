@@ -23,10 +23,13 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <map>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -156,27 +159,30 @@ using detail::base64Encode;
 struct ChunkFields {
   std::string_view type, encoding, data, hash;
   uint64_t launch = 0, arg = 0, index = 0, first = 0, count = 0, bytes = 0,
-           offset = 0, length = 0;
+           offset = 0, length = 0, file = 0;
   // Which members were present, in the order of kChunkKeys.
   unsigned seen = 0;
 };
 
 constexpr const char *kChunkKeys[] = {"type",  "launch", "arg",    "index",
                                       "first", "count",  "bytes",  "encoding",
-                                      "data",  "offset", "length", "hash"};
+                                      "data",  "offset", "length", "hash",
+                                      "file"};
 // Members every chunk line has; then those of inline chunks ("data") and
 // those of chunks in the payload file ("offset", "length"; "hash" may be
-// absent).
+// absent, and "file" is absent for the record's own payload file).
 constexpr unsigned kChunkCommon = 0xff, kChunkInline = 1u << 8,
                    kChunkPayload = 1u << 9 | 1u << 10;
 
 // Stores one member; false for a member of the wrong JSON kind.
 bool setChunkField(ChunkFields &f, std::string_view key,
                    std::string_view string, const uint64_t *number) {
-  std::string_view *strings[] = {&f.type, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                 nullptr, &f.encoding, &f.data, nullptr, nullptr, &f.hash};
-  uint64_t *numbers[] = {nullptr,  &f.launch, &f.arg,    &f.index,  &f.first,  &f.count,
-                         &f.bytes, nullptr,   nullptr,   &f.offset, &f.length, nullptr};
+  std::string_view *strings[] = {&f.type, nullptr, nullptr,     nullptr, nullptr,
+                                 nullptr, nullptr, &f.encoding, &f.data, nullptr,
+                                 nullptr, &f.hash, nullptr};
+  uint64_t *numbers[] = {nullptr,  &f.launch, &f.arg,    &f.index,  &f.first,
+                         &f.count, &f.bytes,  nullptr,   nullptr,   &f.offset,
+                         &f.length, nullptr,  &f.file};
   for (size_t i = 0; i < std::size(kChunkKeys); ++i) {
     if (key != kChunkKeys[i])
       continue;
@@ -311,9 +317,10 @@ std::string hex(uint64_t v) {
   return buffer;
 }
 
-// A chunk whose payload is in the payload file.
+// A chunk whose payload is in payload file `file` (0: the record's own;
+// the member is written only for the others).
 std::string payloadChunkLine(const SnapshotRecord &record, uint64_t index, uint64_t first,
-                             uint64_t count, uint64_t bytes, bool compressed,
+                             uint64_t count, uint64_t bytes, bool compressed, uint64_t file,
                              uint64_t offset, uint64_t length, uint64_t hash) {
   std::string line = detail::kSnapshotChunkStart;
   line += ",\"launch\":" + std::to_string(record.launch);
@@ -323,6 +330,8 @@ std::string payloadChunkLine(const SnapshotRecord &record, uint64_t index, uint6
   line += ",\"count\":" + std::to_string(count);
   line += ",\"bytes\":" + std::to_string(bytes);
   line += compressed ? ",\"encoding\":\"zstd\"" : ",\"encoding\":\"raw\"";
+  if (file != 0)
+    line += ",\"file\":" + std::to_string(file);
   line += ",\"offset\":" + std::to_string(offset);
   line += ",\"length\":" + std::to_string(length);
   line += ",\"hash\":\"" + hex(hash) + "\"}\n";
@@ -370,8 +379,19 @@ void SnapshotBuilder::addChunk(uint64_t index, const void *data) {
   const uint64_t count = std::min(record_.chunk_elements, record_.count - first);
   const size_t srcBytes = count * size;
   const uint8_t *src = static_cast<const uint8_t *>(data);
+  SnapshotWriteStats &stats = writer_.stats_;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) {
+    return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t)
+                        .count());
+  };
+  Clock::time_point t = Clock::now();
   const uint64_t hash = fnv1aWords(src, srcBytes);
   hashes_[index] = hash;
+  stats.hash_ns += since(t);
+  stats.chunks += 1;
+  stats.bytes += srcBytes;
+  t = Clock::now();
 
   const detail::ZstdApi *zstd = detail::zstdApi();
   std::vector<uint8_t> compressed;
@@ -399,17 +419,23 @@ void SnapshotBuilder::addChunk(uint64_t index, const void *data) {
       }
     }
   }
+  stats.compress_ns += since(t);
+  t = Clock::now();
   if (writer_.payload_file_) {
-    int64_t offset = writer_.writePayload(payload, payloadBytes);
+    uint64_t file = 0;
+    int64_t offset = writer_.writePayload(payload, payloadBytes, &file);
     if (offset >= 0) {
       lines_[index] = payloadChunkLine(record_, index, first, count, srcBytes, isCompressed,
-                                       uint64_t(offset), payloadBytes, hash);
+                                       file, uint64_t(offset), payloadBytes, hash);
+      stats.payload_bytes += payloadBytes;
+      stats.write_ns += since(t);
       return;
     }
     // No payload file (a full disk, no permission): the chunk goes inline.
   }
   lines_[index] = chunkLine(record_, index, first, count, srcBytes, payload, payloadBytes,
                             isCompressed);
+  stats.write_ns += since(t);
 }
 
 uint64_t SnapshotBuilder::hash() const {
@@ -430,28 +456,71 @@ void SnapshotBuilder::finish() {
     writer_.writeLineLocked(chunk);
 }
 
+std::string snapshotPayloadFile(const std::string &payload, uint64_t index) {
+  return index == 0 ? payload : payload + "." + std::to_string(index);
+}
+
+void TraceWriter::openPayloadFileLocked(size_t index) {
+  PayloadFile &f = *payload_files_[index];
+  const std::string path = payload_dir_ + snapshotPayloadFile(payload_name_, index);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd >= 0 && ::pwrite(fd, kSnapshotPayloadMagic, kSnapshotPayloadMagicBytes, 0) ==
+                     ssize_t(kSnapshotPayloadMagicBytes)) {
+    f.fd = fd;
+    stats_.files += 1;
+  } else if (fd >= 0) {
+    ::close(fd);
+  }
+  f.opened = true; // after fd: a thread that sees it set reads fd
+}
+
+namespace {
+// Removes "<payload>.N" files (N: digits) in dir, left by an earlier run
+// that wrote this trace with more threads: a trace's payload files are
+// those its own run made.
+void removeStalePayloadFiles(const std::string &dir, const std::string &payload) {
+  DIR *d = ::opendir(dir.empty() ? "." : dir.c_str());
+  if (!d)
+    return;
+  const std::string prefix = payload + ".";
+  while (const dirent *e = ::readdir(d)) {
+    std::string_view name = e->d_name;
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix ||
+        name.find_first_not_of("0123456789", prefix.size()) != std::string_view::npos)
+      continue;
+    (void)::unlink((dir + std::string(name)).c_str());
+  }
+  ::closedir(d);
+}
+} // namespace
+
+void TraceWriter::closePayloadFiles() {
+  for (const std::unique_ptr<PayloadFile> &f : payload_files_)
+    if (f->fd >= 0)
+      ::close(f->fd);
+  payload_files_.clear();
+}
+
 std::unique_ptr<SnapshotBuilder> TraceWriter::beginSnapshot(SnapshotRecord record) {
   if (payload_file_) {
+    // Before the lock: snapshotPool takes it too.
+    const size_t files =
+        payload_writes_ == PayloadWrites::FilePerThread ? snapshotPool().size() : 1;
     std::lock_guard<std::mutex> lock(payload_mutex_);
-    if (payload_fd_ < 0 || payload_pid_ != ::getpid()) {
-      // A forked child writes a payload file of its own.
-      if (payload_fd_ >= 0)
-        ::close(payload_fd_);
-      payload_fd_ = -1;
+    if (payload_files_.empty() || payload_pid_ != ::getpid()) {
+      // A forked child writes payload files of its own.
+      closePayloadFiles();
       payload_pid_ = ::getpid();
-      payload_end_ = kSnapshotPayloadMagicBytes;
       std::string name = path_.substr(path_.rfind('/') + 1);
       payload_name_ = payload_pid_ == parent_pid_ ? name + ".bin"
                                                   : name + "." + std::to_string(payload_pid_) + ".bin";
-      std::string dir = path_.rfind('/') == std::string::npos ? "" : path_.substr(0, path_.rfind('/') + 1);
-      int fd = ::open((dir + payload_name_).c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-      if (fd >= 0 && ::pwrite(fd, kSnapshotPayloadMagic, kSnapshotPayloadMagicBytes, 0) ==
-                         ssize_t(kSnapshotPayloadMagicBytes))
-        payload_fd_ = fd;
-      else if (fd >= 0)
-        ::close(fd);
+      payload_dir_ = path_.rfind('/') == std::string::npos ? "" : path_.substr(0, path_.rfind('/') + 1);
+      for (size_t i = 0; i < std::max<size_t>(files, 1); ++i)
+        payload_files_.push_back(std::make_unique<PayloadFile>());
+      removeStalePayloadFiles(payload_dir_, payload_name_);
+      openPayloadFileLocked(0);
     }
-    record.payload = payload_fd_ >= 0 ? payload_name_ : "";
+    record.payload = payload_files_[0]->fd >= 0 ? payload_name_ : "";
   }
   return std::unique_ptr<SnapshotBuilder>(new SnapshotBuilder(*this, std::move(record)));
 }
@@ -498,24 +567,43 @@ bool copyIntoMapping(int fd, uint64_t offset, const void *data, size_t bytes,
 // threads never wait for each other to learn where to write. Writing them
 // is what costs: pwrite into one file is serialised by the kernel (Linux's
 // buffered writes hold the inode's lock: ext4, xfs and tmpfs alike), which
-// held a snapshot to one thread's page-cache copy speed. A large payload
-// whose thread finds another in pwrite is therefore copied into a mapping
-// of its own bytes instead (PayloadWrites::MapWhenBusy): with few threads
-// nearly everything goes through the cheaper pwrite, with many the rest
-// write side by side.
-int64_t TraceWriter::writePayload(const void *data, size_t bytes) {
-  if (payload_fd_ < 0)
+// held a snapshot to one thread's page-cache copy speed. Each worker
+// thread therefore appends to a file of its own (PayloadWrites::
+// FilePerThread), opened the first time it writes; a thread outside the
+// pool, or one whose file cannot be created, uses file 0. The one-file
+// ways remain: there, a large payload whose thread finds another in pwrite
+// can be copied into a mapping of its own bytes instead (MapWhenBusy).
+int64_t TraceWriter::writePayload(const void *data, size_t bytes, uint64_t *file) {
+  *file = 0;
+  if (payload_files_.empty() || payload_files_[0]->fd < 0)
     return -1;
-  uint64_t offset = payload_end_.fetch_add(bytes);
+  if (payload_writes_ == PayloadWrites::FilePerThread && WorkerPool::current() &&
+      WorkerPool::current() == pool_.get() &&
+      WorkerPool::currentIndex() < payload_files_.size()) {
+    const size_t index = WorkerPool::currentIndex();
+    PayloadFile &own = *payload_files_[index];
+    if (!own.opened) {
+      std::lock_guard<std::mutex> lock(payload_mutex_);
+      if (!own.opened)
+        openPayloadFileLocked(index);
+    }
+    if (own.fd >= 0)
+      *file = index;
+  }
+  PayloadFile &f = *payload_files_[*file];
+  uint64_t offset = f.end.fetch_add(bytes);
   std::unique_lock<std::mutex> pwriting;
   if (bytes >= kMappedPayloadMinBytes && payload_writes_ != PayloadWrites::Pwrite &&
+      payload_writes_ != PayloadWrites::FilePerThread &&
       !payload_unmappable_.load(std::memory_order_relaxed)) {
     if (payload_writes_ == PayloadWrites::MapWhenBusy)
       pwriting = std::unique_lock<std::mutex>(payload_pwrite_mutex_, std::try_to_lock);
     if (!pwriting.owns_lock()) {
       bool unsupported = false;
-      if (copyIntoMapping(payload_fd_, offset, data, bytes, &unsupported))
+      if (copyIntoMapping(f.fd, offset, data, bytes, &unsupported)) {
+        stats_.mapped_bytes += bytes;
         return int64_t(offset);
+      }
       if (unsupported)
         payload_unmappable_.store(true, std::memory_order_relaxed);
     }
@@ -523,7 +611,7 @@ int64_t TraceWriter::writePayload(const void *data, size_t bytes) {
   const char *p = static_cast<const char *>(data);
   size_t done = 0;
   while (done < bytes) {
-    ssize_t n = ::pwrite(payload_fd_, p + done, bytes - done, off_t(offset + done));
+    ssize_t n = ::pwrite(f.fd, p + done, bytes - done, off_t(offset + done));
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -574,8 +662,9 @@ public:
 
   ~ChunkStream() override {
     ::close(fd_);
-    if (payloadFd_ >= 0)
-      ::close(payloadFd_);
+    for (const auto &[index, file] : payloads_)
+      if (file.fd >= 0)
+        ::close(file.fd);
   }
 
   bool next(std::vector<char> *bytes, uint64_t *first,
@@ -598,11 +687,16 @@ private:
            ", argument " + std::to_string(record_.arg) + ")";
   }
   bool parse(std::string_view line, ChunkFields &fields, std::string *error);
-  // The payload of a chunk in the payload file, into compressed_.
+  // The payload of a chunk in a payload file, into compressed_.
   bool readPayload(const ChunkFields &f, std::string *error);
-  int payloadFd_ = -1;
-  uint64_t payloadSize_ = 0;
-  std::string payloadPath_;
+  // The payload files read so far, by index (a chunk's "file").
+  struct PayloadIn {
+    int fd = -1;
+    uint64_t size = 0;
+    std::string path;
+  };
+  std::map<uint64_t, PayloadIn> payloads_;
+  std::string payloadPath_; // the current chunk's payload file, for messages
 
   std::string path_;
   SnapshotRecord record_;
@@ -671,29 +765,32 @@ bool ChunkStream::readPayload(const ChunkFields &f, std::string *error) {
   if (record_.payload.empty())
     return fail(error, corrupt + "its payload is in a payload file, and its snapshot "
                                  "record names none (field 'payload')");
-  if (payloadFd_ < 0) {
+  auto [it, isNew] = payloads_.try_emplace(f.file);
+  PayloadIn &in = it->second;
+  if (isNew) {
     size_t slash = path_.rfind('/');
-    payloadPath_ = (slash == std::string::npos ? "" : path_.substr(0, slash + 1)) +
-                   record_.payload;
-    payloadFd_ = ::open(payloadPath_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (payloadFd_ < 0)
-      return fail(error, "cannot open " + payloadPath_ + ", the snapshot payloads of " +
+    in.path = (slash == std::string::npos ? "" : path_.substr(0, slash + 1)) +
+              snapshotPayloadFile(record_.payload, f.file);
+    in.fd = ::open(in.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in.fd < 0)
+      return fail(error, "cannot open " + in.path + ", the snapshot payloads of " +
                              path_ + ": " + std::strerror(errno));
     struct stat st;
     char magic[kSnapshotPayloadMagicBytes] = {};
-    if (::fstat(payloadFd_, &st) != 0 ||
-        ::pread(payloadFd_, magic, sizeof magic, 0) != ssize_t(sizeof magic) ||
+    if (::fstat(in.fd, &st) != 0 ||
+        ::pread(in.fd, magic, sizeof magic, 0) != ssize_t(sizeof magic) ||
         std::memcmp(magic, kSnapshotPayloadMagic, sizeof magic) != 0)
-      return fail(error, payloadPath_ + " is not a kosan snapshot payload file");
-    payloadSize_ = uint64_t(st.st_size);
+      return fail(error, in.path + " is not a kosan snapshot payload file");
+    in.size = uint64_t(st.st_size);
   }
+  payloadPath_ = in.path;
   // Sizes come from the file: checked against the payload file before
   // anything is allocated for them.
-  if (f.offset < kSnapshotPayloadMagicBytes || f.offset > payloadSize_ ||
-      f.length > payloadSize_ - f.offset)
+  if (f.offset < kSnapshotPayloadMagicBytes || f.offset > in.size ||
+      f.length > in.size - f.offset)
     return fail(error, where() + which() + " lies at bytes " + std::to_string(f.offset) +
                            " to " + std::to_string(f.offset + f.length) + " of " +
-                           payloadPath_ + ", which holds " + std::to_string(payloadSize_) +
+                           payloadPath_ + ", which holds " + std::to_string(in.size) +
                            "; the payload file is truncated or not this trace's");
   if (f.encoding == "raw" && f.length != f.bytes)
     return fail(error, corrupt + "its payload holds " + std::to_string(f.length) +
@@ -701,7 +798,7 @@ bool ChunkStream::readPayload(const ChunkFields &f, std::string *error) {
   compressed_.resize(f.length);
   size_t done = 0;
   while (done < f.length) {
-    ssize_t n = ::pread(payloadFd_, compressed_.data() + done, f.length - done,
+    ssize_t n = ::pread(in.fd, compressed_.data() + done, f.length - done,
                         off_t(f.offset + done));
     if (n < 0 && errno == EINTR)
       continue;

@@ -247,8 +247,7 @@ TraceWriter::~TraceWriter() {
   if (pool_ && pool_pid_ != ::getpid())
     (void)pool_.release(); // a forked child: its parent's threads are not here
   pool_.reset();           // its threads finish their chunks first
-  if (payload_fd_ >= 0)
-    ::close(payload_fd_);
+  closePayloadFiles();
   ::close(fd_);
 }
 

@@ -140,6 +140,8 @@ struct SnapshotRecord {
   std::string hash;
   // The file, in the trace's folder, that holds the payloads of chunks
   // encoded "zstd" or "raw" ("<trace>.bin"); "": all chunks are inline.
+  // A chunk whose line says "file": N (N > 0) is in snapshotPayloadFile(
+  // payload, N) instead ("<trace>.bin.N").
   std::string payload;
   // Reader only: byte offset in the trace file of the first snapshot_chunk
   // line, and its line number (for messages).
@@ -168,6 +170,24 @@ uint64_t snapshotHash(const void *data, size_t bytes, uint64_t chunkBytes);
 // The first 16 bytes of a snapshot payload file (SnapshotRecord::payload).
 inline constexpr char kSnapshotPayloadMagic[] = "kosan-payload-1\n";
 inline constexpr size_t kSnapshotPayloadMagicBytes = 16;
+// The name of payload file `index` of a snapshot whose record names
+// `payload`: payload itself for 0, "<payload>.<index>" after it (one file
+// per worker thread, so that their writes do not wait for each other).
+std::string snapshotPayloadFile(const std::string &payload, uint64_t index);
+
+// What the snapshot writer's threads spent per stage since the writer was
+// made, summed over threads (KOSAN_OPTIONS=snapshot_stats=1 prints them):
+// nanoseconds of steady_clock, taken once per chunk and stage.
+struct SnapshotWriteStats {
+  std::atomic<uint64_t> chunks{0};
+  std::atomic<uint64_t> bytes{0};          // raw bytes of those chunks
+  std::atomic<uint64_t> payload_bytes{0};  // written to payload files
+  std::atomic<uint64_t> mapped_bytes{0};   // of those, through a mapping
+  std::atomic<uint64_t> hash_ns{0};        // chunk hashes (also pre-launch ones)
+  std::atomic<uint64_t> compress_ns{0};    // zstd: the probe, whole chunks
+  std::atomic<uint64_t> write_ns{0};       // payload files, or base64 lines
+  std::atomic<uint64_t> files{0};          // payload files opened
+};
 
 struct TraceEnd {
   uint64_t launches = 0;
@@ -482,17 +502,22 @@ public:
   // Threads that hash and compress snapshot chunks (0: one per hardware
   // thread); takes effect before the first snapshot.
   void setSnapshotThreads(unsigned threads) { snapshot_threads_ = threads; }
-  // How payloads of 1 MiB and more reach the payload file. pwrite into one
-  // file goes one thread at a time (Linux's buffered writes hold the file's
-  // lock), and costs the least CPU; a copy into a shared mapping of the
-  // payload's bytes (fallocate, mmap) costs about twice as much, but
-  // threads make them side by side. MapWhenBusy, the default: pwrite, or a
-  // mapping where another thread is already in pwrite. Smaller payloads, and
-  // all of them where the file system cannot fallocate or map the file, go
-  // through pwrite.
-  enum class PayloadWrites { Pwrite, MapWhenBusy, Map };
+  // How payloads reach the payload files. FilePerThread, the default:
+  // each worker thread appends with pwrite to a file of its own
+  // ("<trace>.bin" for worker 0 and threads outside the pool,
+  // "<trace>.bin.N" for worker N, opened when it first writes), so no
+  // thread waits for another (Linux's buffered writes into one file hold
+  // its lock: one thread at a time). The others write everything into
+  // "<trace>.bin": Pwrite with pwrite only; Map copies payloads of 1 MiB
+  // and more into a shared mapping of their bytes (fallocate, mmap: about
+  // twice the CPU of pwrite, but side by side); MapWhenBusy maps where
+  // another thread is already in pwrite. Smaller payloads, and all of them
+  // where the file system cannot fallocate or map the file, go through
+  // pwrite. The values are KOSAN_OPTIONS=snapshot_writes's.
+  enum class PayloadWrites { Pwrite = 0, MapWhenBusy = 1, Map = 2, FilePerThread = 3 };
   void setSnapshotPayloadWrites(PayloadWrites how) { payload_writes_ = how; }
   WorkerPool &snapshotPool();
+  SnapshotWriteStats &snapshotStats() { return stats_; }
   const std::string &path() const { return path_; }
 
 private:
@@ -500,27 +525,41 @@ private:
   TraceWriter(int fd, std::string path);
   void writeLine(const std::string &line);
   void writeLineLocked(const std::string &line); // mutex_ held
-  // Appends a payload to the payload file; its offset, or -1 if it cannot
-  // (the chunk then goes inline).
-  int64_t writePayload(const void *data, size_t bytes);
+  // Appends a payload to a payload file; its offset, or -1 if it cannot
+  // (the chunk then goes inline); *file: which file (its index).
+  int64_t writePayload(const void *data, size_t bytes, uint64_t *file);
+  // One payload file: its descriptor (-1: none) and where the next payload
+  // goes. File 0 is opened by beginSnapshot, the others on first use.
+  struct PayloadFile {
+    int fd = -1;
+    std::atomic<bool> opened{false}; // tried, successfully or not
+    std::atomic<uint64_t> end{kSnapshotPayloadMagicBytes};
+  };
+  // Creates payload file `index` (truncating it) and writes its magic;
+  // payload_mutex_ held.
+  void openPayloadFileLocked(size_t index);
+  void closePayloadFiles();
   int fd_;
   std::string path_;
   std::mutex mutex_; // one record at a time, so lines never interleave
   uint64_t order_part_bytes_ = 0;
   bool payload_file_ = false;
   unsigned snapshot_threads_ = 0;
-  std::mutex payload_mutex_;     // opens the payload file
-  int payload_fd_ = -1;
-  int payload_pid_ = 0;          // the process that opened it (fork)
+  std::mutex payload_mutex_;     // opens the payload files
+  // [0]: "<trace>.bin"; one per worker thread with FilePerThread. Made by
+  // the first snapshot (and again in a forked child), then never resized.
+  std::vector<std::unique_ptr<PayloadFile>> payload_files_;
+  int payload_pid_ = 0;          // the process that opened them (fork)
   int parent_pid_ = 0;           // the process that created the trace
-  std::string payload_name_;     // its name, without the folder
-  std::atomic<uint64_t> payload_end_{0};
-  PayloadWrites payload_writes_ = PayloadWrites::MapWhenBusy;
+  std::string payload_name_;     // file 0's name, without the folder
+  std::string payload_dir_;      // the trace's folder, with its '/'
+  PayloadWrites payload_writes_ = PayloadWrites::FilePerThread;
   std::atomic<bool> payload_unmappable_{false}; // fallocate or mmap refused
   std::mutex payload_pwrite_mutex_;             // held by the thread in pwrite
   bool payload_failed_ = false;
   std::unique_ptr<WorkerPool> pool_;
   int pool_pid_ = 0;             // the process whose threads it holds
+  SnapshotWriteStats stats_;
 };
 
 enum class TraceError {

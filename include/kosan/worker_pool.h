@@ -41,12 +41,21 @@ public:
 
   unsigned size() const { return size_; }
 
+  // The pool whose worker thread calls this, and that worker's number
+  // (0 to size() - 1); nullptr and 0 on any other thread.
+  static const WorkerPool *current() { return current_; }
+  static unsigned currentIndex() { return currentIndex_; }
+
   void submit(std::function<void()> task) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (threads_.empty())
         for (unsigned i = 0; i < size_; ++i)
-          threads_.emplace_back([this] { work(); });
+          threads_.emplace_back([this, i] {
+            current_ = this;
+            currentIndex_ = i;
+            work();
+          });
       tasks_.push_back(std::move(task));
     }
     wake_.notify_one();
@@ -104,6 +113,8 @@ private:
     }
   }
 
+  static inline thread_local const WorkerPool *current_ = nullptr;
+  static inline thread_local unsigned currentIndex_ = 0;
   unsigned size_;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -1,14 +1,26 @@
 // Snapshots of outputs of many chunks (10 Mi f32 = 10 chunks of 4 MiB,
 // copied through the pinned staging ring, hashed and compressed on worker
-// threads) read back the same from the payload file (the default), from
-// inline base64 (snapshot_payload=0) and on one thread (snapshot_threads=1);
-// an element changed in the last chunk is found, and a buffer read and
-// written is seen to change (chunked pre/post hashes).
+// threads) read back the same from the payload files (the default: one per
+// worker thread), from one payload file (snapshot_writes=0, the layout of
+// earlier traces), from inline base64 (snapshot_payload=0), on one thread
+// (snapshot_threads=1) and through a ring of two staging buffers
+// (snapshot_staging_mb=8); an element changed in the last chunk is found,
+// and a buffer read and written is seen to change (chunked pre/post
+// hashes). snapshot_stats=1 accounts for both snapshots.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env KOSAN_OPTIONS=snapshot=1:trace=%t/bin.kosan %gpubin/snapshot_payload ok
 // RUN: env KOSAN_OPTIONS=snapshot=1:snapshot_payload=0:trace=%t/inline.kosan %gpubin/snapshot_payload ok
 // RUN: env KOSAN_OPTIONS=snapshot=1:snapshot_threads=1:trace=%t/one.kosan %gpubin/snapshot_payload ok
 // RUN: env KOSAN_OPTIONS=snapshot=1:trace=%t/last.kosan %gpubin/snapshot_payload last
+// RUN: env KOSAN_OPTIONS=snapshot=1:snapshot_writes=0:trace=%t/onefile.kosan %gpubin/snapshot_payload ok
+// RUN: env KOSAN_OPTIONS=snapshot=1:snapshot_staging_mb=8:trace=%t/ring.kosan %gpubin/snapshot_payload ok
+// RUN: env KOSAN_OPTIONS=snapshot=1:snapshot_threads=4:snapshot_stats=1:trace=%t/stats.kosan \
+// RUN:   %gpubin/snapshot_payload ok 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: not test -e %t/onefile.kosan.bin.1
+// RUN: not grep -q '"file":' %t/onefile.kosan
+// RUN: %kosan-diff %t/bin.kosan %t/onefile.kosan | FileCheck %s --check-prefix=SAME
+// RUN: %kosan-diff %t/ring.kosan %t/bin.kosan | FileCheck %s --check-prefix=SAME
+// RUN: %kosan-diff %t/stats.kosan %t/onefile.kosan | FileCheck %s --check-prefix=SAME
 // RUN: test -s %t/bin.kosan.bin
 // RUN: not test -e %t/inline.kosan.bin
 // RUN: grep -c '"type":"snapshot_chunk"' %t/bin.kosan | FileCheck %s --check-prefix=CHUNKS
@@ -48,6 +60,10 @@ int main(int argc, char **argv) {
   return 0;
 }
 // CHUNKS: 20
+// STATS: kosan: snapshot stats: 2 snapshots (80.0 MiB) in 1 launches; 4 worker threads, {{[1-4]}} payload files
+// STATS-NEXT: kosan: snapshot stats: added to the launches {{[0-9.]+}} ms
+// STATS-NEXT: kosan: snapshot stats: launching thread waited {{[0-9.]+}} ms for copies from the device, {{[0-9.]+}} ms for a free staging buffer (9 of 4 MiB)
+// STATS-NEXT: kosan: snapshot stats: worker threads, summed: hash {{[0-9.]+}} ms, compress {{[0-9.]+}} ms, write {{[0-9.]+}} ms (20 chunks,
 // SAME: EQUIVALENT
 // LAST: dout (f32, 10485760 elements): 1 over tolerance
 // LAST: DIFFERENT

@@ -52,6 +52,10 @@
 //                      "launch_dependent_loop": false, "fingerprints": true,
 //                      "findings": "float atomics at k.cu:12"}],
 //    "snapshot_payload": true,                snapshot contents in OUT.trace.bin
+//    "snapshot_threads": 4,                   worker threads (default: one per
+//                                             hardware thread)
+//    "snapshot_writes": 0,                    as KOSAN_OPTIONS' (0 to 3; default 3:
+//                                             a payload file per worker thread)
 //    "order_part_bytes": 64,                  payload bytes per part line (small:
 //                                             multi-part records)
 //    "launches": [{...,
@@ -632,6 +636,11 @@ int main(int argc, char **argv) {
     // Snapshot contents in the payload file <OUT.trace>.bin, as the runtime
     // writes them (snapshot_payload=1), instead of base64 in the trace.
     writer->setSnapshotPayloadFile(desc.value("snapshot_payload", false));
+    writer->setSnapshotThreads(desc.value("snapshot_threads", 0u));
+    const unsigned writes = desc.value("snapshot_writes", 3u);
+    if (writes > unsigned(TraceWriter::PayloadWrites::FilePerThread))
+      die("\"snapshot_writes\" must be 0 to 3");
+    writer->setSnapshotPayloadWrites(TraceWriter::PayloadWrites(writes));
     if (desc.contains("order_part_bytes"))
       writer->setOrderPartBytes(desc.at("order_part_bytes").get<uint64_t>());
     for (const Json &k : desc.value("kernel_order", Json::array()))

@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace kosan;
@@ -122,6 +124,10 @@ protected:
     ASSERT_TRUE(w);
     w->setSnapshotPayloadFile(true);
     w->setSnapshotThreads(3);
+    // Everything in "<trace>.bin" (the layout of traces before payload
+    // files per thread, which must still read); FilePerThreadTest has the
+    // default.
+    w->setSnapshotPayloadWrites(TraceWriter::PayloadWrites::Pwrite);
     TraceHeader h;
     w->write(h);
     LaunchRecord l;
@@ -356,11 +362,12 @@ TEST_F(SnapshotFiles, InlineAndPayloadTracesReadAlike) {
   }
 }
 
-// Payloads of 1 MiB and more are copied into a mapping of the payload file
-// (always, or where another thread is in pwrite), or written with pwrite;
-// either way the chunks must read back, and lie end to end after the magic
-// with nothing before, between or after them. Chunk sizes that are not
-// whole pages put most payloads at offsets inside a page.
+// Payloads go to a file per worker thread (the default), or into one file
+// where those of 1 MiB and more are copied into a mapping (always, or where
+// another thread is in pwrite), or written with pwrite; either way the
+// chunks must read back, and lie end to end after each file's magic with
+// nothing before, between or after them. Chunk sizes that are not whole
+// pages put most payloads at offsets inside a page.
 class LargePayloadTest : public test::TempDirTest,
                          public ::testing::WithParamInterface<TraceWriter::PayloadWrites> {};
 
@@ -400,37 +407,166 @@ TEST_P(LargePayloadTest, ChunksFromManyThreadsReadBackAndTileTheFile) {
     ASSERT_TRUE(readSnapshotData(p, r.trace.snapshots[i], &bytes, &error)) << error;
     EXPECT_TRUE(bytes == data[i]);
   }
-  std::vector<std::pair<uint64_t, uint64_t>> regions;
+  // (file, offset, length) of every chunk.
+  std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> regions;
   int raw = 0;
   for (const std::string &line : splitLines(readFile(p))) {
     nlohmann::json j = nlohmann::json::parse(line);
     if (j["type"] != "snapshot_chunk")
       continue;
-    regions.emplace_back(j["offset"].get<uint64_t>(), j["length"].get<uint64_t>());
+    regions.emplace_back(j.value("file", uint64_t(0)), j["offset"].get<uint64_t>(),
+                         j["length"].get<uint64_t>());
     raw += j["encoding"] == "raw";
   }
   ASSERT_EQ(regions.size(), 7u + 3u + 4u);
   EXPECT_EQ(raw, 7 + 4);
   std::sort(regions.begin(), regions.end());
-  uint64_t end = kSnapshotPayloadMagicBytes;
-  for (const auto &[offset, length] : regions) {
-    EXPECT_EQ(offset, end);
+  std::map<uint64_t, uint64_t> ends; // of each file
+  for (const auto &[file, offset, length] : regions) {
+    if (GetParam() != TraceWriter::PayloadWrites::FilePerThread) {
+      EXPECT_EQ(file, 0u);
+    }
+    EXPECT_LT(file, 4u);
+    uint64_t &end = ends.try_emplace(file, kSnapshotPayloadMagicBytes).first->second;
+    EXPECT_EQ(offset, end) << file;
     end = offset + length;
   }
-  EXPECT_EQ(readFile(p + ".bin").size(), end);
+  for (const auto &[file, end] : ends)
+    EXPECT_EQ(readFile(snapshotPayloadFile(p + ".bin", file)).size(), end) << file;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     WritePath, LargePayloadTest,
     ::testing::Values(TraceWriter::PayloadWrites::Map, TraceWriter::PayloadWrites::MapWhenBusy,
-                      TraceWriter::PayloadWrites::Pwrite),
+                      TraceWriter::PayloadWrites::Pwrite,
+                      TraceWriter::PayloadWrites::FilePerThread),
     [](const ::testing::TestParamInfo<TraceWriter::PayloadWrites> &info) {
       switch (info.param) {
       case TraceWriter::PayloadWrites::Map: return std::string("Map");
       case TraceWriter::PayloadWrites::MapWhenBusy: return std::string("MapWhenBusy");
+      case TraceWriter::PayloadWrites::FilePerThread: return std::string("FilePerThread");
       default: return std::string("Pwrite");
       }
     });
+
+// A file per worker thread: each of 4 workers adds one chunk of each
+// snapshot (they wait for each other, so none takes two), so the payloads
+// lie in "<trace>.bin" and "<trace>.bin.1" to ".3", one chunk line in four
+// without "file" and the others naming theirs; the snapshots read back,
+// and a missing or damaged file of the four is an error naming it.
+class FilePerThreadTest : public test::TempDirTest {
+protected:
+  void SetUp() override {
+    test::TempDirTest::SetUp();
+    p_ = path("run.trace");
+    // Left by an earlier run with more threads (removed), and not a
+    // payload file's name (kept).
+    std::ofstream(p_ + ".bin.7") << "stale";
+    std::ofstream(p_ + ".bin.7x") << "other";
+    auto w = TraceWriter::create(p_, nullptr);
+    ASSERT_TRUE(w);
+    w->setSnapshotPayloadFile(true);
+    w->setSnapshotThreads(4);
+    w->write(TraceHeader{});
+    data_ = {noise(4 * 100000, 7), smooth(4 * 30000)};
+    const DType types[] = {DType::U8, DType::F32};
+    const uint64_t chunkElements[] = {100000, 30000};
+    for (size_t i = 0; i < data_.size(); ++i) {
+      SnapshotRecord s;
+      s.launch = 1;
+      s.arg = uint32_t(i);
+      s.name = "out" + std::to_string(i);
+      s.dtype = types[i];
+      s.chunk_elements = chunkElements[i];
+      s.count = data_[i].size() / (i == 0 ? 1 : 4);
+      std::unique_ptr<SnapshotBuilder> b = w->beginSnapshot(s);
+      ASSERT_EQ(b->chunks(), 4u);
+      WorkerPool &pool = w->snapshotPool();
+      WorkerPool::Latch started(4), done(4);
+      for (uint32_t c = 0; c < 4; ++c)
+        pool.submit([&, c] {
+          started.countDown();
+          started.wait();
+          b->addChunk(c, data_[i].data() + b->chunkStart(c));
+          done.countDown();
+        });
+      done.wait();
+      b->record().post_hash = b->hash();
+      b->finish();
+    }
+    const SnapshotWriteStats &stats = w->snapshotStats();
+    EXPECT_EQ(stats.chunks.load(), 8u);
+    EXPECT_EQ(stats.bytes.load(), data_[0].size() + data_[1].size());
+    EXPECT_EQ(stats.files.load(), 4u);
+  }
+  std::string readError(size_t which) {
+    ReadResult r = readTrace(p_);
+    if (r.error != TraceError::None)
+      return "readTrace: " + r.message;
+    std::vector<char> bytes;
+    std::string error;
+    if (!readSnapshotData(p_, r.trace.snapshots.at(which), &bytes, &error))
+      return error.empty() ? "(no error)" : error;
+    return bytes == data_[which] ? "" : "(other bytes)";
+  }
+  std::string p_;
+  std::vector<std::vector<char>> data_;
+};
+
+TEST_F(FilePerThreadTest, EachWorkerWritesItsOwnFile) {
+  std::map<uint64_t, int> chunksPerFile;
+  for (const std::string &line : splitLines(readFile(p_))) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    if (j["type"] == "snapshot") {
+      EXPECT_EQ(j["payload"], "run.trace.bin");
+    }
+    if (j["type"] != "snapshot_chunk")
+      continue;
+    EXPECT_NE(j.value("file", uint64_t(99)), 0u) << "file 0 is written without the member";
+    chunksPerFile[j.value("file", uint64_t(0))]++;
+  }
+  EXPECT_EQ(chunksPerFile, (std::map<uint64_t, int>{{0, 2}, {1, 2}, {2, 2}, {3, 2}}));
+  for (uint64_t file = 0; file < 4; ++file) {
+    std::string bin = readFile(snapshotPayloadFile(p_ + ".bin", file));
+    EXPECT_EQ(bin.compare(0, kSnapshotPayloadMagicBytes, kSnapshotPayloadMagic), 0) << file;
+  }
+  EXPECT_FALSE(std::ifstream(p_ + ".bin.7").good());
+  EXPECT_TRUE(std::ifstream(p_ + ".bin.7x").good());
+  EXPECT_FALSE(std::ifstream(p_ + ".bin.4").good());
+  EXPECT_EQ(snapshotPayloadFile("a.bin", 0), "a.bin");
+  EXPECT_EQ(snapshotPayloadFile("a.bin", 12), "a.bin.12");
+  EXPECT_EQ(readError(0), "");
+  EXPECT_EQ(readError(1), "");
+}
+
+TEST_F(FilePerThreadTest, MissingFileIsNamed) {
+  std::remove((p_ + ".bin.2").c_str());
+  EXPECT_EQ(readError(0), "cannot open " + p_ + ".bin.2, the snapshot payloads of " + p_ +
+                              ": No such file or directory");
+}
+
+TEST_F(FilePerThreadTest, DamagedFileIsNamed) {
+  std::string bin = readFile(p_ + ".bin.3");
+  bin[kSnapshotPayloadMagicBytes + 10] ^= 0x40;
+  std::ofstream(p_ + ".bin.3", std::ios::binary | std::ios::trunc) << bin;
+  // The noise's chunk in file 3 is raw and comes first there.
+  EXPECT_NE(readError(0).find("its payload in " + p_ +
+                              ".bin.3 does not match its hash; the payload file is damaged"),
+            std::string::npos)
+      << readError(0);
+}
+
+// A chunk line that names a file of the wrong kind.
+TEST_F(FilePerThreadTest, FileMemberMustBeANumber) {
+  std::string text = readFile(p_);
+  size_t at = text.find("\"file\":");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 7, "\"file\":\""); // "file":N -> "file":"N"
+  text.insert(text.find(',', at + 8), "\"");
+  std::ofstream(p_, std::ios::binary | std::ios::trunc) << text;
+  std::string error = readError(0) + readError(1);
+  EXPECT_NE(error.find("field 'file' has the wrong type"), std::string::npos) << error;
+}
 
 TEST(WorkerPool, RunsEveryIndexOnce) {
   WorkerPool pool(4);

@@ -196,8 +196,10 @@ void validate(Options &options, std::vector<std::string> &warnings) {
 
   keepWithin("snapshot_threads", options.snapshot_threads, 0, 1024, defaults.snapshot_threads,
              "is not 0 to 1024");
-  keepWithin("snapshot_writes", options.snapshot_writes, 0, 2, defaults.snapshot_writes,
-             "is not 0, 1 or 2");
+  keepWithin("snapshot_staging_mb", options.snapshot_staging_mb, 0, 65536,
+             defaults.snapshot_staging_mb, "is not 0 to 65536");
+  keepWithin("snapshot_writes", options.snapshot_writes, 0, 3, defaults.snapshot_writes,
+             "is not 0, 1, 2 or 3");
   keepWithin("snapshot_max_mb", options.snapshot_max_mb, 0, kAny, defaults.snapshot_max_mb,
              "is negative");
   keepWithin("stop_after", options.stop_after, 0, kAny, defaults.stop_after, "is negative");

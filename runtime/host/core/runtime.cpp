@@ -90,10 +90,8 @@ Runtime::Runtime() {
     if (trace) {
       trace->setSnapshotPayloadFile(opts.snapshot_payload);
       trace->setSnapshotThreads(unsigned(opts.snapshot_threads));
-      static constexpr TraceWriter::PayloadWrites kWrites[] = {
-          TraceWriter::PayloadWrites::Pwrite, TraceWriter::PayloadWrites::MapWhenBusy,
-          TraceWriter::PayloadWrites::Map};
-      trace->setSnapshotPayloadWrites(kWrites[opts.snapshot_writes]);
+      // options.cpp keeps snapshot_writes within the enum's values.
+      trace->setSnapshotPayloadWrites(TraceWriter::PayloadWrites(opts.snapshot_writes));
     }
   }
   if (opts.snapshot && opts.trace.empty())

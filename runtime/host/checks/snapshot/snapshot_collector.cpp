@@ -4,6 +4,7 @@
 #include "kosan/worker_pool.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cstring>
 #include <condition_variable>
@@ -17,16 +18,71 @@ std::unique_ptr<Collector> makeSnapshotCollector(Runtime &rt) {
   return std::make_unique<SnapshotCollector>(rt);
 }
 
+namespace {
+using Clock = std::chrono::steady_clock;
+uint64_t nsSince(Clock::time_point t) {
+  return uint64_t(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count());
+}
+} // namespace
+
+cudaError_t SnapshotCollector::syncTimed(cudaStream_t stream) {
+  const Clock::time_point t = Clock::now();
+  cudaError_t e = gpu.synchronize(stream);
+  stats.kernelWaitNs += nsSince(t);
+  return e;
+}
+
+// The time a hook spends is what snapshots add to a launch, less the waits
+// for the kernels (which the program would also wait for at its next
+// synchronisation).
 void SnapshotCollector::beforeLaunch(LaunchContext &c) {
   pending.clear();
-  if (opts.snapshot && trace && !c.capturing)
+  if (opts.snapshot && trace && !c.capturing) {
+    const Clock::time_point t = Clock::now();
+    const uint64_t waited = stats.kernelWaitNs;
     pending = prepareSnapshots(c.k, c.args, c.ls.record.id, c.stream);
+    stats.addedNs += nsSince(t) - (stats.kernelWaitNs - waited);
+  }
 }
 
 void SnapshotCollector::afterLaunch(LaunchContext &c) {
-  if (!pending.empty())
+  if (!pending.empty()) {
+    const Clock::time_point t = Clock::now();
+    const uint64_t waited = stats.kernelWaitNs;
     finishSnapshots(pending, c.stream);
+    stats.addedNs += nsSince(t) - (stats.kernelWaitNs - waited);
+    if (stats.launches++ == 0)
+      stats.firstAddedNs = stats.addedNs;
+  }
   pending.clear();
+}
+
+void SnapshotCollector::exitReport() {
+  if (!opts.snapshot_stats || !opts.snapshot || !trace)
+    return;
+  const SnapshotWriteStats &w = trace->snapshotStats();
+  auto ms = [](uint64_t ns) { return double(ns) / 1e6; };
+  const double mib = double(stats.bytes) / 1048576.0;
+  const unsigned threads = trace->snapshotPool().size();
+  log("kosan: snapshot stats: %" PRIu64 " snapshots (%.1f MiB) in %" PRIu64
+      " launches; %u worker threads, %" PRIu64 " payload files\n",
+      stats.snapshots, mib, stats.launches, threads, w.files.load());
+  log("kosan: snapshot stats: added to the launches %.1f ms (%.2f GB/s of snapshot), "
+      "of which the first launch %.1f ms; besides %.1f ms waiting for the kernels\n",
+      ms(stats.addedNs), stats.addedNs ? double(stats.bytes) / double(stats.addedNs) : 0.0,
+      ms(stats.firstAddedNs), ms(stats.kernelWaitNs));
+  log("kosan: snapshot stats: launching thread waited %.1f ms for copies from the device, "
+      "%.1f ms for a free staging buffer (%zu of %.0f MiB), %.1f ms for the last chunks\n",
+      ms(stats.copyWaitNs), ms(stats.slotWaitNs), stats.staging,
+      double(stats.stagingBytes) / 1048576.0, ms(stats.drainWaitNs));
+  const uint64_t busy = w.hash_ns + w.compress_ns + w.write_ns;
+  log("kosan: snapshot stats: worker threads, summed: hash %.1f ms, compress %.1f ms, "
+      "write %.1f ms (%" PRIu64 " chunks, %.1f MiB to payload files, %.1f MiB of it "
+      "mapped); each thread busy %.0f%% of the added time\n",
+      ms(w.hash_ns), ms(w.compress_ns), ms(w.write_ns), w.chunks.load(),
+      double(w.payload_bytes) / 1048576.0, double(w.mapped_bytes) / 1048576.0,
+      stats.addedNs ? 100.0 * double(busy) / double(threads) / double(stats.addedNs) : 0.0);
 }
 
 void SnapshotCollector::deviceReset() {
@@ -102,19 +158,30 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
   const uint64_t chunks = (bytes - 1) / chunkBytes + 1;
   WorkerPool &pool = trace->snapshotPool();
   // Enough buffers that every thread has a chunk while the next ones are
-  // copied, at most 32 (128 MiB of 4 MiB chunks).
-  const size_t want = size_t(std::min<uint64_t>(chunks, std::min(2 * pool.size() + 1, 32u)));
+  // copied, at most 32 (128 MiB of 4 MiB chunks); or snapshot_staging_mb's.
+  const uint64_t ring =
+      opts.snapshot_staging_mb > 0
+          ? std::max<uint64_t>(2, (uint64_t(opts.snapshot_staging_mb) << 20) / chunkBytes)
+          : std::min(2 * pool.size() + 1, 32u);
+  const size_t want = size_t(std::min<uint64_t>(chunks, ring));
   if (!ensureStaging(chunkBytes, std::max<size_t>(want, 2))) {
     // Without pinned memory: one copy of the whole buffer, then the chunks
     // on the threads.
     std::vector<char> host(bytes);
-    if (gpu.toHost(host.data(), reinterpret_cast<void *>(src), bytes) != cudaSuccess) {
+    Clock::time_point t = Clock::now();
+    cudaError_t copied = gpu.toHost(host.data(), reinterpret_cast<void *>(src), bytes);
+    stats.copyWaitNs += nsSince(t);
+    if (copied != cudaSuccess) {
       gpu.clearError();
       return false;
     }
+    t = Clock::now();
     pool.parallelFor(chunks, [&](size_t i) { use(i, host.data() + i * chunkBytes); });
+    stats.drainWaitNs += nsSince(t);
     return true;
   }
+  stats.staging = std::max(stats.staging, std::min(want, slots.size()));
+  stats.stagingBytes = slotBytes;
   const bool queued = !slotEvents.empty();
   std::mutex mutex;
   std::condition_variable freed;
@@ -138,7 +205,9 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
         if (free.empty()) {
           if (!copying.empty())
             break;
+          const Clock::time_point t = Clock::now();
           freed.wait(lock, [&] { return !free.empty(); });
+          stats.slotWaitNs += nsSince(t);
         }
         slot = free.back();
         free.pop_back();
@@ -157,8 +226,11 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
       break;
     auto [index, slot] = copying.front();
     copying.pop_front();
-    if ((queued ? drv.eventSynchronize(slotEvents[slot])
-                : drv.streamSynchronize(copyStream)) != CUDA_SUCCESS) {
+    const Clock::time_point t = Clock::now();
+    const CUresult landed = queued ? drv.eventSynchronize(slotEvents[slot])
+                                   : drv.streamSynchronize(copyStream);
+    stats.copyWaitNs += nsSince(t);
+    if (landed != CUDA_SUCCESS) {
       ok = false;
       break;
     }
@@ -180,14 +252,19 @@ bool SnapshotCollector::streamChunks(uint64_t src, uint64_t bytes, uint64_t chun
     for (; handed < chunks; ++handed)
       done.countDown();
   }
+  const Clock::time_point t = Clock::now();
   done.wait();
+  stats.drainWaitNs += nsSince(t);
   return ok;
 }
 
 uint64_t SnapshotCollector::deviceHash(uint64_t src, uint64_t bytes, uint64_t chunkBytes) {
   std::vector<uint64_t> hashes(bytes == 0 ? 0 : (bytes - 1) / chunkBytes + 1);
+  std::atomic<uint64_t> &hashNs = trace->snapshotStats().hash_ns;
   if (!streamChunks(src, bytes, chunkBytes, [&](uint64_t i, const char *data) {
+        const Clock::time_point t = Clock::now();
         hashes[i] = fnv1aWords(data, std::min(chunkBytes, bytes - i * chunkBytes));
+        hashNs += nsSince(t);
       }))
     return 0;
   return combineChunkHashes(hashes.data(), hashes.size());
@@ -327,7 +404,7 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
     if (r.read) {
       // In/out buffer: remember what it held, to tell whether it changed.
       if (!synced)
-        gpu.synchronize(stream);
+        syncTimed(stream);
       synced = true;
       r.pre_hash = deviceHash(ptr, snap.bytes, r.chunk_elements * elem);
     } else if (opts.poison) {
@@ -345,7 +422,7 @@ std::vector<PendingSnapshot> SnapshotCollector::prepareSnapshots(KernelInfo *k, 
 
 void SnapshotCollector::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
                               cudaStream_t stream) {
-  if (gpu.synchronize(stream) != cudaSuccess) {
+  if (syncTimed(stream) != cudaSuccess) {
     gpu.clearError();
     log("kosan: warning: no snapshots of launch #%u: the kernel failed\n",
         snapshots.front().record.launch);
@@ -362,6 +439,8 @@ void SnapshotCollector::finishSnapshots(std::vector<PendingSnapshot> &snapshots,
     }
     r.post_hash = builder->hash();
     builder->finish();
+    stats.snapshots += 1;
+    stats.bytes += snap.bytes;
   }
 }
 

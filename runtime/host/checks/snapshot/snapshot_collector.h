@@ -27,6 +27,7 @@ public:
   void beforeLaunch(LaunchContext &c) override;
   void afterLaunch(LaunchContext &c) override;
   void deviceReset() override;
+  void exitReport() override;
 
 private:
   // Copies `bytes` from device address `src` chunk by chunk (chunkBytes
@@ -56,6 +57,23 @@ private:
   void finishSnapshots(std::vector<PendingSnapshot> &snapshots, cudaStream_t stream);
 
   std::vector<PendingSnapshot> pending; // of the launch under way
+
+  // snapshot_stats=1: this process's totals, in nanoseconds of
+  // steady_clock (the worker threads' own are the trace writer's,
+  // TraceWriter::snapshotStats).
+  struct Stats {
+    uint64_t launches = 0, snapshots = 0, bytes = 0;
+    uint64_t addedNs = 0;      // in the launch hooks, less kernelWaitNs
+    uint64_t firstAddedNs = 0; // of it, the first launch's (allocations, threads)
+    uint64_t kernelWaitNs = 0; // synchronising with the launch's stream
+    uint64_t copyWaitNs = 0;   // waiting for a copy into a staging buffer
+    uint64_t slotWaitNs = 0;   // waiting for a worker to free a staging buffer
+    uint64_t drainWaitNs = 0;  // waiting for the workers' last chunks
+    size_t staging = 0;        // staging buffers used at most
+    uint64_t stagingBytes = 0; // bytes each
+  } stats;
+  // gpu.synchronize(stream), timed into stats.kernelWaitNs.
+  cudaError_t syncTimed(cudaStream_t stream);
 };
 
 } // namespace kosan::rt

@@ -995,20 +995,22 @@ Value *Instrumenter::localTag(IRBuilder<> &B, Instruction *I, Kind k, Value *S,
     return inherited;
   Value *actual = toDouble(B, I, k);
   Value *err = B.CreateUnaryIntrinsic(Intrinsic::fabs, B.CreateFSub(actual, S));
-  Value *local = B.CreateUnaryIntrinsic(Intrinsic::fabs, B.CreateFSub(onRounded, S));
+  Value *localDiff = B.CreateFSub(onRounded, S);
+  Value *local = B.CreateUnaryIntrinsic(Intrinsic::fabs, localDiff);
   Value *introduced =
       B.CreateAnd(B.CreateFCmpOGE(B.CreateFMul(local, ConstantFP::get(F64, 8.0)), err),
                   B.CreateFCmpONE(local, ConstantFP::get(F64, 0.0)), "kosan.introduced");
-  // The exponent fields: local's sign bit is clear (a magnitude), S's is
-  // masked off. Their difference plus the bias lies in [1, 4095], the
-  // code's range, by construction: no clamp.
+  // The exponent fields of the local error and of S, their signs masked
+  // off (the local error's from the difference itself: its magnitude,
+  // fabs, then stays a modifier of the compares and is never computed on
+  // its own). Their difference plus the bias lies in [1, 4095], the code's
+  // range, by construction: no clamp.
   static_assert(KOSAN_PREC_CAUSE_BIAS == 2048 && KOSAN_PREC_CAUSE_CODE_BITS == 12,
                 "the cause code holds the difference of two fp64 exponent fields");
-  auto expField = [&](Value *d, bool magnitude) {
-    Value *e = B.CreateLShr(B.CreateBitCast(d, I64), 52);
-    return B.CreateTrunc(magnitude ? e : B.CreateAnd(e, 0x7ff), I32);
+  auto expField = [&](Value *d) {
+    return B.CreateTrunc(B.CreateAnd(B.CreateLShr(B.CreateBitCast(d, I64), 52), 0x7ff), I32);
   };
-  Value *code = B.CreateAdd(B.CreateSub(expField(local, true), expField(S, false)),
+  Value *code = B.CreateAdd(B.CreateSub(expField(localDiff), expField(S)),
                             ConstantInt::get(I32, KOSAN_PREC_CAUSE_BIAS));
   Value *key = B.CreateOr(B.CreateShl(code, KOSAN_PREC_CAUSE_SITE_BITS),
                           ConstantInt::get(I32, it->second), "kosan.local");
@@ -1086,7 +1088,32 @@ void Instrumenter::tagOp(Instruction *I) {
                   name.starts_with("llvm.nvvm.fma.rn"));
     bool isAdd = BO && (BO->getOpcode() == Instruction::FAdd ||
                         BO->getOpcode() == Instruction::FSub) && raw.size() == 2;
-    if (isAdd) {
+    // An f32 addition, subtraction or fma: the operation itself, in f32,
+    // on the operands' shadows rounded to f32 (an operand whose shadow is
+    // its own value, loaded or passed in, is that value: no conversion),
+    // widened once. That is op_T(round_T(shadows)) by definition; the fp64
+    // operation rounded to f32 gives the same bits for additions (fp64
+    // holds an f32 sum to within innocuous double rounding) and for fmas
+    // but where fp64's rounding lands on an f32 tie. One f32 instruction
+    // where there were an fp64 one and two conversions (matmul's tile loop:
+    // two of the seven conversions per fma). The real operation's flags go
+    // with it, so that where it is the very same operation (operands the
+    // real one has) merging the two changes nothing of the real one.
+    if ((isAdd || isFma || (callee && raw.size() == 2 &&
+                            name.starts_with("llvm.nvvm.add.rn"))) &&
+        k.dtype == KOSAN_DTYPE_F32 && I->getType()->isFloatTy()) {
+      SmallVector<Value *, 3> narrow;
+      for (unsigned i = 0; i < raw.size(); ++i)
+        narrow.push_back(exact.count(ops[i]) && ops[i]->getType()->isFloatTy()
+                             ? ops[i]
+                             : B.CreateFPTrunc(raw[i], I->getType()));
+      Value *v = isAdd   ? B.CreateBinOp(BO->getOpcode(), narrow[0], narrow[1])
+                 : isFma ? B.CreateIntrinsic(Intrinsic::fma, {I->getType()}, narrow)
+                         : B.CreateCall(callee, narrow);
+      if (auto *VI = dyn_cast<Instruction>(v); VI && isa<FPMathOperator>(VI))
+        VI->copyFastMathFlags(I);
+      onRounded = B.CreateFPExt(v, F64);
+    } else if (isAdd) {
       roundOperands();
       onRounded = roundTo(B, B.CreateBinOp(BO->getOpcode(), rounded[0], rounded[1]), k.dtype);
     } else if (isFma) {

@@ -49,6 +49,11 @@ static cl::opt<unsigned> ClPrecTallyMax(
     cl::desc("Tallies per function (each holds about 20 registers while its loop runs); "
              "further stores and atomics in loops call the runtime per value"));
 
+static cl::opt<unsigned> ClPrecBirthSpan(
+    "kosan-prec-birth-span", cl::init(4), cl::Hidden,
+    cl::desc("Operations tested for a NaN/Inf birth between two report branches of one basic "
+             "block (0: one branch at the block's end)"));
+
 namespace kosan {
 
 constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
@@ -325,8 +330,18 @@ private:
     Value *site = nullptr, *real = nullptr, *shadow = nullptr;
     SmallPtrSet<Value *, 16> tested;
     Instruction *last = nullptr;
+    unsigned ops = 0; // operations tested since the last report branch
+    // Report branches within the block (before splitBefore), each on the
+    // site, result and shadow of the operations before it; the last one is
+    // at the block's end.
+    struct Flush {
+      Value *site, *real, *shadow;
+      Instruction *last, *splitBefore;
+    };
+    SmallVector<Flush, 4> flushes;
   };
   MapVector<BasicBlock *, BlockBirths> births;
+  bool mayBranchBefore(Instruction *I);
   void recordValue(Instruction *before, Value *V, kosan_access_kind access,
                    StringRef op);
   // Sinks in loops (tallied per thread, kosan_prec_tally), found before
@@ -492,12 +507,26 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   IRBuilder<> B(afterI->getNextNode());
   B.SetCurrentDebugLocation(I->getDebugLoc());
   BlockBirths &st = births[I->getParent()];
-  if (!st.any) {
-    st.any = ConstantInt::getFalse(Ctx);
+  auto fresh = [&] {
     st.site = ConstantInt::get(I32, 0);
     st.real = ConstantFP::get(Type::getFloatTy(Ctx), 0.0);
     st.shadow = ConstantFP::get(F64, 0.0);
+    st.ops = 0;
+  };
+  if (!st.any) {
+    st.any = ConstantInt::getFalse(Ctx);
+    fresh();
+  } else if (ClPrecBirthSpan && st.ops >= ClPrecBirthSpan && mayBranchBefore(I)) {
+    // A long block (an unrolled loop's chain of fmas) reports its births
+    // every -kosan-prec-birth-span operations: the branch bounds how far
+    // ptxas moves one operation's shadow arithmetic from another's, and
+    // with it what it keeps live (and spills) at once. What the block has
+    // seen so far goes on: a later operation is the block's first birth
+    // only if no earlier result was not finite, as without the branch.
+    st.flushes.push_back({st.site, st.real, st.shadow, st.last, I});
+    fresh();
   }
+  ++st.ops;
   Value *bad = B.CreateNot(finite(B, result, k));
   Value *born = bad;
   for (Value *o : operands) {
@@ -537,16 +566,42 @@ void Instrumenter::flushChecks() {
   FunctionCallee fn = entry(rt::PrecNonfinite, Type::getVoidTy(Ctx),
                             {I64, I32, I32, F64, F64});
   for (auto &[BB, st] : births) {
-    Instruction *term = BB->getTerminator();
-    IRBuilder<> T(term);
-    Value *taken = T.CreateICmpNE(st.site, ConstantInt::get(I32, 0), "kosan.born");
-    Instruction *call = SplitBlockAndInsertIfThen(taken, term, false, unlikely);
-    IRBuilder<> R(call);
-    R.SetCurrentDebugLocation(st.last->getDebugLoc());
-    Value *slot = R.CreateAdd(base, R.CreateSub(st.site, ConstantInt::get(I32, 1)));
-    Value *real = st.real->getType()->isFloatTy() ? R.CreateFPExt(st.real, F64) : st.real;
-    R.CreateCall(fn, {state, launchId, slot, real, st.shadow});
+    st.flushes.push_back({st.site, st.real, st.shadow, st.last, BB->getTerminator()});
+    for (const BlockBirths::Flush &f : st.flushes) {
+      IRBuilder<> T(f.splitBefore);
+      Value *taken = T.CreateICmpNE(f.site, ConstantInt::get(I32, 0), "kosan.born");
+      Instruction *call = SplitBlockAndInsertIfThen(taken, f.splitBefore, false, unlikely);
+      IRBuilder<> R(call);
+      R.SetCurrentDebugLocation(f.last->getDebugLoc());
+      Value *slot = R.CreateAdd(base, R.CreateSub(f.site, ConstantInt::get(I32, 1)));
+      Value *real = f.real->getType()->isFloatTy() ? R.CreateFPExt(f.real, F64) : f.real;
+      R.CreateCall(fn, {state, launchId, slot, real, f.shadow});
+    }
   }
+}
+
+// Whether a report branch may go right before I: no multiply (or call,
+// __fdividef's div.approx among them) above it in the block feeds an
+// addition at or below it, which the backend or ptxas could fuse with it
+// in the plain kernel's block but no longer across the branch.
+bool Instrumenter::mayBranchBefore(Instruction *I) {
+  BasicBlock *BB = I->getParent();
+  for (Instruction &X : *BB) {
+    if (&X == I)
+      return true;
+    if (!X.getType()->isFPOrFPVectorTy() ||
+        !(X.getOpcode() == Instruction::FMul || X.getOpcode() == Instruction::FDiv ||
+          isa<CallInst>(X)))
+      continue;
+    for (User *U : X.users()) {
+      auto *UI = dyn_cast<Instruction>(U);
+      if (UI && UI->getParent() == BB && !UI->comesBefore(I) &&
+          (UI->getOpcode() == Instruction::FAdd || UI->getOpcode() == Instruction::FSub ||
+           UI->getOpcode() == Instruction::FNeg))
+        return false;
+    }
+  }
+  return true;
 }
 
 void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind access,

@@ -1059,16 +1059,22 @@ Value *Instrumenter::localTag(IRBuilder<> &B, Instruction *I, Kind k, Value *S,
   // off (the local error's from the difference itself: its magnitude,
   // fabs, then stays a modifier of the compares and is never computed on
   // its own). Their difference plus the bias lies in [1, 4095], the code's
-  // range, by construction: no clamp.
-  static_assert(KOSAN_PREC_CAUSE_BIAS == 2048 && KOSAN_PREC_CAUSE_CODE_BITS == 12,
-                "the cause code holds the difference of two fp64 exponent fields");
+  // range, by construction: no clamp. The fields stay where they are in
+  // the high word (bits 20-30), which is where the code goes in the key,
+  // above the site: key = field(local) - field(S) + (bias << 20 | site),
+  // two masks and one three-operand add (modulo 2^32, exact in that range).
+  static_assert(KOSAN_PREC_CAUSE_BIAS == 2048 && KOSAN_PREC_CAUSE_CODE_BITS == 12 &&
+                    KOSAN_PREC_CAUSE_SITE_BITS == 20,
+                "the cause code holds the difference of two fp64 exponent fields, in place");
   auto expField = [&](Value *d) {
-    return B.CreateTrunc(B.CreateAnd(B.CreateLShr(B.CreateBitCast(d, I64), 52), 0x7ff), I32);
+    Value *hi = B.CreateTrunc(B.CreateLShr(B.CreateBitCast(d, I64), 32), I32);
+    return B.CreateAnd(hi, 0x7ff00000);
   };
-  Value *code = B.CreateAdd(B.CreateSub(expField(localDiff), expField(S)),
-                            ConstantInt::get(I32, KOSAN_PREC_CAUSE_BIAS));
-  Value *key = B.CreateOr(B.CreateShl(code, KOSAN_PREC_CAUSE_SITE_BITS),
-                          ConstantInt::get(I32, it->second), "kosan.local");
+  Value *key = B.CreateAdd(
+      B.CreateSub(expField(localDiff), expField(S)),
+      ConstantInt::get(I32, (uint32_t(KOSAN_PREC_CAUSE_BIAS) << KOSAN_PREC_CAUSE_SITE_BITS) |
+                                it->second),
+      "kosan.local");
   Value *mine = B.CreateBinaryIntrinsic(Intrinsic::umax, key, inherited);
   return B.CreateSelect(introduced, mine, inherited, "kosan.cause");
 }

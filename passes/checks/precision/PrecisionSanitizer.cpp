@@ -529,13 +529,35 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   ++st.ops;
   Value *bad = B.CreateNot(finite(B, result, k));
   Value *born = bad;
+  // An addition, subtraction, multiplication or fma of operands whose
+  // shadows are their own values (loaded, passed in) has a shadow result
+  // that is finite exactly when they are: a NaN or infinity among them
+  // makes it NaN or infinite, and finite fp64 operands of f32 magnitude do
+  // not overflow fp64. One test of the result's shadow then stands for
+  // theirs (matmul's fma of two loaded values: one test for two).
+  bool propagates = false;
+  if (auto *BO = dyn_cast<BinaryOperator>(I))
+    propagates = BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FSub ||
+                 BO->getOpcode() == Instruction::FMul;
+  else if (auto *CI = dyn_cast<CallInst>(I); CI && CI->getCalledFunction())
+    propagates = CI->getCalledFunction()->getIntrinsicID() == Intrinsic::fma ||
+                 CI->getCalledFunction()->getIntrinsicID() == Intrinsic::fmuladd;
+  Value *S = shadows.lookup(result);
+  auto byShadow = [&](Value *o) {
+    return propagates && S && !S->getType()->isVectorTy() && exact.count(o) &&
+           o->getType()->isFloatingPointTy() && !isa<Constant>(o);
+  };
+  if (count_if(operands, byShadow) >= 2)
+    born = B.CreateAnd(born, finite(B, S, k));
+  else
+    propagates = false;
   for (Value *o : operands) {
     // A finite constant needs no test; nor does a result this block tested
     // already: were it not finite, `any` would be set, and no later
     // operation of the block could be the first.
     if (auto *CF = dyn_cast<ConstantFP>(o); CF && CF->getValueAPF().isFinite())
       continue;
-    if (st.tested.count(o))
+    if (st.tested.count(o) || byShadow(o))
       continue;
     if (Kind ok = kindOf(o); ok && ok.lanes == 1)
       born = B.CreateAnd(born, finite(B, o, ok));

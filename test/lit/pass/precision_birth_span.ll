@@ -96,11 +96,20 @@ declare float @llvm.nvvm.div.approx.f(float, float)
 ; CHECK:         call void @__kosan_prec_nonfinite(
 ; CHECK:       [[NEXT]]:
 ; CHECK-NEXT:    %s4 = call contract float @llvm.fma.f32(float %a4, float %b4, float %s3)
+; CHECK-NEXT:    [[S4:%[0-9]+]] = call double @llvm.fma.f64(
+; Born: not finite, from finite loaded operands, which the shadow's being
+; finite says for both (one test of the fp64 result for two of the loads);
+; the running sum was tested as the fourth's result.
+; CHECK:         [[R4:%[0-9]+]] = call float @llvm.fabs.f32(float %s4)
+; CHECK-NEXT:    [[F4:%[0-9]+]] = fcmp olt float [[R4]], 0x7FF0000000000000
+; CHECK-NEXT:    [[BAD4:%[0-9]+]] = xor i1 [[F4]], true
+; CHECK-NEXT:    [[SA4:%[0-9]+]] = call double @llvm.fabs.f64(double [[S4]])
+; CHECK-NEXT:    [[SF4:%[0-9]+]] = fcmp olt double [[SA4]], 0x7FF0000000000000
+; CHECK-NEXT:    [[BORN4:%[0-9]+]] = and i1 [[BAD4]], [[SF4]]
 ; The fifth is the block's first birth only if none of the first four
 ; results was not finite (born or not): the block's flag goes on.
-; CHECK:         call float @llvm.fabs.f32(float %b4)
-; CHECK:         [[NOTANY:%[0-9]+]] = xor i1 %{{[0-9]+}}, true
-; CHECK-NEXT:    [[TAKE:%[0-9]+]] = and i1 %{{[0-9]+}}, [[NOTANY]]
+; CHECK-NEXT:    [[NOTANY:%[0-9]+]] = xor i1 %{{[0-9]+}}, true
+; CHECK-NEXT:    [[TAKE:%[0-9]+]] = and i1 [[BORN4]], [[NOTANY]]
 ; CHECK-NEXT:    select i1 [[TAKE]], i32 5, i32 0
 ; CHECK:         %s5 = call contract float @llvm.fma.f32
 ; CHECK:         store float %s5, ptr %out

@@ -490,13 +490,13 @@ Value *Instrumenter::unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k)
 
 // An operation whose result is NaN or Inf while its operands are finite:
 // report where it happened (the first birth, not every propagation).
-// Nothing branches at the operation: splitting its block would keep the
-// backend from fusing a multiply with the add that follows, and the
-// instrumented kernel would compute other numbers than the plain one. Each
-// operation folds its test into a few values per block (any birth yet, and
-// the first one's site, result and shadow), which one branch at the end of
-// the block (flushChecks) reports; register pressure stays independent of
-// the block's length.
+// Nothing branches at the operation itself: each folds its test into a few
+// values per block (any birth yet, and the first one's site, result and
+// shadow), which a branch at the end of the block, and in a long block one
+// every -kosan-prec-birth-span operations (flushChecks), reports. Never
+// between a multiply and an addition it feeds (mayBranchBefore): splitting
+// the block there would keep the backend or ptxas from fusing them as in
+// the plain kernel, which would compute other numbers.
 void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *result,
                                   ArrayRef<Value *> operands, StringRef op) {
   Kind k = kindOf(result);

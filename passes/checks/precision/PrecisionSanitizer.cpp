@@ -534,7 +534,8 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   // that is finite exactly when they are: a NaN or infinity among them
   // makes it NaN or infinite, and finite fp64 operands of f32 magnitude do
   // not overflow fp64. One test of the result's shadow then stands for
-  // theirs (matmul's fma of two loaded values: one test for two).
+  // theirs (matmul's fma of two loaded values: one test for two). Not for
+  // fp64 arithmetic, whose shadow is itself and overflows with it.
   bool propagates = false;
   if (auto *BO = dyn_cast<BinaryOperator>(I))
     propagates = BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FSub ||
@@ -542,6 +543,8 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   else if (auto *CI = dyn_cast<CallInst>(I); CI && CI->getCalledFunction())
     propagates = CI->getCalledFunction()->getIntrinsicID() == Intrinsic::fma ||
                  CI->getCalledFunction()->getIntrinsicID() == Intrinsic::fmuladd;
+  if (k.dtype == KOSAN_DTYPE_F64)
+    propagates = false;
   Value *S = shadows.lookup(result);
   auto byShadow = [&](Value *o) {
     return propagates && S && !S->getType()->isVectorTy() && exact.count(o) &&

@@ -67,12 +67,25 @@ entry:
   ret void
 }
 
+; fp64 arithmetic of loaded values: its shadow overflows with it, so its
+; operands are tested themselves.
+define void @double_product(ptr %a, ptr %out) {
+entry:
+  %a0 = load double, ptr %a, align 8
+  %p1 = getelementptr inbounds double, ptr %a, i32 1
+  %a1 = load double, ptr %p1, align 8
+  %m = fmul double %a0, %a1
+  store double %m, ptr %out, align 8
+  ret void
+}
+
 declare float @llvm.fma.f32(float, float, float)
 declare float @llvm.nvvm.div.approx.f(float, float)
 
-!nvvm.annotations = !{!0, !1}
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @chain, !"kernel", i32 1}
 !1 = !{ptr @product_below, !"kernel", i32 1}
+!2 = !{ptr @double_product, !"kernel", i32 1}
 
 ; CHECK-LABEL: define ptx_kernel void @chain__kosan(
 ; CHECK:         %s0 = call contract float @llvm.fma.f32(float %a0, float %b0, float 0.000000e+00)
@@ -125,6 +138,12 @@ declare float @llvm.nvvm.div.approx.f(float, float)
 ; CHECK:         %kosan.born = icmp ne i32
 ; CHECK-NEXT:    br i1 %kosan.born
 ; CHECK:         %s6 = fadd float %s5.fused, %y
+
+; CHECK-LABEL: define ptx_kernel void @double_product__kosan(
+; CHECK:         %m = fmul double %a0, %a1
+; CHECK:         call double @llvm.fabs.f64(double %m)
+; CHECK:         call double @llvm.fabs.f64(double %a0)
+; CHECK:         call double @llvm.fabs.f64(double %a1)
 
 ; With -kosan-prec-birth-span=0, one branch at the block's end.
 ; SPAN0-LABEL: define ptx_kernel void @chain__kosan(

@@ -49,6 +49,11 @@ static cl::opt<unsigned> ClPrecTallyMax(
     cl::desc("Tallies per function (each holds about 20 registers while its loop runs); "
              "further stores and atomics in loops call the runtime per value"));
 
+static cl::opt<unsigned> ClPrecBirthSpan(
+    "kosan-prec-birth-span", cl::init(4), cl::Hidden,
+    cl::desc("Operations tested for a NaN/Inf birth between two report branches of one basic "
+             "block (0: one branch at the block's end)"));
+
 namespace kosan {
 
 constexpr unsigned kSharedAS = addrspace::Shared, kLocalAS = addrspace::Local;
@@ -325,8 +330,18 @@ private:
     Value *site = nullptr, *real = nullptr, *shadow = nullptr;
     SmallPtrSet<Value *, 16> tested;
     Instruction *last = nullptr;
+    unsigned ops = 0; // operations tested since the last report branch
+    // Report branches within the block (before splitBefore), each on the
+    // site, result and shadow of the operations before it; the last one is
+    // at the block's end.
+    struct Flush {
+      Value *site, *real, *shadow;
+      Instruction *last, *splitBefore;
+    };
+    SmallVector<Flush, 4> flushes;
   };
   MapVector<BasicBlock *, BlockBirths> births;
+  bool mayBranchBefore(Instruction *I);
   void recordValue(Instruction *before, Value *V, kosan_access_kind access,
                    StringRef op);
   // Sinks in loops (tallied per thread, kosan_prec_tally), found before
@@ -475,13 +490,13 @@ Value *Instrumenter::unaryShadow(IRBuilder<> &B, StringRef op, Value *s, Kind k)
 
 // An operation whose result is NaN or Inf while its operands are finite:
 // report where it happened (the first birth, not every propagation).
-// Nothing branches at the operation: splitting its block would keep the
-// backend from fusing a multiply with the add that follows, and the
-// instrumented kernel would compute other numbers than the plain one. Each
-// operation folds its test into a few values per block (any birth yet, and
-// the first one's site, result and shadow), which one branch at the end of
-// the block (flushChecks) reports; register pressure stays independent of
-// the block's length.
+// Nothing branches at the operation itself: each folds its test into a few
+// values per block (any birth yet, and the first one's site, result and
+// shadow), which a branch at the end of the block, and in a long block one
+// every -kosan-prec-birth-span operations (flushChecks), reports. Never
+// between a multiply and an addition it feeds (mayBranchBefore): splitting
+// the block there would keep the backend or ptxas from fusing them as in
+// the plain kernel, which would compute other numbers.
 void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *result,
                                   ArrayRef<Value *> operands, StringRef op) {
   Kind k = kindOf(result);
@@ -492,21 +507,60 @@ void Instrumenter::checkNonfinite(Instruction *I, Instruction *afterI, Value *re
   IRBuilder<> B(afterI->getNextNode());
   B.SetCurrentDebugLocation(I->getDebugLoc());
   BlockBirths &st = births[I->getParent()];
-  if (!st.any) {
-    st.any = ConstantInt::getFalse(Ctx);
+  auto fresh = [&] {
     st.site = ConstantInt::get(I32, 0);
     st.real = ConstantFP::get(Type::getFloatTy(Ctx), 0.0);
     st.shadow = ConstantFP::get(F64, 0.0);
+    st.ops = 0;
+  };
+  if (!st.any) {
+    st.any = ConstantInt::getFalse(Ctx);
+    fresh();
+  } else if (ClPrecBirthSpan && st.ops >= ClPrecBirthSpan && mayBranchBefore(I)) {
+    // A long block (an unrolled loop's chain of fmas) reports its births
+    // every -kosan-prec-birth-span operations: the branch bounds how far
+    // ptxas moves one operation's shadow arithmetic from another's, and
+    // with it what it keeps live (and spills) at once. What the block has
+    // seen so far goes on: a later operation is the block's first birth
+    // only if no earlier result was not finite, as without the branch.
+    st.flushes.push_back({st.site, st.real, st.shadow, st.last, I});
+    fresh();
   }
+  ++st.ops;
   Value *bad = B.CreateNot(finite(B, result, k));
   Value *born = bad;
+  // An addition, subtraction, multiplication or fma of operands whose
+  // shadows are their own values (loaded, passed in) has a shadow result
+  // that is finite exactly when they are: a NaN or infinity among them
+  // makes it NaN or infinite, and finite fp64 operands of f32 magnitude do
+  // not overflow fp64. One test of the result's shadow then stands for
+  // theirs (matmul's fma of two loaded values: one test for two). Not for
+  // fp64 arithmetic, whose shadow is itself and overflows with it.
+  bool propagates = false;
+  if (auto *BO = dyn_cast<BinaryOperator>(I))
+    propagates = BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FSub ||
+                 BO->getOpcode() == Instruction::FMul;
+  else if (auto *CI = dyn_cast<CallInst>(I); CI && CI->getCalledFunction())
+    propagates = CI->getCalledFunction()->getIntrinsicID() == Intrinsic::fma ||
+                 CI->getCalledFunction()->getIntrinsicID() == Intrinsic::fmuladd;
+  if (k.dtype == KOSAN_DTYPE_F64)
+    propagates = false;
+  Value *S = shadows.lookup(result);
+  auto byShadow = [&](Value *o) {
+    return propagates && S && !S->getType()->isVectorTy() && exact.count(o) &&
+           o->getType()->isFloatingPointTy() && !isa<Constant>(o);
+  };
+  if (count_if(operands, byShadow) >= 2)
+    born = B.CreateAnd(born, finite(B, S, k));
+  else
+    propagates = false;
   for (Value *o : operands) {
     // A finite constant needs no test; nor does a result this block tested
     // already: were it not finite, `any` would be set, and no later
     // operation of the block could be the first.
     if (auto *CF = dyn_cast<ConstantFP>(o); CF && CF->getValueAPF().isFinite())
       continue;
-    if (st.tested.count(o))
+    if (st.tested.count(o) || byShadow(o))
       continue;
     if (Kind ok = kindOf(o); ok && ok.lanes == 1)
       born = B.CreateAnd(born, finite(B, o, ok));
@@ -537,16 +591,42 @@ void Instrumenter::flushChecks() {
   FunctionCallee fn = entry(rt::PrecNonfinite, Type::getVoidTy(Ctx),
                             {I64, I32, I32, F64, F64});
   for (auto &[BB, st] : births) {
-    Instruction *term = BB->getTerminator();
-    IRBuilder<> T(term);
-    Value *taken = T.CreateICmpNE(st.site, ConstantInt::get(I32, 0), "kosan.born");
-    Instruction *call = SplitBlockAndInsertIfThen(taken, term, false, unlikely);
-    IRBuilder<> R(call);
-    R.SetCurrentDebugLocation(st.last->getDebugLoc());
-    Value *slot = R.CreateAdd(base, R.CreateSub(st.site, ConstantInt::get(I32, 1)));
-    Value *real = st.real->getType()->isFloatTy() ? R.CreateFPExt(st.real, F64) : st.real;
-    R.CreateCall(fn, {state, launchId, slot, real, st.shadow});
+    st.flushes.push_back({st.site, st.real, st.shadow, st.last, BB->getTerminator()});
+    for (const BlockBirths::Flush &f : st.flushes) {
+      IRBuilder<> T(f.splitBefore);
+      Value *taken = T.CreateICmpNE(f.site, ConstantInt::get(I32, 0), "kosan.born");
+      Instruction *call = SplitBlockAndInsertIfThen(taken, f.splitBefore, false, unlikely);
+      IRBuilder<> R(call);
+      R.SetCurrentDebugLocation(f.last->getDebugLoc());
+      Value *slot = R.CreateAdd(base, R.CreateSub(f.site, ConstantInt::get(I32, 1)));
+      Value *real = f.real->getType()->isFloatTy() ? R.CreateFPExt(f.real, F64) : f.real;
+      R.CreateCall(fn, {state, launchId, slot, real, f.shadow});
+    }
   }
+}
+
+// Whether a report branch may go right before I: no multiply (or call,
+// __fdividef's div.approx among them) above it in the block feeds an
+// addition at or below it, which the backend or ptxas could fuse with it
+// in the plain kernel's block but no longer across the branch.
+bool Instrumenter::mayBranchBefore(Instruction *I) {
+  BasicBlock *BB = I->getParent();
+  for (Instruction &X : *BB) {
+    if (&X == I)
+      return true;
+    if (!X.getType()->isFPOrFPVectorTy() ||
+        !(X.getOpcode() == Instruction::FMul || X.getOpcode() == Instruction::FDiv ||
+          isa<CallInst>(X)))
+      continue;
+    for (User *U : X.users()) {
+      auto *UI = dyn_cast<Instruction>(U);
+      if (UI && UI->getParent() == BB && !UI->comesBefore(I) &&
+          (UI->getOpcode() == Instruction::FAdd || UI->getOpcode() == Instruction::FSub ||
+           UI->getOpcode() == Instruction::FNeg))
+        return false;
+    }
+  }
+  return true;
 }
 
 void Instrumenter::recordValue(Instruction *before, Value *V, kosan_access_kind access,
@@ -995,23 +1075,31 @@ Value *Instrumenter::localTag(IRBuilder<> &B, Instruction *I, Kind k, Value *S,
     return inherited;
   Value *actual = toDouble(B, I, k);
   Value *err = B.CreateUnaryIntrinsic(Intrinsic::fabs, B.CreateFSub(actual, S));
-  Value *local = B.CreateUnaryIntrinsic(Intrinsic::fabs, B.CreateFSub(onRounded, S));
+  Value *localDiff = B.CreateFSub(onRounded, S);
+  Value *local = B.CreateUnaryIntrinsic(Intrinsic::fabs, localDiff);
   Value *introduced =
       B.CreateAnd(B.CreateFCmpOGE(B.CreateFMul(local, ConstantFP::get(F64, 8.0)), err),
                   B.CreateFCmpONE(local, ConstantFP::get(F64, 0.0)), "kosan.introduced");
-  // The exponent fields: local's sign bit is clear (a magnitude), S's is
-  // masked off. Their difference plus the bias lies in [1, 4095], the
-  // code's range, by construction: no clamp.
-  static_assert(KOSAN_PREC_CAUSE_BIAS == 2048 && KOSAN_PREC_CAUSE_CODE_BITS == 12,
-                "the cause code holds the difference of two fp64 exponent fields");
-  auto expField = [&](Value *d, bool magnitude) {
-    Value *e = B.CreateLShr(B.CreateBitCast(d, I64), 52);
-    return B.CreateTrunc(magnitude ? e : B.CreateAnd(e, 0x7ff), I32);
+  // The exponent fields of the local error and of S, their signs masked
+  // off (the local error's from the difference itself: its magnitude,
+  // fabs, then stays a modifier of the compares and is never computed on
+  // its own). Their difference plus the bias lies in [1, 4095], the code's
+  // range, by construction: no clamp. The fields stay where they are in
+  // the high word (bits 20-30), which is where the code goes in the key,
+  // above the site: key = field(local) - field(S) + (bias << 20 | site),
+  // two masks and one three-operand add (modulo 2^32, exact in that range).
+  static_assert(KOSAN_PREC_CAUSE_BIAS == 2048 && KOSAN_PREC_CAUSE_CODE_BITS == 12 &&
+                    KOSAN_PREC_CAUSE_SITE_BITS == 20,
+                "the cause code holds the difference of two fp64 exponent fields, in place");
+  auto expField = [&](Value *d) {
+    Value *hi = B.CreateTrunc(B.CreateLShr(B.CreateBitCast(d, I64), 32), I32);
+    return B.CreateAnd(hi, 0x7ff00000);
   };
-  Value *code = B.CreateAdd(B.CreateSub(expField(local, true), expField(S, false)),
-                            ConstantInt::get(I32, KOSAN_PREC_CAUSE_BIAS));
-  Value *key = B.CreateOr(B.CreateShl(code, KOSAN_PREC_CAUSE_SITE_BITS),
-                          ConstantInt::get(I32, it->second), "kosan.local");
+  Value *key = B.CreateAdd(
+      B.CreateSub(expField(localDiff), expField(S)),
+      ConstantInt::get(I32, (uint32_t(KOSAN_PREC_CAUSE_BIAS) << KOSAN_PREC_CAUSE_SITE_BITS) |
+                                it->second),
+      "kosan.local");
   Value *mine = B.CreateBinaryIntrinsic(Intrinsic::umax, key, inherited);
   return B.CreateSelect(introduced, mine, inherited, "kosan.cause");
 }
@@ -1086,7 +1174,32 @@ void Instrumenter::tagOp(Instruction *I) {
                   name.starts_with("llvm.nvvm.fma.rn"));
     bool isAdd = BO && (BO->getOpcode() == Instruction::FAdd ||
                         BO->getOpcode() == Instruction::FSub) && raw.size() == 2;
-    if (isAdd) {
+    // An f32 addition, subtraction or fma: the operation itself, in f32,
+    // on the operands' shadows rounded to f32 (an operand whose shadow is
+    // its own value, loaded or passed in, is that value: no conversion),
+    // widened once. That is op_T(round_T(shadows)) by definition; the fp64
+    // operation rounded to f32 gives the same bits for additions (fp64
+    // holds an f32 sum to within innocuous double rounding) and for fmas
+    // but where fp64's rounding lands on an f32 tie. One f32 instruction
+    // where there were an fp64 one and two conversions (matmul's tile loop:
+    // two of the seven conversions per fma). The real operation's flags go
+    // with it, so that where it is the very same operation (operands the
+    // real one has) merging the two changes nothing of the real one.
+    if ((isAdd || isFma || (callee && raw.size() == 2 &&
+                            name.starts_with("llvm.nvvm.add.rn"))) &&
+        k.dtype == KOSAN_DTYPE_F32 && I->getType()->isFloatTy()) {
+      SmallVector<Value *, 3> narrow;
+      for (unsigned i = 0; i < raw.size(); ++i)
+        narrow.push_back(exact.count(ops[i]) && ops[i]->getType()->isFloatTy()
+                             ? ops[i]
+                             : B.CreateFPTrunc(raw[i], I->getType()));
+      Value *v = isAdd   ? B.CreateBinOp(BO->getOpcode(), narrow[0], narrow[1])
+                 : isFma ? B.CreateIntrinsic(Intrinsic::fma, {I->getType()}, narrow)
+                         : B.CreateCall(callee, narrow);
+      if (auto *VI = dyn_cast<Instruction>(v); VI && isa<FPMathOperator>(VI))
+        VI->copyFastMathFlags(I);
+      onRounded = B.CreateFPExt(v, F64);
+    } else if (isAdd) {
       roundOperands();
       onRounded = roundTo(B, B.CreateBinOp(BO->getOpcode(), rounded[0], rounded[1]), k.dtype);
     } else if (isFma) {

@@ -113,13 +113,11 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK-NEXT:    [[SUMS]] = fadd double %sum.shadow, [[MS]]
 ; Its local error (Herbgrind): the f32 addition of the operands' shadows
 ; rounded to f32, against the exact sum; the multiply by 0.5 has none of
-; its own and rounds nothing.
+; its own and rounds nothing. The addition is done in f32 itself (not in
+; fp64 and rounded: the same bits, one conversion less).
 ; CHECK-NEXT:    [[A:%[0-9]+]] = fptrunc double %sum.shadow to float
-; CHECK-NEXT:    [[AR:%[0-9]+]] = fpext float [[A]] to double
 ; CHECK-NEXT:    [[B:%[0-9]+]] = fptrunc double [[MS]] to float
-; CHECK-NEXT:    [[BR:%[0-9]+]] = fpext float [[B]] to double
-; CHECK-NEXT:    [[ONR:%[0-9]+]] = fadd double [[AR]], [[BR]]
-; CHECK-NEXT:    [[ONRF:%[0-9]+]] = fptrunc double [[ONR]] to float
+; CHECK-NEXT:    [[ONRF:%[0-9]+]] = fadd float [[A]], [[B]]
 ; CHECK-NEXT:    [[ONRD:%[0-9]+]] = fpext float [[ONRF]] to double
 ; The actual error, and the local error; the addition introduced the error
 ; when eight times its local error reaches the actual one.
@@ -132,22 +130,24 @@ declare float @llvm.maxnum.f32(float, float)
 ; CHECK-NEXT:    [[L8:%[0-9]+]] = fmul double [[L]], 8.000000e+00
 ; CHECK-NEXT:    [[GE:%[0-9]+]] = fcmp oge double [[L8]], [[E]]
 ; CHECK-NEXT:    %kosan.introduced = and i1 [[GE]], [[NZ]]
-; The cause code: exponent field of the local error (a magnitude: no sign
-; to mask) less the result's (masked), + 2048, in [1, 4095] by
-; construction (no clamp), above the operation's site id (0, its NaN/Inf
-; site: the multiply by 0.5 has none, a finite value halved stays finite).
+; The cause code: exponent field of the local error less the result's,
+; both masked (the local error's taken from the difference itself, so that
+; its magnitude is only ever a modifier of the compares), + 2048, in
+; [1, 4095] by construction (no clamp), above the operation's site id (0,
+; its NaN/Inf site: the multiply by 0.5 has none, a finite value halved
+; stays finite). The fields stay in place in the high words (bits 20-30,
+; where the code goes): the key is their difference + (2048 << 20 | site).
 ; CHECK:         [[SB:%[0-9]+]] = bitcast double [[SUMS]] to i64
-; CHECK-NEXT:    [[SX:%[0-9]+]] = lshr i64 [[SB]], 52
-; CHECK-NEXT:    [[SM:%[0-9]+]] = and i64 [[SX]], 2047
-; CHECK-NEXT:    [[SE:%[0-9]+]] = trunc i64 [[SM]] to i32
-; CHECK-NEXT:    [[LB:%[0-9]+]] = bitcast double [[L]] to i64
-; CHECK-NEXT:    [[LX:%[0-9]+]] = lshr i64 [[LB]], 52
-; CHECK-NEXT:    [[LE:%[0-9]+]] = trunc i64 [[LX]] to i32
+; CHECK-NEXT:    [[SX:%[0-9]+]] = lshr i64 [[SB]], 32
+; CHECK-NEXT:    [[SH:%[0-9]+]] = trunc i64 [[SX]] to i32
+; CHECK-NEXT:    [[SE:%[0-9]+]] = and i32 [[SH]], 2146435072
+; CHECK-NEXT:    [[LB:%[0-9]+]] = bitcast double [[LD]] to i64
+; CHECK-NEXT:    [[LX:%[0-9]+]] = lshr i64 [[LB]], 32
+; CHECK-NEXT:    [[LH:%[0-9]+]] = trunc i64 [[LX]] to i32
+; CHECK-NEXT:    [[LE:%[0-9]+]] = and i32 [[LH]], 2146435072
 ; CHECK-NEXT:    [[DIFF:%[0-9]+]] = sub i32 [[LE]], [[SE]]
-; CHECK-NEXT:    [[CODE:%[0-9]+]] = add i32 [[DIFF]], 2048
 ; CHECK-NOT:     smax
-; CHECK-NEXT:    [[SH:%[0-9]+]] = shl i32 [[CODE]], 20
-; CHECK-NEXT:    %kosan.local = or i32 [[SH]], 0
+; CHECK-NEXT:    %kosan.local = add i32 [[DIFF]], -2147483648
 ; CHECK-NEXT:    [[MAX:%[0-9]+]] = call i32 @llvm.umax.i32(i32 %kosan.local, i32 %sum.cause)
 ; CHECK-NEXT:    [[CAUSE]] = select i1 %kosan.introduced, i32 [[MAX]], i32 %sum.cause
 ; Inf/NaN born here? Each operation folds its test into the block's "first
@@ -179,7 +179,7 @@ declare float @llvm.maxnum.f32(float, float)
 ; to f32 (rounded once: nothing else is computed of it).
 ; CHECK-NEXT:    [[RSF:%[0-9]+]] = fptrunc double [[RS]] to float
 ; CHECK-NEXT:    [[AGAIN:%[0-9]+]] = call float @llvm.nvvm.ex2.approx.f(float [[RSF]])
-; CHECK:         %kosan.local{{[0-9]+}} = or i32 %{{[0-9]+}}, 1
+; CHECK:         %kosan.local{{[0-9]+}} = add i32 %{{[0-9]+}}, -2147483647
 ; CHECK:         [[ET:%kosan.cause[0-9]+]] = select i1 %kosan.introduced{{[0-9]+}}, i32 %{{[0-9]+}}, i32 [[RT]]
 ; The store: real value and shadow, f32 (dtype 2), and the root cause its
 ; tag names: the code, and the slot of the operation's site.

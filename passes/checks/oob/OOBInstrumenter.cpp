@@ -2425,6 +2425,14 @@ void OOBInstrumenter::checkGroupMember(Check &c, Group &G, int64_t offset) {
     redirect(A, c.p.space, G.bad, nullptr, [](Instruction *) {});
     return;
   }
+  if (G.unit) {
+    // At a symbolic distance: its own select of the zero sink.
+    A.inst->setOperand(A.ptrOperand,
+                       c.B.CreateSelect(G.bad, zeroSinkFor(cast<PointerType>(A.ptr->getType())),
+                                        A.ptr, "kosan.safe"));
+    dropLoadPromises(*A.inst);
+    return;
+  }
   A.inst->setOperand(A.ptrOperand,
                      c.B.CreateConstGEP1_64(c.B.getInt8Ty(), G.safeBase, offset, "kosan.safe"));
   dropLoadPromises(*A.inst);
@@ -2475,7 +2483,7 @@ void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> acce
     // end is a member's own address (no product reaches 2^62: the
     // ranges of k and D).
     G.unitValue = unitValue(B, *G.unit);
-    Value *atMin = B.CreateMul(G.unitValue, B.getInt64(G.kMin));
+    Value *atMin = G.kMin ? B.CreateMul(G.unitValue, B.getInt64(G.kMin)) : B.getInt64(0);
     Value *atMax = B.CreateMul(G.unitValue, B.getInt64(G.kMax));
     Value *down = B.CreateICmpSLT(G.unitValue, B.getInt64(0));
     lo = B.CreateAdd(G.common, B.CreateSelect(down, atMax, atMin), "kosan.group.lo");
@@ -2507,7 +2515,15 @@ void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> acce
     return (offsets[member] - G.minOffset) % int64_t(L->getAlign().value()) == 0;
   });
   keepsAlignment &= maxAlign <= kSinkBytes;
-  if (!keepsAlignment || G.unit) {
+  if (G.unit) {
+    // Loads of a kernel argument select the zero sink each (no offsets to
+    // share a base), which reads zero: no select of their values.
+    if (G.allLoads && fromArg) {
+      G.safeBase = B.CreateSelect(G.bad, zeroSinkFor(cast<PointerType>(A.ptr->getType())),
+                                  A.ptr, "kosan.safe.base");
+      G.readsZeroSink = true;
+    }
+  } else if (!keepsAlignment) {
     // Each member selects the sink on its own (checkGroupMember).
   } else if (G.allLoads && p.kind == Provenance::StaticObject && span <= p.size &&
              p.base->getPointerAlignment(DL).value() >= maxAlign) {

@@ -1375,6 +1375,10 @@ OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolutio
     return viaInductionVariable();
   auto *stepC = dyn_cast<SCEVConstant>(rec->getStepRecurrence(SE));
   if (!stepC) {
+    // The loop's own test, where it bounds the index, needs no division
+    // for the trips.
+    if (std::optional<HoistRange> R = viaInductionVariable())
+      return R;
     // A stride that is loop-invariant but not a constant: where the trips
     // are bounded, the first and the last address are tested in the
     // preheader, with the test that trips * stride does not overflow and
@@ -1389,7 +1393,7 @@ OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolutio
         trips->getType()->getIntegerBitWidth() > 64 || !SE.isLoopInvariant(step, L) ||
         !X.isSafeToExpandAt(trips, at) || !X.isSafeToExpandAt(rec->getStart(), at) ||
         !X.isSafeToExpandAt(step, at))
-      return viaInductionVariable();
+      return std::nullopt;
     HoistRange R{L, rec->getStart(), trips, 0, nullptr};
     R.symbolicStep = step;
     return R;

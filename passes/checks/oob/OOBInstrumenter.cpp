@@ -31,7 +31,10 @@
 //             member; a cold loop over the group's table then finds the first
 //             member in program order that is out of bounds (or misaligned, or
 //             outside its row of a pitched buffer) and reports it with its
-//             own site and address, as its own check would have;
+//             own site and address, as its own check would have. Members
+//             at multiples k of one run-time distance D (transpose's
+//             in[(y + j) * n + x]: Poly expands the offsets) group too,
+//             tested at their lowest and highest address;
 //   hoisted   a loop's access to a kernel argument at addresses
 //             {start,+,step} (ScalarEvolution: a constant stride, a bound on
 //             the loop's trips) is checked once in the loop's preheader, on
@@ -45,7 +48,13 @@
 //             was, or, when the range is not in bounds (or the argument
 //             pitched), to a copy of the stretch whose accesses are checked
 //             as any other access, which reports the first bad access of
-//             the thread exactly.
+//             the thread exactly. Also hoisted so: an access at a
+//             loop-invariant address (a kernel argument's, a static
+//             object's: a tile indexed by the thread alone), a bounded
+//             loop's {start,+,stride} with a loop-invariant stride that is
+//             not a constant (first and last address, the product's
+//             overflow tested), and a grid-stride index zext((i + c) * m +
+//             d) whose 32-bit arithmetic is tested not to wrap.
 //
 // Grouping never reaches out of a block: an access that is conditional, or
 // after a loop's early exit, is never checked on another's behalf.

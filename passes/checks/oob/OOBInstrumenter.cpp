@@ -1163,8 +1163,11 @@ std::optional<int64_t> OOBInstrumenter::symbolicDistance(Group &C, const Access 
     // The unit: d divided by the gcd of its coefficients, the first one
     // positive.
     uint64_t g = 0;
-    for (auto &[m, c] : d.terms)
+    for (auto &[m, c] : d.terms) {
+      if (c == uint64_t(1) << 63)
+        return std::nullopt;
       g = std::gcd(g, uint64_t(std::abs(asSigned(c))));
+    }
     int64_t k = asSigned(d.terms.begin()->second) < 0 ? -int64_t(g) : int64_t(g);
     if (g == 0 || g > (uint64_t(1) << 20))
       return std::nullopt;

@@ -54,6 +54,11 @@ struct PassOptions {
   // hoisted access keeps a checked copy (an unrolled loop's accesses are
   // grouped instead, one check per group).
   unsigned hoistMaxPerLoop = 8;
+  // Also check a group of a static object at a loop-invariant address once
+  // before its loop, its checked copy a group too (checks/oob); off by
+  // default: the copy of a tile loop's unrolled loads costs ptxas spills
+  // (matmul: 200 bytes at 64 registers).
+  bool hoistGroups = false;
   // The OOB check's reports (the event written to the log, halt_on_error)
   // are one function per module that every failing check calls, not a copy
   // inline at each check (checks/oob); off: inline (bisection, compile time

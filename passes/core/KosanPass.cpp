@@ -58,6 +58,11 @@ static cl::opt<unsigned> ClHoistMaxPerLoop(
     cl::desc("kosan: hoist no access of a loop with more hoistable accesses than this (each "
              "keeps a checked copy; an unrolled loop's are grouped instead)"),
     cl::Hidden, cl::init(8));
+static cl::opt<bool> ClHoistGroups(
+    "kosan-hoist-groups",
+    cl::desc("kosan: also check a group of a static object at a loop-invariant address once "
+             "before its loop (its checked copy is a group too)"),
+    cl::Hidden, cl::init(false));
 static cl::opt<bool> ClHoistChecks(
     "kosan-hoist-checks",
     cl::desc("kosan: check a loop's accesses at a constant stride once before the loop, on "
@@ -148,6 +153,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.groupChecks = ClGroupChecks;
   o.hoistChecks = ClHoistChecks;
   o.hoistMaxPerLoop = ClHoistMaxPerLoop;
+  o.hoistGroups = ClHoistGroups;
   o.sharedReport = ClSharedReport;
   o.mutate = MutateOptions::fromCommandLine();
   return o;

@@ -31,7 +31,10 @@
 //             member; a cold loop over the group's table then finds the first
 //             member in program order that is out of bounds (or misaligned, or
 //             outside its row of a pitched buffer) and reports it with its
-//             own site and address, as its own check would have;
+//             own site and address, as its own check would have. Members
+//             at multiples k of one run-time distance D (transpose's
+//             in[(y + j) * n + x]: Poly expands the offsets) group too,
+//             tested at their lowest and highest address;
 //   hoisted   a loop's access to a kernel argument at addresses
 //             {start,+,step} (ScalarEvolution: a constant stride, a bound on
 //             the loop's trips) is checked once in the loop's preheader, on
@@ -45,7 +48,13 @@
 //             was, or, when the range is not in bounds (or the argument
 //             pitched), to a copy of the stretch whose accesses are checked
 //             as any other access, which reports the first bad access of
-//             the thread exactly.
+//             the thread exactly. Also hoisted so: an access at a
+//             loop-invariant address (a kernel argument's, a static
+//             object's: a tile indexed by the thread alone), a bounded
+//             loop's {start,+,stride} with a loop-invariant stride that is
+//             not a constant (first and last address, the product's
+//             overflow tested), and a grid-stride index zext((i + c) * m +
+//             d) whose 32-bit arithmetic is tested not to wrap.
 //
 // Grouping never reaches out of a block: an access that is conditional, or
 // after a loop's early exit, is never checked on another's behalf.
@@ -62,10 +71,14 @@
 #include "kosan/bounds.h"
 
 #include <cstddef>
+#include <deque>
+#include <map>
 #include <memory>
+#include <numeric>
 #include <optional>
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LazyValueInfo.h"
@@ -78,6 +91,7 @@
 #include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -102,6 +116,7 @@ STATISTIC(NumCheckedTable, "Accesses of unresolved provenance checked against th
 STATISTIC(NumProvenSafe, "Accesses proven in bounds at compile time");
 STATISTIC(NumGrouped, "Accesses checked as part of a constant-offset group");
 STATISTIC(NumGroups, "Checks of constant-offset groups");
+STATISTIC(NumSymbolicGroups, "Checks of groups at a symbolic distance");
 STATISTIC(NumHoisted, "Accesses checked once before their loop");
 STATISTIC(NumHoistLoops, "Loops whose accesses are checked once before them");
 STATISTIC(NumConstant, "Accesses to constant or parameter memory, not checked");
@@ -121,6 +136,8 @@ struct Access {
   unsigned ptrOperand = 0;
 };
 
+
+struct Poly;
 
 // Accesses of one object in one stretch of straight-line code whose
 // addresses differ by constants (an unrolled loop: in[i + 0..511], as[ty][0..31])
@@ -148,7 +165,139 @@ struct Group {
   // The alignment every member needs (all need the same, at offsets that
   // keep it, so one test of the common address serves them all); 0: none.
   uint64_t alignment = 0;
+  // A group at a symbolic distance (transpose's in[(y + j) * n + x], j =
+  // 0, 8, 16, 24): every member's address is the leader's plus k * D, D a
+  // run-time value (unit, a polynomial in values that dominate the leader)
+  // and k the member's constant (its entry in offsets and in the table's
+  // offset column); every member has the leader's size. kMin <= 0 <= kMax.
+  // The lowest and the highest address are members' own, whatever D's
+  // sign, so one test of both ends says whether any member is bad.
+  std::shared_ptr<Poly> unit;
+  int64_t kMin = 0, kMax = 0;
+  Value *unitValue = nullptr; // D, made by the leader
+  // Every member so far at the leader's address plus a multiple of the
+  // unit (none yet: at the leader's address) and of the leader's size:
+  // a symbolic member may join.
+  bool symbolicOk = true;
 };
+
+// An integer expression as a polynomial in IR values with 64-bit wrapping
+// coefficients: each term a product of atoms (a value, sign- or
+// zero-extended to 64 bits, or a 64-bit value), the empty product being
+// the constant. Offsets of addresses (GEP indices times their scales)
+// written so, an unrolled loop's (y + 8) * n and y * n differ by 8 * n,
+// which ScalarEvolution keeps as two unrelated products.
+struct Poly {
+  using Atom = PointerIntPair<Value *, 2, unsigned>; // 0: i64 itself, 1: sext, 2: zext
+  std::map<SmallVector<void *, 2>, uint64_t> terms;
+  static constexpr unsigned kMaxTerms = 16;
+  bool addScaled(const Poly &o, uint64_t factor) {
+    for (auto &[m, c] : o.terms) {
+      uint64_t &t = terms[m];
+      t += c * factor;
+      if (t == 0)
+        terms.erase(m);
+    }
+    return terms.size() <= kMaxTerms;
+  }
+  void addConstant(uint64_t c) {
+    Poly k;
+    k.terms[{}] = c;
+    addScaled(k, 1);
+  }
+  uint64_t constant() const {
+    auto it = terms.find({});
+    return it == terms.end() ? 0 : it->second;
+  }
+};
+
+static std::optional<Poly> polyOf(Value *V, unsigned ext, unsigned depth);
+
+// The product of two polynomials, or none past Poly::kMaxTerms terms.
+static std::optional<Poly> polyMul(const Poly &a, const Poly &b) {
+  Poly r;
+  for (auto &[ma, ca] : a.terms)
+    for (auto &[mb, cb] : b.terms) {
+      SmallVector<void *, 2> m(ma);
+      m.append(mb.begin(), mb.end());
+      llvm::sort(m);
+      Poly t;
+      t.terms[m] = ca * cb;
+      if (!r.addScaled(t, 1))
+        return std::nullopt;
+    }
+  return r;
+}
+
+// V (an integer) extended to 64 bits as `ext` says (0: V is 64 bits wide,
+// 1: sign, 2: zero extension): sums, differences, products and constant
+// shifts are expanded where the extension distributes over them (nsw for
+// a sign extension, nuw for a zero extension; any 64-bit arithmetic,
+// which wraps as the address does); anything else is an atom. As
+// ScalarEvolution does, a flag is taken at its word: an operation whose
+// result would wrap is poison, and an address made of it undefined.
+static std::optional<Poly> polyOf(Value *V, unsigned ext, unsigned depth) {
+  unsigned bits = V->getType()->getIntegerBitWidth();
+  if (bits > 64)
+    return std::nullopt;
+  if (bits == 64)
+    ext = 0;
+  Poly r;
+  if (auto *C = dyn_cast<ConstantInt>(V)) {
+    r.addConstant(ext == 2 ? C->getZExtValue() : uint64_t(C->getSExtValue()));
+    return r;
+  }
+  auto atom = [&]() {
+    r.terms[{Poly::Atom(V, ext).getOpaqueValue()}] = 1;
+    return r;
+  };
+  if (depth == 0)
+    return atom();
+  if (auto *SX = dyn_cast<SExtInst>(V); SX && ext != 2)
+    return polyOf(SX->getOperand(0), 1, depth - 1);
+  if (auto *ZX = dyn_cast<ZExtInst>(V); ZX && ext != 1)
+    return polyOf(ZX->getOperand(0), ZX->hasNonNeg() ? 1 : 2, depth - 1);
+  auto *BO = dyn_cast<OverflowingBinaryOperator>(V);
+  if (!BO)
+    return atom();
+  bool exact = ext == 0 || (ext == 1 ? BO->hasNoSignedWrap() : BO->hasNoUnsignedWrap());
+  unsigned op = cast<Instruction>(V)->getOpcode();
+  if (!exact || (op != Instruction::Add && op != Instruction::Sub && op != Instruction::Mul &&
+                 op != Instruction::Shl))
+    return atom();
+  if (op == Instruction::Shl) {
+    auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    if (!C || C->getZExtValue() >= bits - 1)
+      return atom();
+    std::optional<Poly> a = polyOf(BO->getOperand(0), ext, depth - 1);
+    if (!a)
+      return atom();
+    Poly s;
+    s.addScaled(*a, uint64_t(1) << C->getZExtValue());
+    return s;
+  }
+  std::optional<Poly> a = polyOf(BO->getOperand(0), ext, depth - 1);
+  std::optional<Poly> b = polyOf(BO->getOperand(1), ext, depth - 1);
+  if (!a || !b)
+    return atom();
+  if (op == Instruction::Mul) {
+    std::optional<Poly> m = polyMul(*a, *b);
+    return m ? *m : atom();
+  }
+  if (!a->addScaled(*b, op == Instruction::Add ? 1 : ~uint64_t(0)))
+    return atom();
+  return a;
+}
+
+// A pointer's offset from its base as a polynomial (through GEPs,
+// bitcasts and address-space casts); the base, or null.
+static Value *addressPoly(const DataLayout &DL, Value *ptr, Poly &out);
+
+// A member's offset from its group's leader, from its row of the table:
+// the row's offset, or k * D in a group at a symbolic distance.
+static Value *memberOffset(IRBuilder<> &B, const Group &G, Value *rowOffset) {
+  return G.unit ? B.CreateMul(rowOffset, G.unitValue) : rowOffset;
+}
 
 // What a load promised about the memory it read does not hold for a sink
 // or a stand-in address.
@@ -183,10 +332,51 @@ Value *decomposeAddress(const DataLayout &DL, Value *ptr, MapVector<Value *, API
   }
 }
 
+static Value *addressPoly(const DataLayout &DL, Value *ptr, Poly &out) {
+  MapVector<Value *, APInt> variable;
+  APInt constant;
+  Value *base = decomposeAddress(DL, ptr, variable, constant, /*throughAddrSpaceCasts=*/true);
+  if (!base || constant.getBitWidth() != 64)
+    return nullptr;
+  out = Poly();
+  out.addConstant(constant.getZExtValue());
+  for (auto &[index, scale] : variable) {
+    std::optional<Poly> p = polyOf(index, 1, 8);
+    if (!p || !out.addScaled(*p, scale.getZExtValue()))
+      return nullptr;
+  }
+  return base;
+}
+
+// The range of a polynomial's values (128 bits), from ScalarEvolution's
+// ranges of its atoms.
+static ConstantRange polyRange(const Poly &P, ScalarEvolution &SE) {
+  constexpr unsigned wide = 128;
+  ConstantRange sum(APInt(wide, 0));
+  for (auto &[m, c] : P.terms) {
+    ConstantRange term(APInt(64, c).sext(wide));
+    for (void *a : m) {
+      Poly::Atom atom = Poly::Atom::getFromOpaqueValue(a);
+      Value *V = atom.getPointer();
+      if (!SE.isSCEVable(V->getType()))
+        return ConstantRange::getFull(wide);
+      const SCEV *X = SE.getSCEV(V);
+      ConstantRange r = atom.getInt() == 2 ? SE.getUnsignedRange(X).zextOrTrunc(wide)
+                                           : SE.getSignedRange(X).sextOrTrunc(wide);
+      term = term.multiply(r);
+    }
+    sum = sum.add(term);
+  }
+  return sum;
+}
+
 struct Counts {
   unsigned arg = 0, stat = 0, table = 0, safe = 0, constant = 0;
   unsigned grouped = 0, groups = 0; // members of groups (in arg/stat too), and their checks
   unsigned hoisted = 0, loops = 0;   // accesses checked before their loop (in arg), and loops
+  unsigned symbolicGroups = 0;       // groups at a symbolic distance (in groups)
+  unsigned invariant = 0, invariantGroups = 0; // hoisted at a loop-invariant address (in hoisted)
+  unsigned symbolicStride = 0;       // hoisted at a loop-invariant, not constant, stride
 };
 
 static unsigned fillBits(Type *T);
@@ -257,6 +447,10 @@ private:
     bool isSigned;        // slt (sext of i in the address) or ult (zext)
     bool zextOfSigned;    // a signed loop whose address zero-extends i
     Value *offset;        // the address extends i + offset (loop-invariant), or i
+    // Or, zero-extended, (i [+ offset]) * mult [+ addend] (loop-invariant;
+    // matmul's b[(t + ty) * n + col]): its 32-bit arithmetic tested not to
+    // wrap up to i's last value.
+    Value *mult = nullptr, *addend = nullptr;
     Value *base;          // the address less scale * ext(i): loop-invariant
     MapVector<Value *, APInt> invariant; // base's loop-invariant terms
     APInt constant;       // and its constant
@@ -267,6 +461,13 @@ private:
     const SCEV *start, *trips;
     int64_t step;
     std::shared_ptr<BoundedIv> iv; // set for the bounded-IV form
+    // A loop-invariant stride that is not a constant (matmul's
+    // b[(t + ty) * n + col], t += 32: 128 * n bytes), in place of step.
+    const SCEV *symbolicStep = nullptr;
+    // A loop-invariant address (start; trips and step unused), of one
+    // access or of a group, whose range is [start + low, start + high).
+    bool invariant = false;
+    int64_t low = 0, high = 0;
   };
   std::optional<HoistRange> hoistRange(const Access &A, const Provenance &p, ScalarEvolution &SE,
                                        LoopInfo &LI, SCEVExpander &X,
@@ -274,15 +475,27 @@ private:
   Value *hoistedRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
                         ScalarEvolution &SE, SCEVExpander &X, const LaunchContext &ctx);
   std::shared_ptr<BoundedIv> boundedIv(const Access &A, Loop *L) const;
+  std::optional<HoistRange> invariantRange(Value *ptr, int64_t high, Loop *L,
+                                           ScalarEvolution &SE, SCEVExpander &X,
+                                           int64_t low = 0) const;
+  std::pair<Value *, Value *> hoistedBounds(const Provenance &p, Type *ptrTy, IRBuilder<> &B,
+                                            const LaunchContext &ctx);
   Value *boundedIvRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
                           const LaunchContext &ctx);
   SmallVector<unsigned, 8>
   hoistedStretch(unsigned first, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
                  const DenseMap<const Instruction *, unsigned> &accessAt) const;
+  struct HoistedGroups {
+    ArrayRef<int> groupOf;
+    ArrayRef<Group> groups;
+    ArrayRef<int64_t> offsets;
+    std::deque<Group> &copies; // the groups of the checked copies
+  };
   void checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<Access> accesses,
                     ArrayRef<Provenance> provenance, ArrayRef<uint32_t> sites, Value *loopOk,
                     bool uninitInLoopOk, const LaunchContext &ctx,
-                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads);
+                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
+                    HoistedGroups &hg);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
   void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
                         const LaunchContext &ctx);
@@ -303,8 +516,13 @@ private:
   bool canRedirect(const Access &A) const;
   SmallVector<int, 32> groupAccesses(Function &F, ArrayRef<Access> accesses,
                                      ArrayRef<Provenance> provenance, ArrayRef<bool> proven,
-                                     ScalarEvolution &SE, SmallVectorImpl<Group> &groups,
+                                     ScalarEvolution &SE, DominatorTree &DT,
+                                     SmallVectorImpl<Group> &groups,
                                      SmallVectorImpl<int64_t> &offsets);
+  std::optional<int64_t> symbolicDistance(Group &C, const Access &L, const Poly &poly,
+                                          Value *base, ScalarEvolution &SE,
+                                          DominatorTree &DT) const;
+  Value *unitValue(IRBuilder<> &B, const Poly &unit);
   void redirect(Access &A, unsigned space, Value *bad, Value *report,
                 function_ref<void(Instruction *)> slowPath);
   Value *sinkFor(PointerType *T, unsigned space, IRBuilder<> &B);
@@ -724,7 +942,7 @@ void OOBInstrumenter::checkUninitGroup(const Group &G,
     Value *at = R.CreateInBoundsGEP(tableTy, G.table, {R.getInt32(0), row, R.getInt32(i)});
     return markNoSanitize(R.CreateAlignedLoad(T, at, Align(T == I64 ? 8 : 4)));
   };
-  Value *addr = R.CreateAdd(G.common, field(0, I64));
+  Value *addr = R.CreateAdd(G.common, memberOffset(R, G, field(0, I64)));
   Value *size32 = field(1, I32);
   Value *site = R.CreateOr(field(2, I32), R.getInt32(KOSAN_SITE_UNINIT_BIT));
   if (kernel) {
@@ -922,12 +1140,78 @@ void OOBInstrumenter::guard(Access &A, Value *bad,
   }
 }
 
+// k such that an address whose offset from `base` is `poly` is group C's
+// leader's address plus k * D, D the group's unit (set here when C has
+// none yet); none when it is not, or when the span of the group's
+// addresses could reach 2^62 bytes for some value of D (|k| <= 2^20, |D|
+// <= 2^40), or D's values are not all known at the leader.
+std::optional<int64_t> OOBInstrumenter::symbolicDistance(Group &C, const Access &L,
+                                                         const Poly &poly, Value *base,
+                                                         ScalarEvolution &SE,
+                                                         DominatorTree &DT) const {
+  if (!base)
+    return std::nullopt;
+  Poly leader;
+  if (addressPoly(DL, L.ptr, leader) != base)
+    return std::nullopt;
+  Poly d = poly;
+  if (!d.addScaled(leader, ~uint64_t(0)) || d.constant() != 0 || d.terms.empty())
+    return std::nullopt;
+  auto asSigned = [](uint64_t c) { return int64_t(c); };
+  Instruction *at = L.inst;
+  if (!C.unit) {
+    // The unit: d divided by the gcd of its coefficients, the first one
+    // positive.
+    uint64_t g = 0;
+    for (auto &[m, c] : d.terms) {
+      if (c == uint64_t(1) << 63)
+        return std::nullopt;
+      g = std::gcd(g, uint64_t(std::abs(asSigned(c))));
+    }
+    int64_t k = asSigned(d.terms.begin()->second) < 0 ? -int64_t(g) : int64_t(g);
+    if (g == 0 || g > (uint64_t(1) << 20))
+      return std::nullopt;
+    auto unit = std::make_shared<Poly>();
+    for (auto &[m, c] : d.terms) {
+      unit->terms[m] = uint64_t(asSigned(c) / k);
+      for (void *a : m)
+        if (auto *I = dyn_cast<Instruction>(Poly::Atom::getFromOpaqueValue(a).getPointer());
+            I && !DT.dominates(I, at))
+          return std::nullopt;
+    }
+    ConstantRange r = polyRange(*unit, SE);
+    APInt limit = APInt::getOneBitSet(128, 40);
+    if (r.isFullSet() || r.getSignedMin().slt(-limit) || r.getSignedMax().sgt(limit))
+      return std::nullopt;
+    C.unit = std::move(unit);
+    return k;
+  }
+  // d = k * unit, term by term.
+  if (d.terms.size() != C.unit->terms.size())
+    return std::nullopt;
+  auto first = C.unit->terms.begin();
+  auto dFirst = d.terms.find(first->first);
+  if (dFirst == d.terms.end() || asSigned(dFirst->second) % asSigned(first->second) != 0)
+    return std::nullopt;
+  int64_t k = asSigned(dFirst->second) / asSigned(first->second);
+  if (k == 0 || k > (int64_t(1) << 20) || k < -(int64_t(1) << 20))
+    return std::nullopt;
+  for (auto &[m, c] : C.unit->terms) {
+    auto it = d.terms.find(m);
+    if (it == d.terms.end() || it->second != c * uint64_t(k))
+      return std::nullopt;
+  }
+  return k;
+}
+
 // Accesses whose checks one check of their group replaces (Group); -1 for
-// an access on its own. offsets[i]: i's address less its group leader's.
+// an access on its own. offsets[i]: i's address less its group leader's
+// (in units of the group's D for a group at a symbolic distance).
 SmallVector<int, 32>
 OOBInstrumenter::groupAccesses(Function &F, ArrayRef<Access> accesses,
                                ArrayRef<Provenance> provenance, ArrayRef<bool> proven,
-                               ScalarEvolution &SE, SmallVectorImpl<Group> &groups,
+                               ScalarEvolution &SE, DominatorTree &DT,
+                               SmallVectorImpl<Group> &groups,
                                SmallVectorImpl<int64_t> &offsets) {
   SmallVector<int, 32> groupOf(accesses.size(), -1);
   offsets.assign(accesses.size(), 0);
@@ -960,19 +1244,43 @@ OOBInstrumenter::groupAccesses(Function &F, ArrayRef<Access> accesses,
     int joined = -1;
     int64_t off = 0;
     unsigned tried = 0;
+    std::optional<Poly> poly; // A's offset from its base, made when first needed
+    Value *polyBase = nullptr;
     for (auto it = candidates.rbegin(); it != candidates.rend() && tried < kGroupCandidates;
          ++it, ++tried) {
-      const Access &L = accesses[groups[*it].leader];
-      if (L.ptr->getType() != A.ptr->getType() || groups[*it].alignment != need)
+      Group &C = groups[*it];
+      const Access &L = accesses[C.leader];
+      if (L.ptr->getType() != A.ptr->getType() || C.alignment != need)
         continue;
       auto *d = dyn_cast<SCEVConstant>(SE.getMinusSCEV(address, SE.getSCEV(L.ptr)));
+      if (d && C.unit) {
+        // A group at a symbolic distance takes another member at its
+        // leader's address only (k = 0).
+        if (!d->getAPInt().isZero() || A.constSize != L.constSize)
+          continue;
+        joined = *it;
+        off = 0;
+        break;
+      }
       // Within 2^40 bytes, so that no offset arithmetic below overflows.
-      if (!d || d->getAPInt().getSignificantBits() > 40 ||
-          (need && d->getAPInt().getSExtValue() % int64_t(need) != 0))
+      if (d && d->getAPInt().getSignificantBits() <= 40 &&
+          (!need || d->getAPInt().getSExtValue() % int64_t(need) == 0)) {
+        joined = *it;
+        off = d->getAPInt().getSExtValue();
+        break;
+      }
+      if (d || !C.symbolicOk || A.constSize != L.constSize)
         continue;
-      joined = *it;
-      off = d->getAPInt().getSExtValue();
-      break;
+      if (!poly) {
+        poly.emplace();
+        polyBase = addressPoly(DL, A.ptr, *poly);
+      }
+      if (std::optional<int64_t> k = symbolicDistance(C, L, *poly, polyBase, SE, DT);
+          k && (!need || *k % int64_t(need) == 0)) {
+        joined = *it;
+        off = *k;
+        break;
+      }
     }
     if (joined < 0) {
       joined = int(groups.size());
@@ -987,6 +1295,12 @@ OOBInstrumenter::groupAccesses(Function &F, ArrayRef<Access> accesses,
     G.members.push_back(int(i));
     if (!isa<LoadInst>(A.inst))
       G.allLoads = false;
+    if (G.unit) {
+      G.kMin = std::min(G.kMin, off);
+      G.kMax = std::max(G.kMax, off);
+      continue;
+    }
+    G.symbolicOk &= off == 0 && A.constSize == accesses[G.leader].constSize;
     G.minOffset = std::min(G.minOffset, off);
     G.maxEnd = std::max(G.maxEnd, off + int64_t(A.constSize));
   }
@@ -1048,12 +1362,18 @@ bool OOBInstrumenter::provenInBounds(const Access &A, const Provenance &p, Scala
 std::optional<OOBInstrumenter::HoistRange>
 OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolution &SE,
                             LoopInfo &LI, SCEVExpander &X, const LaunchContext &ctx) const {
-  if (!S.opts.hoistChecks || !ctx.kernel || p.kind != Provenance::KernelArg || !canRedirect(A) ||
-      !SE.isSCEVable(A.ptr->getType()))
+  if (!S.opts.hoistChecks || !ctx.kernel || !canRedirect(A) || !SE.isSCEVable(A.ptr->getType()))
+    return std::nullopt;
+  if (p.kind != Provenance::KernelArg && p.kind != Provenance::StaticObject &&
+      p.kind != Provenance::DynamicShared)
     return std::nullopt;
   Loop *L = LI.getLoopFor(A.inst->getParent());
   BasicBlock *preheader = L ? L->getLoopPreheader() : nullptr;
   if (!preheader)
+    return std::nullopt;
+  if (std::optional<HoistRange> R = invariantRange(A.ptr, A.constSize, L, SE, X))
+    return R;
+  if (p.kind != Provenance::KernelArg)
     return std::nullopt;
   // Without a constant stride and a bound on the trips: the values the
   // loop's induction variable can take, when the loop's own test bounds it.
@@ -1066,7 +1386,31 @@ OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolutio
   if (!rec || rec->getLoop() != L || !rec->isAffine())
     return viaInductionVariable();
   auto *stepC = dyn_cast<SCEVConstant>(rec->getStepRecurrence(SE));
-  if (!stepC || stepC->getAPInt().getSignificantBits() > 24 || stepC->getAPInt().isZero())
+  if (!stepC) {
+    // The loop's own test, where it bounds the index, needs no division
+    // for the trips.
+    if (std::optional<HoistRange> R = viaInductionVariable())
+      return R;
+    // A stride that is loop-invariant but not a constant: where the trips
+    // are bounded, the first and the last address are tested in the
+    // preheader, with the test that trips * stride does not overflow and
+    // that the addresses do not wrap (hoistedRangeOk); or else each
+    // iteration is checked. ScalarEvolution writes a 64-bit address as
+    // {start,+,stride} only where it proved that a narrower index does not
+    // wrap (nsw/nuw: zext i32 {x,+,s} without them stays as it is).
+    const SCEV *step = rec->getStepRecurrence(SE);
+    const SCEV *trips = SE.getSymbolicMaxBackedgeTakenCount(L);
+    Instruction *at = preheader->getTerminator();
+    if (isa<SCEVCouldNotCompute>(trips) || !trips->getType()->isIntegerTy() ||
+        trips->getType()->getIntegerBitWidth() > 64 || !SE.isLoopInvariant(step, L) ||
+        !X.isSafeToExpandAt(trips, at) || !X.isSafeToExpandAt(rec->getStart(), at) ||
+        !X.isSafeToExpandAt(step, at))
+      return std::nullopt;
+    HoistRange R{L, rec->getStart(), trips, 0, nullptr};
+    R.symbolicStep = step;
+    return R;
+  }
+  if (stepC->getAPInt().getSignificantBits() > 24 || stepC->getAPInt().isZero())
     return viaInductionVariable();
   int64_t step = stepC->getAPInt().getSExtValue();
   uint64_t need = requiredAlignment(A);
@@ -1081,6 +1425,27 @@ OOBInstrumenter::hoistRange(const Access &A, const Provenance &p, ScalarEvolutio
   if (!X.isSafeToExpandAt(trips, at) || !X.isSafeToExpandAt(start, at))
     return viaInductionVariable();
   return HoistRange{L, start, trips, step, nullptr};
+}
+
+// An address that is the same in every iteration of L (matmul's tiles,
+// as[ty][tx], indexed by the thread alone): [address + low, address +
+// high) is tested once, in the preheader. The loop's accesses there keep
+// their checked copies for a thread whose test fails, and a loop that runs
+// no iteration reports nothing.
+std::optional<OOBInstrumenter::HoistRange>
+OOBInstrumenter::invariantRange(Value *ptr, int64_t high, Loop *L, ScalarEvolution &SE,
+                                SCEVExpander &X, int64_t low) const {
+  BasicBlock *preheader = L->getLoopPreheader();
+  if (!preheader || !SE.isSCEVable(ptr->getType()))
+    return std::nullopt;
+  const SCEV *address = SE.getSCEV(ptr);
+  if (!SE.isLoopInvariant(address, L) || !X.isSafeToExpandAt(address, preheader->getTerminator()))
+    return std::nullopt;
+  HoistRange R{L, address, nullptr, 0, nullptr};
+  R.invariant = true;
+  R.low = low;
+  R.high = high;
+  return R;
 }
 
 // A loop whose only way round is its latch's test `i + step < bound`
@@ -1154,7 +1519,30 @@ std::shared_ptr<OOBInstrumenter::BoundedIv> OOBInstrumenter::boundedIv(const Acc
       inner = SE->getOperand(0);
     else if (auto *ZE = dyn_cast<ZExtInst>(V))
       inner = ZE->getOperand(0), isSext = false;
-    Value *offset = nullptr;
+    Value *offset = nullptr, *mult = nullptr, *addend = nullptr;
+    if (!isSext) {
+      Value *x = inner;
+      if (auto *sum = dyn_cast<BinaryOperator>(x); sum && sum->getOpcode() == Instruction::Add)
+        for (unsigned k = 0; k < 2; ++k)
+          if (auto *m = dyn_cast<BinaryOperator>(sum->getOperand(k));
+              m && m->getOpcode() == Instruction::Mul &&
+              L->isLoopInvariant(sum->getOperand(1 - k))) {
+            addend = sum->getOperand(1 - k);
+            x = m;
+            break;
+          }
+      if (auto *m = dyn_cast<BinaryOperator>(x); m && m->getOpcode() == Instruction::Mul)
+        for (unsigned k = 0; k < 2; ++k)
+          if (L->isLoopInvariant(m->getOperand(1 - k)) && !L->isLoopInvariant(m->getOperand(k))) {
+            mult = m->getOperand(1 - k);
+            x = m->getOperand(k);
+            break;
+          }
+      if (mult)
+        inner = x;
+      else
+        addend = nullptr;
+    }
     if (auto *sum = dyn_cast<BinaryOperator>(inner);
         sum && sum->getOpcode() == Instruction::Add) {
       for (unsigned k = 0; k < 2; ++k)
@@ -1169,6 +1557,10 @@ std::shared_ptr<OOBInstrumenter::BoundedIv> OOBInstrumenter::boundedIv(const Acc
       scale = sc;
       sext = isSext;
       d->offset = offset;
+      d->mult = mult;
+      d->addend = addend;
+    } else if (mult) {
+      return nullptr;
     } else if (L->isLoopInvariant(V)) {
       d->invariant.insert({V, sc});
     } else {
@@ -1216,7 +1608,32 @@ Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
   bool sext = V.isSigned && !V.zextOfSigned;
   SmallVector<Value *, 4> offsetWraps;
   Value *firstIndex = V.start, *lastIndex = high;
-  if (V.offset) {
+  Value *firstValue = nullptr, *lastValue = nullptr; // the product form's, 64 bits
+  if (V.mult) {
+    // (i + offset) * mult + addend at i's first and last value, in 64
+    // bits: with i + offset and the result below 2^32 at the last, no
+    // 32-bit operation wraps for any i in between (all are unsigned), and
+    // the index grows with i.
+    Value *divisor = B.CreateSelect(forward, V.step, ConstantInt::get(T, 1));
+    Value *trips = B.CreateUDiv(B.CreateSub(high, V.start), divisor);
+    Value *top = B.CreateAdd(V.start, B.CreateMul(trips, V.step), "kosan.iv.top");
+    Value *max32 = B.getInt64(0xffffffffu);
+    auto valueAt = [&](Value *i) {
+      Value *x = B.CreateZExt(i, I64);
+      if (V.offset)
+        x = B.CreateAdd(x, B.CreateZExt(V.offset, I64));
+      Value *sum = x;
+      x = B.CreateMul(x, B.CreateZExt(V.mult, I64));
+      if (V.addend)
+        x = B.CreateAdd(x, B.CreateZExt(V.addend, I64));
+      return std::make_pair(sum, x);
+    };
+    auto [topSum, topValue] = valueAt(top);
+    offsetWraps.push_back(B.CreateICmpUGT(topSum, max32));
+    offsetWraps.push_back(B.CreateICmpUGT(topValue, max32));
+    firstValue = valueAt(V.start).second;
+    lastValue = topValue;
+  } else if (V.offset) {
     // i + offset over [start, high] neither wraps nor changes sign where
     // that would reorder it: the ends tested (a sign-extended sum at both
     // ends, a zero-extended one at its top: i >= 0 there). The top is the
@@ -1245,12 +1662,13 @@ Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
                                          B.getInt64(sc.getSExtValue())));
   if (!V.constant.isZero())
     base = B.CreateAdd(base, B.getInt64(V.constant.getSExtValue()));
-  auto addressAt = [&](Value *i, const Twine &name) {
-    Value *wide = sext ? B.CreateSExt(i, I64) : B.CreateZExt(i, I64);
+  auto addressAt = [&](Value *i, Value *wide, const Twine &name) {
+    if (!wide)
+      wide = sext ? B.CreateSExt(i, I64) : B.CreateZExt(i, I64);
     return B.CreateAdd(base, B.CreateMul(wide, B.getInt64(V.scale)), name);
   };
-  Value *first = addressAt(firstIndex, "kosan.hoist.first");
-  Value *lastAddr = addressAt(lastIndex, "kosan.hoist.last");
+  Value *first = addressAt(firstIndex, firstValue, "kosan.hoist.first");
+  Value *lastAddr = addressAt(lastIndex, lastValue, "kosan.hoist.last");
   Value *endAddr = B.CreateAdd(lastAddr, B.getInt64(A.constSize));
   SmallVector<Value *, 8> conds = {
       forward, B.CreateNot(wraps), B.CreateICmpULE(first, lastAddr),
@@ -1281,6 +1699,42 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, con
   const uint64_t need = requiredAlignment(A);
   IRBuilder<> B(at);
   B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+  if (R.invariant || R.symbolicStep) {
+    auto [begin, end] = hoistedBounds(p, A.ptr->getType(), B, ctx);
+    Value *first = B.CreatePtrToInt(X.expandCodeFor(R.start, A.ptr->getType(), at), I64,
+                                    "kosan.hoist.first");
+    SmallVector<Value *, 8> conds;
+    Value *lo = first, *hi = first, *stride = nullptr;
+    if (R.invariant) {
+      lo = B.CreateAdd(first, B.getInt64(R.low));
+      hi = B.CreateAdd(first, B.getInt64(R.high));
+    } else {
+      // first + k * stride for k <= trips: between first and the last,
+      // when trips * stride does not overflow and the last does not wrap.
+      Value *m = X.expandCodeFor(SE.getTruncateOrZeroExtend(R.trips, I64), I64, at);
+      stride = X.expandCodeFor(SE.getTruncateOrSignExtend(R.symbolicStep, I64), I64, at);
+      Value *product = B.CreateBinaryIntrinsic(Intrinsic::smul_with_overflow, m, stride);
+      Value *last = B.CreateAdd(first, B.CreateExtractValue(product, 0), "kosan.hoist.last");
+      Value *down = B.CreateICmpSLT(stride, B.getInt64(0));
+      lo = B.CreateSelect(down, last, first);
+      hi = B.CreateAdd(B.CreateSelect(down, first, last), B.getInt64(A.constSize));
+      conds = {B.CreateICmpSGE(m, B.getInt64(0)),
+               B.CreateNot(B.CreateExtractValue(product, 1)), B.CreateICmpULT(lo, hi)};
+    }
+    conds.push_back(B.CreateICmpUGE(lo, begin));
+    conds.push_back(B.CreateICmpULE(hi, end));
+    if (p.kind == Provenance::KernelArg)
+      conds.push_back(B.CreateICmpEQ(argBound(ctx, p.argIndex, 2, B), B.getInt64(0)));
+    if (need) {
+      Value *mask = B.getInt64(need - 1);
+      conds.push_back(B.CreateICmpEQ(B.CreateAnd(first, mask), B.getInt64(0)));
+      if (stride)
+        conds.push_back(B.CreateICmpEQ(B.CreateAnd(stride, mask), B.getInt64(0)));
+    }
+    Value *ok = B.CreateAnd(conds);
+    ok->setName("kosan.hoist.ok");
+    return ok;
+  }
   Value *m = X.expandCodeFor(SE.getTruncateOrZeroExtend(R.trips, I64), I64, at);
   Value *first = B.CreatePtrToInt(X.expandCodeFor(R.start, A.ptr->getType(), at), I64,
                                   "kosan.hoist.first");
@@ -1296,6 +1750,22 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, con
     ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));
   ok->setName("kosan.hoist.ok");
   return ok;
+}
+
+// The bounds of p's object for a hoisted test, as integers in the terms
+// of a pointer of type ptrTy: a kernel argument's from the launch, a static
+// object's or the dynamic shared memory's from its address.
+std::pair<Value *, Value *> OOBInstrumenter::hoistedBounds(const Provenance &p, Type *ptrTy,
+                                                           IRBuilder<> &B,
+                                                           const LaunchContext &ctx) {
+  if (p.kind == Provenance::KernelArg)
+    return {argBound(ctx, p.argIndex, 0, B), argBound(ctx, p.argIndex, 1, B)};
+  Value *base = p.base;
+  if (base->getType() != ptrTy)
+    base = B.CreateAddrSpaceCast(base, ptrTy);
+  Value *begin = B.CreatePtrToInt(base, I64, "kosan.begin");
+  Value *size = p.kind == Provenance::DynamicShared ? ctx.dynSmem : B.getInt64(p.size);
+  return {begin, B.CreateAdd(begin, size, "kosan.end")};
 }
 
 bool OOBInstrumenter::canRedirect(const Access &A) const {
@@ -1536,7 +2006,8 @@ OOBInstrumenter::hoistedStretch(unsigned first, ArrayRef<Access> accesses,
 void OOBInstrumenter::checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<Access> accesses,
                                    ArrayRef<Provenance> provenance, ArrayRef<uint32_t> sites,
                                    Value *loopOk, bool uninitInLoopOk, const LaunchContext &ctx,
-                                   SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads) {
+                                   SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
+                                   HoistedGroups &hg) {
   Instruction *first = accesses[members.front()].inst, *last = accesses[members.back()].inst;
   SmallVector<Instruction *, 16> stretch;
   for (Instruction *I = first;; I = I->getNextNode()) {
@@ -1584,10 +2055,34 @@ void OOBInstrumenter::checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<A
     for (Use *U : outside)
       U->set(phi);
   }
+  // A group whose members all lie in the stretch is checked as a group in
+  // the copy too (a copy of it, with the same offsets and table rows).
+  DenseMap<int, Group *> groupCopy;
+  for (unsigned m : members)
+    if (int g = hg.groupOf[m]; g >= 0 && !groupCopy.count(g)) {
+      const Group &G = hg.groups[g];
+      bool whole = all_of(G.members, [&](int x) { return is_contained(members, unsigned(x)); });
+      Group *C = nullptr;
+      if (whole) {
+        Group fresh;
+        fresh.leader = G.leader;
+        fresh.members = G.members;
+        fresh.minOffset = G.minOffset;
+        fresh.maxEnd = G.maxEnd;
+        fresh.allLoads = G.allLoads;
+        fresh.alignment = G.alignment;
+        fresh.unit = G.unit;
+        fresh.kMin = G.kMin;
+        fresh.kMax = G.kMax;
+        hg.copies.push_back(std::move(fresh));
+        C = &hg.copies.back();
+      }
+      groupCopy[g] = C;
+    }
   for (unsigned m : members) {
     Access &A = accesses[m];
     auto *copy = cast<Instruction>(copies[A.inst]);
-    if (uninitTested(A)) {
+    if (uninitTested(A) && provenance[m].kind == Provenance::KernelArg) {
       if (!uninitInLoopOk)
         uninitLoads.push_back({cast<LoadInst>(A.inst), sites[m]});
       uninitLoads.push_back({cast<LoadInst>(copy), sites[m]});
@@ -1598,7 +2093,14 @@ void OOBInstrumenter::checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<A
     Check c(checked, provenance[m], sites[m]);
     Counts ignored;
     boundsInPlace = true;
-    checkAccess(c, ignored, ctx);
+    if (Group *C = hg.groupOf[m] >= 0 ? groupCopy.lookup(hg.groupOf[m]) : nullptr) {
+      if (C->leader == int(m))
+        checkGroupLeader(c, *C, accesses, hg.offsets, ctx);
+      else
+        checkGroupMember(c, *C, hg.offsets[m]);
+    } else {
+      checkAccess(c, ignored, ctx);
+    }
     boundsInPlace = false;
   }
 }
@@ -1644,6 +2146,16 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   // and-ed into one test per loop, at the end of the loop's preheader.
   SmallVector<Loop *, 32> hoistLoop(accesses.size(), nullptr);
   MapVector<Loop *, SmallVector<Value *, 4>> loopTests;
+  SmallVector<Group, 8> groups;
+  SmallVector<int64_t, 32> offsets;
+  SmallVector<int, 32> groupOf;
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(clone);
+  auto group = [&](ArrayRef<Loop *> hoisted) {
+    SmallVector<bool, 32> notGrouped(proven.begin(), proven.end());
+    for (unsigned i = 0; i < accesses.size(); ++i)
+      notGrouped[i] = notGrouped[i] || hoisted[i];
+    groupOf = groupAccesses(clone, accesses, provenance, notGrouped, SE, DT, groups, offsets);
+  };
   if (S.opts.hoistChecks && kernel) {
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
     SCEVExpander X(SE, DL, "kosan.hoist");
@@ -1652,13 +2164,15 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     SmallVector<std::optional<HoistRange>, 32> ranges(accesses.size());
     DenseMap<std::tuple<const SCEV *, uint32_t, uint64_t>, Loop *> tested;
     DenseMap<Loop *, unsigned> perLoop;
+    // Kernel arguments first: their accesses are hoisted one by one, in
+    // preference to grouping.
     for (unsigned i = 0; i < accesses.size(); ++i) {
       const Access &A = accesses[i];
-      if (proven[i] || !SE.isSCEVable(A.ptr->getType()))
+      if (proven[i] || !SE.isSCEVable(A.ptr->getType()) ||
+          provenance[i].kind != Provenance::KernelArg)
         continue;
       auto key = std::make_tuple(SE.getSCEV(A.ptr), A.constSize, requiredAlignment(A));
-      if (Loop *L = tested.lookup(key); L && L->contains(A.inst) && canRedirect(A) &&
-                                        provenance[i].kind == Provenance::KernelArg) {
+      if (Loop *L = tested.lookup(key); L && L->contains(A.inst) && canRedirect(A)) {
         hoistLoop[i] = L;
       } else if ((ranges[i] = hoistRange(A, provenance[i], SE, LI, X, ctx))) {
         hoistLoop[i] = ranges[i]->loop;
@@ -1675,16 +2189,72 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       if (L && perLoop.lookup(L) > S.opts.hoistMaxPerLoop)
         L = nullptr;
     for (unsigned i = 0; i < accesses.size(); ++i)
-      if (ranges[i] && hoistLoop[i])
+      if (!hoistLoop[i])
+        ranges[i].reset();
+    perLoop.clear();
+    for (unsigned i = 0; i < accesses.size(); ++i)
+      if (ranges[i])
+        ++perLoop[hoistLoop[i]];
+    group(hoistLoop);
+    // Shared and other static objects at loop-invariant addresses (tiles
+    // indexed by the thread alone): a lone access's range tested once
+    // before the loop, and with -kosan-hoist-groups a group's; each counts
+    // as one test against the cap. The checked copies check groups as
+    // groups.
+    auto room = [&](Loop *L) { return perLoop.lookup(L) < S.opts.hoistMaxPerLoop; };
+    auto isStatic = [&](unsigned i) {
+      return provenance[i].kind == Provenance::StaticObject ||
+             provenance[i].kind == Provenance::DynamicShared;
+    };
+    SmallVector<std::optional<HoistRange>, 8> groupRange(groups.size());
+    for (unsigned g = 0; g < groups.size(); ++g) {
+      Group &G = groups[g];
+      unsigned leader = unsigned(G.leader);
+      if (!S.opts.hoistGroups || G.members.size() < 2 || G.unit || !isStatic(leader))
+        continue;
+      Loop *L = LI.getLoopFor(accesses[leader].inst->getParent());
+      if (!L || !room(L))
+        continue;
+      if ((groupRange[g] = invariantRange(accesses[leader].ptr, G.maxEnd, L, SE, X,
+                                          G.minOffset))) {
+        ++perLoop[L];
+        for (int m : G.members)
+          hoistLoop[m] = L;
+        counts.invariant += G.members.size();
+        ++counts.invariantGroups;
+      }
+    }
+    for (unsigned i = 0; i < accesses.size(); ++i) {
+      if (proven[i] || hoistLoop[i] || groupOf[i] >= 0 || !isStatic(i))
+        continue;
+      std::optional<HoistRange> R = hoistRange(accesses[i], provenance[i], SE, LI, X, ctx);
+      if (R && room(R->loop)) {
+        ranges[i] = R;
+        hoistLoop[i] = R->loop;
+        ++perLoop[R->loop];
+      }
+    }
+    for (unsigned i = 0; i < accesses.size(); ++i) {
+      if (ranges[i] && hoistLoop[i]) {
+        counts.invariant += ranges[i]->invariant;
+        counts.symbolicStride += ranges[i]->symbolicStep != nullptr;
         loopTests[hoistLoop[i]].push_back(
             ranges[i]->iv ? boundedIvRangeOk(accesses[i], provenance[i], *ranges[i], ctx)
                           : hoistedRangeOk(accesses[i], provenance[i], *ranges[i], SE, X, ctx));
+      }
+      if (groupOf[i] >= 0 && groups[groupOf[i]].leader == int(i) && groupRange[groupOf[i]])
+        loopTests[hoistLoop[i]].push_back(hoistedRangeOk(accesses[i], provenance[i],
+                                                         *groupRange[groupOf[i]], SE, X, ctx));
+    }
+  } else {
+    group(hoistLoop);
   }
   // A loop with hoisted loads the uninit check would test takes their
   // checked copies when the launch has uninit=1: the copies test the
   // values, the accesses as they were need no branch on the launch's flag.
   for (unsigned i = 0; i < accesses.size(); ++i)
-    if (Loop *L = hoistLoop[i]; L && loopTests.count(L) && uninitTested(accesses[i]))
+    if (Loop *L = hoistLoop[i]; L && loopTests.count(L) && uninitTested(accesses[i]) &&
+                                provenance[i].kind == Provenance::KernelArg)
       uninitInLoopOk.insert(L);
   DenseMap<Loop *, Value *> loopOk;
   for (auto &[L, tests] : loopTests) {
@@ -1697,13 +2267,6 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   }
   counts.loops = loopOk.size();
   NumHoistLoops += counts.loops;
-  SmallVector<bool, 32> notGrouped(proven.begin(), proven.end());
-  for (unsigned i = 0; i < accesses.size(); ++i)
-    notGrouped[i] = notGrouped[i] || hoistLoop[i];
-  SmallVector<Group, 8> groups;
-  SmallVector<int64_t, 32> offsets;
-  SmallVector<int, 32> groupOf =
-      groupAccesses(clone, accesses, provenance, notGrouped, SE, groups, offsets);
   FAM.invalidate(clone, PreservedAnalyses::none());
   // Sites of the checked accesses, made in program order (the tables of
   // groups are filled in from them at the end).
@@ -1719,6 +2282,8 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   for (unsigned i = 0; i < accesses.size(); ++i)
     accessAt.try_emplace(accesses[i].inst, i);
   SmallVector<bool, 32> inStretch(accesses.size(), false);
+  std::deque<Group> copyGroups;
+  HoistedGroups hoistedGroups{groupOf, groups, offsets, copyGroups};
   for (unsigned index = 0; index < accesses.size(); ++index) {
     if (inStretch[index])
       continue; // checked with the first of its stretch
@@ -1755,14 +2320,19 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       for (unsigned m : members) {
         addSite(m);
         inStretch[m] = true;
-        ++counts.arg;
-        ++NumCheckedArg;
+        if (provenance[m].kind == Provenance::KernelArg) {
+          ++counts.arg;
+          ++NumCheckedArg;
+        } else {
+          ++counts.stat;
+          ++NumCheckedStatic;
+        }
         ++NumChecked;
         ++counts.hoisted;
         ++NumHoisted;
       }
       checkHoisted(members, accesses, provenance, sites, loopOk.lookup(L),
-                   uninitInLoopOk.contains(L), ctx, uninitLoads);
+                   uninitInLoopOk.contains(L), ctx, uninitLoads, hoistedGroups);
       continue;
     }
     uint32_t site = addSite(index);
@@ -1793,6 +2363,10 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       } else {
         ++counts.groups;
         ++NumGroups;
+        if (G.unit) {
+          ++counts.symbolicGroups;
+          ++NumSymbolicGroups;
+        }
         checkGroupLeader(c, G, accesses, offsets, ctx);
       }
       continue;
@@ -1804,6 +2378,9 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   for (auto &[group, loads] : uninitByGroup)
     checkUninitGroup(groups[group], loads, ctx, kernel);
   for (const Group &G : groups)
+    if (G.table)
+      fillGroupTable(G, accesses, offsets, sites);
+  for (const Group &G : copyGroups)
     if (G.table)
       fillGroupTable(G, accesses, offsets, sites);
 
@@ -1829,8 +2406,31 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
            << " checked one by one, "
            << ore::NV("ProvenSafe", counts.safe) << " proven in bounds, "
            << ore::NV("Unchecked", counts.constant)
-           << " to constant/parameter memory";
+           << " to constant/parameter memory; "
+           << ore::NV("SymbolicGroups", counts.symbolicGroups)
+           << " of the groups at symbolic distances; of the hoisted, "
+           << ore::NV("Invariant", counts.invariant) << " at loop-invariant addresses (in "
+           << ore::NV("InvariantGroups", counts.invariantGroups) << " groups), "
+           << ore::NV("SymbolicStride", counts.symbolicStride) << " at symbolic strides";
   });
+}
+
+// A polynomial's value (i64) at B.
+Value *OOBInstrumenter::unitValue(IRBuilder<> &B, const Poly &unit) {
+  Value *sum = nullptr;
+  for (auto &[m, c] : unit.terms) {
+    Value *term = B.getInt64(c);
+    for (void *a : m) {
+      Poly::Atom atom = Poly::Atom::getFromOpaqueValue(a);
+      Value *V = atom.getPointer();
+      V = atom.getInt() == 2 ? B.CreateZExt(V, I64) : B.CreateSExt(V, I64);
+      term = isa<ConstantInt>(term) && cast<ConstantInt>(term)->isOne() ? V
+                                                                        : B.CreateMul(term, V);
+    }
+    sum = sum ? B.CreateAdd(sum, term) : term;
+  }
+  sum->setName("kosan.group.unit");
+  return sum;
 }
 
 // A member of a group other than its leader: goes to the leader's safe
@@ -1839,6 +2439,14 @@ void OOBInstrumenter::checkGroupMember(Check &c, Group &G, int64_t offset) {
   Access &A = c.A;
   if (!G.safeBase) {
     redirect(A, c.p.space, G.bad, nullptr, [](Instruction *) {});
+    return;
+  }
+  if (G.unit) {
+    // At a symbolic distance: its own select of the zero sink.
+    A.inst->setOperand(A.ptrOperand,
+                       c.B.CreateSelect(G.bad, zeroSinkFor(cast<PointerType>(A.ptr->getType())),
+                                        A.ptr, "kosan.safe"));
+    dropLoadPromises(*A.inst);
     return;
   }
   A.inst->setOperand(A.ptrOperand,
@@ -1884,8 +2492,23 @@ void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> acce
   // Every member's address is the leader's plus its offset.
   G.common = c.addressOf(A.ptr);
   G.common->setName("kosan.group");
-  Value *lo = B.CreateAdd(G.common, B.getInt64(G.minOffset));
-  Value *hi = B.CreateAdd(G.common, B.getInt64(G.maxEnd));
+  Value *lo, *hi;
+  if (G.unit) {
+    // The members lie between the leader's address plus kMin * D and plus
+    // kMax * D, the lower of the two being the first when D >= 0; each
+    // end is a member's own address (no product reaches 2^62: the
+    // ranges of k and D).
+    G.unitValue = unitValue(B, *G.unit);
+    Value *atMin = G.kMin ? B.CreateMul(G.unitValue, B.getInt64(G.kMin)) : B.getInt64(0);
+    Value *atMax = B.CreateMul(G.unitValue, B.getInt64(G.kMax));
+    Value *down = B.CreateICmpSLT(G.unitValue, B.getInt64(0));
+    lo = B.CreateAdd(G.common, B.CreateSelect(down, atMax, atMin), "kosan.group.lo");
+    hi = B.CreateAdd(B.CreateAdd(G.common, B.CreateSelect(down, atMin, atMax)),
+                     B.getInt64(A.constSize), "kosan.group.hi");
+  } else {
+    lo = B.CreateAdd(G.common, B.getInt64(G.minOffset));
+    hi = B.CreateAdd(G.common, B.getInt64(G.maxEnd));
+  }
   G.bad = B.CreateOr(B.CreateICmpULT(lo, begin), B.CreateICmpUGT(hi, end), "kosan.bad");
   // Members that need the same alignment at offsets that keep it fault
   // together, when the common address is off it: one test for the group.
@@ -1908,7 +2531,15 @@ void OOBInstrumenter::checkGroupLeader(Check &c, Group &G, ArrayRef<Access> acce
     return (offsets[member] - G.minOffset) % int64_t(L->getAlign().value()) == 0;
   });
   keepsAlignment &= maxAlign <= kSinkBytes;
-  if (!keepsAlignment) {
+  if (G.unit) {
+    // Loads of a kernel argument select the zero sink each (no offsets to
+    // share a base), which reads zero: no select of their values.
+    if (G.allLoads && fromArg) {
+      G.safeBase = B.CreateSelect(G.bad, zeroSinkFor(cast<PointerType>(A.ptr->getType())),
+                                  A.ptr, "kosan.safe.base");
+      G.readsZeroSink = true;
+    }
+  } else if (!keepsAlignment) {
     // Each member selects the sink on its own (checkGroupMember).
   } else if (G.allLoads && p.kind == Provenance::StaticObject && span <= p.size &&
              p.base->getPointerAlignment(DL).value() >= maxAlign) {
@@ -1986,7 +2617,7 @@ void OOBInstrumenter::reportFirstBadMember(Instruction *before, Check &c, const 
     Value *at = L.CreateInBoundsGEP(tableTy, G.table, {L.getInt32(0), k, L.getInt32(i)});
     return markNoSanitize(L.CreateAlignedLoad(T, at, Align(T == I64 ? 8 : 4)));
   };
-  Value *addr = L.CreateAdd(G.common, field(0, I64));
+  Value *addr = L.CreateAdd(G.common, memberOffset(L, G, field(0, I64)));
   Value *size32 = field(1, I32);
   Value *site = field(2, I32);
   Value *bad = L.CreateOr(L.CreateICmpULT(addr, begin),

@@ -1360,12 +1360,9 @@ Value *OOBInstrumenter::sinkFor(PointerType *T, unsigned space, IRBuilder<> & /*
   return ConstantExpr::getAddrSpaceCast(globalSink, T);
 }
 
-// The fast path for loads, stores and atomics: no control flow around the
-// access, so the backend schedules it as it would the plain one. A bad
-// access is redirected to a sink and a bad load's value replaced by zero,
-// both with selects; only the report is behind a branch:
-//   safe = select bad, sink, p ; v = load safe ; v' = select bad, 0, v
-//   br report, kosan.report, kosan.cont
+// The sink that bad loads of a kernel argument read instead (a group's, or
+// a load's on its own outside shared memory): never written, so it reads
+// zero.
 Value *OOBInstrumenter::zeroSinkFor(PointerType *T) {
   if (!zeroSink) {
     Type *sinkTy = ArrayType::get(I64, kZeroSinkBytes / 8);
@@ -1379,6 +1376,15 @@ Value *OOBInstrumenter::zeroSinkFor(PointerType *T) {
   return ConstantExpr::getAddrSpaceCast(zeroSink, T);
 }
 
+// The fast path for loads, stores and atomics: no control flow around the
+// access, so the backend schedules it as it would the plain one. A bad
+// access is redirected to a sink with a select; a load outside shared
+// memory reads the zero sink, any other bad load's value is replaced by
+// zero with a second select; only the report is behind a branch:
+//   safe = select bad, sink, p ; v = load safe [; v' = select bad, 0, v]
+//   br report, kosan.report, kosan.cont
+// and a load whose report calls the report function reads v again after
+// the call (reloadAfterReport).
 void OOBInstrumenter::redirect(Access &A, unsigned space, Value *bad, Value *report,
                             function_ref<void(Instruction *)> slowPath) {
   Instruction *I = A.inst;

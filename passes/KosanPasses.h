@@ -64,6 +64,10 @@ struct PassOptions {
   // inline at each check (checks/oob); off: inline (bisection, compile time
   // and register comparisons).
   bool sharedReport = true;
+  // A load checked on its own whose report path calls the report function
+  // reads its value again after the call (checks/oob), so that the value is
+  // not live across the call; off: it is (register and spill comparisons).
+  bool reloadAfterReport = true;
   // Mutation analysis (passes/mutate): list the device code's mutants or
   // apply one, at the pipeline start.
   MutateOptions mutate;

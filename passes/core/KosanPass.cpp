@@ -73,6 +73,11 @@ static cl::opt<bool> ClSharedReport(
     cl::desc("kosan: the OOB check's failing checks call one report function per module "
              "(off: each check carries its report inline)"),
     cl::Hidden, cl::init(true));
+static cl::opt<bool> ClReloadAfterReport(
+    "kosan-reload-after-report",
+    cl::desc("kosan: a load checked on its own reads its value again after the OOB report "
+             "call, so that the value is not live across the call (off: it is)"),
+    cl::Hidden, cl::init(true));
 static cl::opt<kosan::FPFusion> ClFPFusion(
     "kosan-fp-fusion",
     cl::desc("kosan: which multiply-add pairs the backend fuses into fma, written out in "
@@ -155,6 +160,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.hoistMaxPerLoop = ClHoistMaxPerLoop;
   o.hoistGroups = ClHoistGroups;
   o.sharedReport = ClSharedReport;
+  o.reloadAfterReport = ClReloadAfterReport;
   o.mutate = MutateOptions::fromCommandLine();
   return o;
 }

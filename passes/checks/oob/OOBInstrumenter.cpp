@@ -98,14 +98,17 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 #define DEBUG_TYPE "kosan-oob"
 
@@ -511,6 +514,9 @@ private:
   bool uninitOnReportPath(const Access &A, const Provenance &p) const;
   void collectAccesses(Function &F, SmallVectorImpl<Access> &out);
   Value *argBound(const LaunchContext &ctx, unsigned arg, unsigned field, IRBuilder<> &B);
+  Value *outOfBounds(Check &c, Value *addr, Value *begin, Value *end, const LaunchContext &ctx);
+  void reloadAfterReport(Instruction *I, Value *value, BasicBlock *head, Value *bad,
+                         ArrayRef<Use *> uses);
   void guard(Access &A, Value *bad,
              function_ref<Value *(Instruction *)> slowPath);
   bool canRedirect(const Access &A) const;
@@ -1824,12 +1830,9 @@ Value *OOBInstrumenter::sinkFor(PointerType *T, unsigned space, IRBuilder<> & /*
   return ConstantExpr::getAddrSpaceCast(globalSink, T);
 }
 
-// The fast path for loads, stores and atomics: no control flow around the
-// access, so the backend schedules it as it would the plain one. A bad
-// access is redirected to a sink and a bad load's value replaced by zero,
-// both with selects; only the report is behind a branch:
-//   safe = select bad, sink, p ; v = load safe ; v' = select bad, 0, v
-//   br report, kosan.report, kosan.cont
+// The sink that bad loads of a kernel argument read instead (a group's, or
+// a load's on its own outside shared memory): never written, so it reads
+// zero.
 Value *OOBInstrumenter::zeroSinkFor(PointerType *T) {
   if (!zeroSink) {
     Type *sinkTy = ArrayType::get(I64, kZeroSinkBytes / 8);
@@ -1843,31 +1846,101 @@ Value *OOBInstrumenter::zeroSinkFor(PointerType *T) {
   return ConstantExpr::getAddrSpaceCast(zeroSink, T);
 }
 
+// The fast path for loads, stores and atomics: no control flow around the
+// access, so the backend schedules it as it would the plain one. A bad
+// access is redirected to a sink with a select; a load outside shared
+// memory reads the zero sink, any other bad load's value is replaced by
+// zero with a second select; only the report is behind a branch:
+//   safe = select bad, sink, p ; v = load safe [; v' = select bad, 0, v]
+//   br report, kosan.report, kosan.cont
+// and a load whose report calls the report function reads v again after
+// the call (reloadAfterReport).
 void OOBInstrumenter::redirect(Access &A, unsigned space, Value *bad, Value *report,
                             function_ref<void(Instruction *)> slowPath) {
   Instruction *I = A.inst;
   IRBuilder<> B(I);
   B.SetCurrentDebugLocation(I->getDebugLoc());
   auto *PT = cast<PointerType>(A.ptr->getType());
-  Value *safe = B.CreateSelect(bad, sinkFor(PT, space, B), A.ptr, "kosan.safe");
+  // A load outside shared memory reads the zero sink, which nothing writes:
+  // a bad load yields zero with no select of its value.
+  bool readsZero = (isa<LoadInst>(I) || isa<IntrinsicInst>(I)) && space != KOSAN_SPACE_SHARED &&
+                   PT->getAddressSpace() != kSharedAS;
+  Value *sink = readsZero ? zeroSinkFor(PT) : sinkFor(PT, space, B);
+  Value *safe = B.CreateSelect(bad, sink, A.ptr, "kosan.safe");
   I->setOperand(A.ptrOperand, safe);
   dropLoadPromises(*I);
   Instruction *after = I->getNextNode();
+  SmallVector<Use *, 4> uses;
+  Value *value = I;
   if (!I->getType()->isVoidTy() && !I->use_empty()) {
-    IRBuilder<> VB(after);
-    VB.SetCurrentDebugLocation(I->getDebugLoc());
-    SmallVector<Use *, 4> uses;
     for (Use &U : I->uses())
       uses.push_back(&U);
-    Value *value = VB.CreateSelect(bad, Constant::getNullValue(I->getType()), I,
-                                   I->getName() + ".kosan");
-    for (Use *U : uses)
-      U->set(value);
-    after = cast<Instruction>(value)->getNextNode();
+    if (!readsZero) {
+      IRBuilder<> VB(after);
+      VB.SetCurrentDebugLocation(I->getDebugLoc());
+      value = VB.CreateSelect(bad, Constant::getNullValue(I->getType()), I,
+                              I->getName() + ".kosan");
+      for (Use *U : uses)
+        U->set(value);
+      after = cast<Instruction>(value)->getNextNode();
+    }
   }
   if (!report)
     return; // a member of a group: its leader reports
+  BasicBlock *head = I->getParent();
   branchToReport(I, after, report, slowPath);
+  if (!uses.empty() && !boundsInPlace && S.opts.reloadAfterReport)
+    reloadAfterReport(I, value, head, readsZero ? nullptr : bad, uses);
+}
+
+// A load whose report path calls the report function reads its value again
+// after the call, so that the value it loaded is not live across the call:
+// under a light clone's register limit, ptxas spilled such a value right
+// after its load (a local store waiting for the load's data on the path
+// that finds nothing). The call path is cold; atomic and volatile loads,
+// which must not be repeated, keep their value across it. head: I's block,
+// which branches to the report; value: what I's uses see there (I, or its
+// select of zero when bad is given).
+void OOBInstrumenter::reloadAfterReport(Instruction *I, Value *value, BasicBlock *head,
+                                        Value *bad, ArrayRef<Use *> uses) {
+  if (auto *L = dyn_cast<LoadInst>(I); L && !L->isSimple())
+    return;
+  if (auto *II = dyn_cast<IntrinsicInst>(I); II && !II->onlyReadsMemory())
+    return;
+  if (!reportFn)
+    return;
+  // The call on the report path: the blocks between head and its join.
+  auto *br = cast<BranchInst>(head->getTerminator());
+  BasicBlock *join = br->getSuccessor(1);
+  CallInst *call = nullptr;
+  SmallVector<BasicBlock *, 4> work = {br->getSuccessor(0)};
+  SmallPtrSet<BasicBlock *, 4> seen;
+  while (!work.empty() && !call) {
+    BasicBlock *BB = work.pop_back_val();
+    if (BB == join || !seen.insert(BB).second)
+      continue;
+    for (Instruction &X : *BB)
+      if (auto *CI = dyn_cast<CallInst>(&X); CI && CI->getCalledFunction() == reportFn)
+        call = CI;
+    append_range(work, successors(BB));
+  }
+  if (!call)
+    return;
+  Instruction *again = I->clone();
+  again->setName(I->getName() + ".kosan.reload");
+  again->insertAfter(call);
+  markNoSanitize(again);
+  Value *reloaded = again;
+  if (bad) {
+    IRBuilder<> RB(again->getNextNode());
+    reloaded = RB.CreateSelect(bad, Constant::getNullValue(I->getType()), again);
+  }
+  SSAUpdater SSA;
+  SSA.Initialize(I->getType(), (I->getName() + ".kosan").str());
+  SSA.AddAvailableValue(head, value);
+  SSA.AddAvailableValue(call->getParent(), reloaded);
+  for (Use *U : uses)
+    SSA.RewriteUse(*U);
 }
 
 // br report, kosan.report (slowPath), continuing at `after`; the branch and
@@ -2649,6 +2722,41 @@ void OOBInstrumenter::reportFirstBadMember(Instruction *before, Check &c, const 
   emitReport(before, ctx, siteV, addrV, sizeV, begin, end, pitch, shape, isBad);
 }
 
+// Whether c's access at addr (an integer, in the object's terms) leaves
+// [begin, end). A static object's access of constant size: one unsigned
+// compare, addr - begin >u size - bytes (an address below begin wraps to a
+// large offset; the limit is a constant, or the launch's dynamic shared
+// size less the access). A kernel argument's: addr < begin or addr + size >
+// end, whose bounds the compares read from the constant bank where they
+// stand; its limit (end - begin - size) would be a value of its own, which
+// a light clone's calls of the report function made ptxas spill
+// (bench/results/registers.md).
+Value *OOBInstrumenter::outOfBounds(Check &c, Value *addr, Value *begin, Value *end,
+                                    const LaunchContext &ctx) {
+  IRBuilder<> &B = c.B;
+  const Provenance &p = c.p;
+  uint64_t bytes = c.A.constSize;
+  if (bytes && p.kind != Provenance::KernelArg) {
+    Value *limit, *small;
+    if (p.kind == Provenance::DynamicShared) {
+      limit = B.CreateSub(ctx.dynSmem, B.getInt64(bytes));
+      small = B.CreateICmpULT(ctx.dynSmem, B.getInt64(bytes));
+    } else {
+      limit = B.getInt64(p.size - bytes);
+      small = B.getInt1(p.size < bytes);
+    }
+    Value *offset = B.CreateSub(addr, begin, "kosan.offset");
+    Value *bad = B.CreateICmpUGT(offset, limit);
+    if (!match(small, m_Zero()))
+      bad = B.CreateOr(bad, small);
+    if (isa<Instruction>(bad))
+      bad->setName("kosan.bad");
+    return bad;
+  }
+  Value *last = B.CreateAdd(addr, c.A.size);
+  return B.CreateOr(B.CreateICmpULT(addr, begin), B.CreateICmpUGT(last, end), "kosan.bad");
+}
+
 // An access on its own: against its kernel argument's bounds (pitched
 // rows included), its static object's, or the runtime's table.
 // Whether a load's uninit test can share its bounds check's cold path and
@@ -2692,9 +2800,7 @@ void OOBInstrumenter::checkAccess(Check &c, Counts &counts, const LaunchContext 
     begin = c.objectBegin();
     end = c.objectEnd(begin, ctx);
   }
-  Value *last = B.CreateAdd(addr, A.size);
-  Value *bad = B.CreateOr(B.CreateICmpULT(addr, begin),
-                          B.CreateICmpUGT(last, end), "kosan.bad");
+  Value *bad = outOfBounds(c, addr, begin, end, ctx);
   Value *misaligned = misalignment(c, addr, requiredAlignment(A), ctx);
   if (misaligned)
     bad = B.CreateOr(bad, misaligned, "kosan.bad.or.misaligned");

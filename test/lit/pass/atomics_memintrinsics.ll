@@ -306,9 +306,8 @@ entry:
 ; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
 ; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg1.pitch, 0
 ; CHECK-NEXT:    [[SREPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
-; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %s
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %s
 ; CHECK-NEXT:    %kosan.copy = load <4 x i32>, ptr %kosan.safe, align 4, !kosan.copy
-; CHECK-NEXT:    %kosan.copy.kosan = select i1 %kosan.bad, <4 x i32> zeroinitializer, <4 x i32> %kosan.copy
 ; CHECK-NEXT:    br i1 [[SREPORT]], label %kosan.report, label %[[SCONT:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK:         call void @llvm.trap()
 ; CHECK:       [[SCONT]]:
@@ -320,7 +319,7 @@ entry:
 ; CHECK-NEXT:    %kosan.pitched3 = icmp ne i64 %kosan.arg0.pitch, 0
 ; CHECK-NEXT:    [[DREPORT:%.*]] = or i1 %kosan.bad2, %kosan.pitched3
 ; CHECK-NEXT:    %kosan.safe4 = select i1 %kosan.bad2, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %dst
-; CHECK-NEXT:    store <4 x i32> %kosan.copy.kosan, ptr %kosan.safe4, align 4, !kosan.copy
+; CHECK-NEXT:    store <4 x i32> %kosan.copy, ptr %kosan.safe4, align 4, !kosan.copy
 ; CHECK-NEXT:    br i1 [[DREPORT]], label %kosan.report5, label %[[DCONT:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK:         call void @llvm.trap()
 ; CHECK:       [[DCONT]]:

@@ -104,7 +104,7 @@ entry:
 ; DBG-NEXT:    store i32 4, ptr {{%.*}}, align 4
 ; DBG:         or i64 {{%.*}}, 0, !dbg ![[L12]]
 ; DBG:         call void @llvm.trap(), !dbg ![[L12]]
-; DBG:      [[S1:%kosan.safe[0-9]+]] = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %q, !dbg ![[L3:[0-9]+]]
+; DBG:      [[S1:%kosan.safe[0-9]+]] = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %q, !dbg ![[L3:[0-9]+]]
 ; DBG-NEXT: %v = load float, ptr [[S1]], align 4, !dbg ![[L3]]
 ; DBG:         kosan.record.write{{[0-9]*}}:
 ; DBG:         store i64 %kosan.addr{{[0-9]+}}, ptr {{%.*}}, align 8, !dbg ![[L3]]

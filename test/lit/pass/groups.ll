@@ -264,7 +264,7 @@ entry:
 ; CHECK:       next:
 ; CHECK-NEXT:    %p1 = getelementptr
 ; CHECK-NEXT:    %kosan.addr1 = ptrtoint ptr addrspace(3) %p1 to i64
-; CHECK:         [[BAD:%kosan.bad[0-9]+]] = or i1
+; CHECK:         [[BAD:%kosan.bad[0-9]+]] = icmp ugt i64
 ; CHECK-NEXT:    {{%kosan.safe[0-9]+}} = select i1 [[BAD]], ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %p1
 ; CHECK:         or i64 {{%.*}}, 13
 ; CHECK-NOT:     %kosan.group =

@@ -282,8 +282,8 @@ done:
 ; CHECK-LABEL: define ptx_kernel void @mixed_alignment__kosan(
 ; CHECK:         %kosan.group = ptrtoint ptr %q1 to i64
 ; CHECK-NOT:     %kosan.safe.base
-; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %q1
-; CHECK:         %kosan.safe{{[0-9]+}} = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p4
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %q1
+; CHECK:         %kosan.safe{{[0-9]+}} = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %p4
 ; CHECK-NEXT:    %v4 = load <4 x float>, ptr %kosan.safe{{[0-9]+}}, align 16
 define void @mixed_alignment(ptr align 16 %in, ptr %out, i64 %i4) {
 entry:

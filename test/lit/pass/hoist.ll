@@ -96,15 +96,14 @@
 ; CHECK-NEXT:    [[EP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 72
 ; CHECK-NEXT:    [[END:%.*]] = load i64, ptr [[EP]], align 8, !nosanitize
 ; CHECK:         %kosan.bad = or i1
-; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %pin
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %pin
 ; CHECK-NEXT:    [[VC:%.*]] = load float, ptr %kosan.safe, align 4
-; CHECK-NEXT:    [[VK:%.*]] = select i1 %kosan.bad, float 0.000000e+00, float [[VC]]
 ; CHECK-NEXT:    br i1 {{%.*}}, label %kosan.report, label
 ; CHECK:       kosan.record.write:
 ; CHECK:         store i64 %kosan.addr, ptr
 ; CHECK:         [[POUT:%.*]] = getelementptr inbounds float, ptr %out, i64 %i
 ; CHECK:         %kosan.safe{{[0-9]+}} = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr [[POUT]]
-; CHECK-NEXT:    store float [[VK]], ptr %kosan.safe{{[0-9]+}}, align 4
+; CHECK-NEXT:    store float [[VC]], ptr %kosan.safe{{[0-9]+}}, align 4
 ; CHECK:       [[JOIN]]:
 ; CHECK-NOT:     br i1 %kosan.loop.ok
 ; CHECK:       exit:
@@ -140,7 +139,7 @@
 ; CHECK-NEXT:    %p = getelementptr inbounds float, ptr %a, i64 %i
 ; CHECK-NEXT:    br i1 %kosan.loop.ok, label %kosan.hoisted, label %kosan.unhoisted
 ; CHECK:       kosan.unhoisted:
-; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %p
 ; CHECK:       latch:
 ; The store after the loop is checked on its own.
 ; CHECK:       done:
@@ -161,7 +160,7 @@
 ; CHECK-LABEL: define ptx_kernel void @until_zero__kosan(
 ; CHECK-NOT:     kosan.hoist
 ; CHECK:       loop:
-; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %p
 ; CHECK-NOT:     kosan.hoist
 ; CHECK:       exit:
 

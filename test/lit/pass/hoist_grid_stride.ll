@@ -88,8 +88,8 @@
 ; CHECK-NEXT:    store float %r, ptr %py, align 4
 ; CHECK-NEXT:    br label
 ; CHECK:       kosan.unhoisted:
-; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
-; CHECK:         select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %py
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %px
+; CHECK:         select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %py
 ; CHECK:         select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %py
 ; CHECK-NOT:     br i1 %kosan.loop.ok
 ; CHECK:       exit:
@@ -156,7 +156,7 @@
 ; CHECK:         %j.kosan = phi i32
 ; CHECK:         %px = getelementptr inbounds float, ptr %x, i64 %j64
 ; CHECK-NEXT:    %kosan.addr{{[0-9]*}} = ptrtoint ptr %px to i64
-; CHECK:         select i1 %kosan.bad{{[0-9]*}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
+; CHECK:         select i1 %kosan.bad{{[0-9]*}}, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %px
 ; CHECK-NOT:     ptr %px
 ; CHECK:         br i1 %kosan.loop.ok, label %kosan.hoisted{{[0-9]+}}, label %kosan.unhoisted
 ; CHECK:       exit:

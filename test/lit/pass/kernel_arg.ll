@@ -6,7 +6,8 @@
 ; control flow around them: the pointer becomes
 ;   %kosan.safe = select i1 %kosan.bad, <sink>, %p
 ; (the sink: @__kosan_sink, addrspace(1), cast to generic for a generic
-; pointer), a load's value becomes select i1 %kosan.bad, <zero>, %v, and only
+; pointer; for a load @__kosan_zero_sink, which nothing writes, so that a bad
+; load yields zero with no select of its value), and only
 ; the report sits behind a branch, into kosan.report, taken when the access
 ; is bad or the argument is pitched (pitch != 0: the report checks the row; a
 ; pitched access inside the allocation is not redirected). The report is
@@ -87,11 +88,10 @@ entry:
 ; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
 ; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
 ; CHECK-NEXT:    [[REPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
-; A bad load reads the sink instead and yields zero; the redirect and the
-; zero depend on %kosan.bad alone, not on the pitch.
-; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %pi
+; A bad load reads the zero sink instead and yields zero; the redirect
+; depends on %kosan.bad alone, not on the pitch.
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %pi
 ; CHECK-NEXT:    %v = load float, ptr %kosan.safe, align 4
-; CHECK-NEXT:    %v.kosan = select i1 %kosan.bad, float 0.000000e+00, float %v
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.report:
@@ -232,7 +232,7 @@ entry:
 ; CHECK-NEXT:    [[PITCHED:%kosan.pitched[0-9]+]] = icmp ne i64 %kosan.arg1.pitch, 0
 ; CHECK-NEXT:    [[REPORT:%.*]] = or i1 [[BAD]], [[PITCHED]]
 ; CHECK-NEXT:    [[SAFE:%kosan.safe[0-9]+]] = select i1 [[BAD]], ptr addrspace(1) @__kosan_sink, ptr addrspace(1) %po
-; CHECK-NEXT:    store float %v.kosan, ptr addrspace(1) [[SAFE]], align 4
+; CHECK-NEXT:    store float %v, ptr addrspace(1) [[SAFE]], align 4
 ; CHECK-NEXT:    br i1 [[REPORT]], label %[[RB:kosan.report[0-9]+]], label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[RB]]:
@@ -347,9 +347,8 @@ exit:
 ; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
 ; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
 ; CHECK-NEXT:    [[REPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
-; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %ptr
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %ptr
 ; CHECK-NEXT:    %v = load i64, ptr %kosan.safe, align 8
-; CHECK-NEXT:    %v.kosan = select i1 %kosan.bad, i64 0, i64 %v
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[LATCH]], !prof [[UNLIKELY]]
 ; CHECK:       kosan.report:
 ; CHECK-NEXT:    [[SHAPEP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
@@ -380,7 +379,7 @@ exit:
 ; CHECK:         br label %[[LATCH]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[LATCH]]:
-; CHECK-NEXT:    %w = add i64 %v.kosan, 1
+; CHECK-NEXT:    %w = add i64 %v, 1
 ; CHECK-NEXT:    [[SAFE:%kosan.safe[0-9]+]] = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %ptr
 ; CHECK-NEXT:    store i64 %w, ptr [[SAFE]], align 8
 ; CHECK-NEXT:    %next = getelementptr inbounds i64, ptr %ptr, i64 1
@@ -457,9 +456,8 @@ declare float @llvm.nvvm.ldg.global.f.f32.p1(ptr addrspace(1), i32)
 ; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
 ; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
 ; CHECK-NEXT:    [[REPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
-; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspace(1) @__kosan_sink, ptr addrspace(1) %p
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspace(1) @__kosan_zero_sink, ptr addrspace(1) %p
 ; CHECK-NEXT:    %v = call float @llvm.nvvm.ldg.global.f.f32.p1(ptr addrspace(1) %kosan.safe, i32 4)
-; CHECK-NEXT:    %v.kosan = select i1 %kosan.bad, float 0.000000e+00, float %v
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK:         trunc i64 {{%.*}} to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD7:%[0-9]+]], true
@@ -478,7 +476,7 @@ declare float @llvm.nvvm.ldg.global.f.f32.p1(ptr addrspace(1), i32)
 ; CHECK:         br label %[[CONT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[CONT]]:
-; CHECK-NEXT:    %w = fadd float %v.kosan, 1.000000e+00
+; CHECK-NEXT:    %w = fadd float %v, 1.000000e+00
 ; CHECK-NEXT:    ret void
 
 ; The fast path ends at 64 bytes, the sink's size: a 64-byte store is
@@ -611,9 +609,8 @@ entry:
 ; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
 ; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
 ; CHECK-NEXT:    [[REPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
-; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %a
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %a
 ; CHECK-NEXT:    %v = load <4 x i64>, ptr %kosan.safe, align 64
-; CHECK-NEXT:    %v.kosan = select i1 %kosan.bad, <4 x i64> zeroinitializer, <4 x i64> %v
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK:         trunc i64 {{%.*}} to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD11:%[0-9]+]], true
@@ -706,7 +703,7 @@ entry:
 ; CHECK-NEXT:    br label %[[ACONT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[ACONT]]:
-; CHECK-NEXT:    %w = extractelement <4 x i64> %v.kosan, i32 0
+; CHECK-NEXT:    %w = extractelement <4 x i64> %v, i32 0
 ; CHECK-NEXT:    ret void
 ; CHECK-NEXT:  }
 

@@ -56,7 +56,7 @@ entry:
 ; CHECK-DAG:   [[Y16:%[0-9]+]] = and i64 {{%[0-9]+}}, 15
 ; The float4 load of x: bad when out of bounds or x is misaligned.
 ; CHECK:       %kosan.bad.or.misaligned = or i1 %kosan.bad, %[[XMIS]]
-; CHECK:       %kosan.safe = select i1 %kosan.bad.or.misaligned, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %px
+; CHECK:       %kosan.safe = select i1 %kosan.bad.or.misaligned, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %px
 ; CHECK-NEXT:  %a = load <4 x float>, ptr %kosan.safe, align 16
 ; The report records the event when the access is misaligned too: the
 ; report function takes the test, misalignment included.

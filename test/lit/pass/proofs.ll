@@ -105,7 +105,7 @@ done:
 ; NEGATIVE: if (i <= 256) tile[i] = 0 can write one past the end: checked.
 ; REMARK: kernel 'guarded_off_by_one': 1 accesses checked {{.*}}, 0 proven in bounds
 ; CHECK-LABEL: define ptx_kernel void @guarded_off_by_one__kosan(
-; CHECK:         %kosan.bad = or i1
+; CHECK:         %kosan.bad = icmp ugt i64 %kosan.offset, 1020
 define void @guarded_off_by_one(i32 %i) {
 entry:
   %in = icmp ule i32 %i, 256

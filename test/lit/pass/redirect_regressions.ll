@@ -7,8 +7,8 @@
 ;             had its stored value redirected and its address left alone.
 ; @chase      Each access re-reads its pointer from the instruction right
 ;             before it is instrumented: through q = pp[i] (a redirected
-;             load, whose users now see %q.kosan, null when pp[i] was bad),
-;             *q is checked at the address it really accesses, %q.kosan, not
+;             load, whose users now see %q, null when pp[i] was bad),
+;             *q is checked at the address it really accesses, %q, not
 ;             at the raw loaded %q.
 ; @meta       A redirected load loses what it promised about the memory it
 ;             read (!range, !noundef, !nonnull, !align, !dereferenceable,
@@ -140,9 +140,8 @@ entry:
 ; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
 ; CHECK-NEXT:    %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
 ; CHECK-NEXT:    [[REPORT:%.*]] = or i1 %kosan.bad, %kosan.pitched
-; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %a
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %a
 ; CHECK-NEXT:    %q = load ptr, ptr %kosan.safe, align 8
-; CHECK-NEXT:    %q.kosan = select i1 %kosan.bad, ptr null, ptr %q
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.report:
@@ -163,13 +162,13 @@ entry:
 ; CHECK:         br label %[[CONT]]
 ; CHECK-EMPTY:
 ; *q: a loaded pointer is of unknown provenance, checked against the table,
-; at the address of %q.kosan, which the load then uses.
+; at the address of %q, which the load then uses.
 ; CHECK-NEXT:  [[CONT]]:
-; CHECK-NEXT:    %kosan.addr1 = ptrtoint ptr %q.kosan to i64
+; CHECK-NEXT:    %kosan.addr1 = ptrtoint ptr %q to i64
 ; CHECK-NEXT:    br label %kosan.slow
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.access:
-; CHECK-NEXT:    %x = load float, ptr %q.kosan, align 4
+; CHECK-NEXT:    %x = load float, ptr %q, align 4
 ; CHECK-NEXT:    br label %kosan.cont
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.slow:
@@ -183,11 +182,11 @@ entry:
 ; CHECK-NEXT:    %x.kosan = phi float [ %x, %kosan.access ], [ 0.000000e+00, %kosan.skip ]
 ; CHECK-NEXT:    %y = fadd float %x.kosan, 1.000000e+00
 ; *q = ...: the same for a store, whose pointer is operand 1.
-; CHECK-NEXT:    %kosan.addr2 = ptrtoint ptr %q.kosan to i64
+; CHECK-NEXT:    %kosan.addr2 = ptrtoint ptr %q to i64
 ; CHECK-NEXT:    br label %[[SLOW:kosan.slow[0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[ACCESS:kosan.access[0-9]+]]:
-; CHECK-NEXT:    store float %y, ptr %q.kosan, align 4
+; CHECK-NEXT:    store float %y, ptr %q, align 4
 ; CHECK-NEXT:    br label %[[SCONT:kosan.cont[0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[SLOW]]:
@@ -257,13 +256,12 @@ entry:
 ; ORIG-DAG: [[R100]] = !{i32 0, i32 100}
 
 ; CHECK-LABEL: define ptx_kernel void @meta__kosan(
-; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %a
+; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %a
 ; CHECK-NEXT:    %v = load i8, ptr %kosan.safe, align 1, !tbaa [[TBAA:![0-9]+]]{{$}}
-; CHECK-NEXT:    %v.kosan = select i1 %kosan.bad, i8 0, i8 %v
-; CHECK:         %c = trunc i8 %v.kosan to i1
-; CHECK:         [[SAFE:%kosan.safe[0-9]+]] = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %pa
+; CHECK:         %c = trunc i8 %v to i1
+; CHECK:         [[SAFE:%kosan.safe[0-9]+]] = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %pa
 ; CHECK-NEXT:    %q = load ptr, ptr [[SAFE]], align 8{{$}}
-; CHECK:         [[SAFE:%kosan.safe[0-9]+]] = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %pa
+; CHECK:         [[SAFE:%kosan.safe[0-9]+]] = select i1 %kosan.bad{{[0-9]+}}, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %pa
 ; CHECK-NEXT:    %r = load ptr, ptr [[SAFE]], align 8{{$}}
 ; CHECK:       kosan.access:
 ; CHECK-NEXT:    %w = load i32, ptr %wa, align 128, !range [[R100:![0-9]+]], !invariant.load [[EMPTY:![0-9]+]], !noundef [[EMPTY]]{{$}}

@@ -48,10 +48,10 @@ target triple = "nvptx64-nvidia-cuda"
 @dyn = external addrspace(3) global [0 x float], align 4
 
 ; CHECK-DAG: @__kosan_shared_sink = internal addrspace(3) global [8 x i64] undef, align 64
-; CHECK-DAG: @__kosan_sink = internal addrspace(1) global [8 x i64] zeroinitializer, align 64
-; GLOBALSINK: @__kosan_sink = internal addrspace(1) global [8 x i64] zeroinitializer, align 64
+; CHECK-DAG: @__kosan_zero_sink = internal addrspace(1) global [1024 x i64] zeroinitializer, align 64
+; GLOBALSINK: @__kosan_zero_sink = internal addrspace(1) global [1024 x i64] zeroinitializer, align 64
 ; GLOBALSINK: define ptx_kernel void @local__kosan(
-; GLOBALSINK: select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p
+; GLOBALSINK: select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %p
 ; SHAREDSINK: @__kosan_shared_sink = internal addrspace(3) global [8 x i64] undef, align 64
 ; SHAREDSINK: define ptx_kernel void @shared_dyn__kosan(
 ; SHAREDSINK: select i1 %kosan.bad, ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %p
@@ -81,10 +81,8 @@ entry:
 ; CHECK-LABEL: define ptx_kernel void @shared_var__kosan(
 ; CHECK:         %p = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %idx
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr addrspace(3) %p to i64
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 4
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], add (i64 ptrtoint (ptr addrspace(3) @tile to i64), i64 1024)
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
+; CHECK-NEXT:    %kosan.offset = sub i64 %kosan.addr, ptrtoint (ptr addrspace(3) @tile to i64)
+; CHECK-NEXT:    %kosan.bad = icmp ugt i64 %kosan.offset, 1020
 ; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %p
 ; CHECK-NEXT:    store float 1.000000e+00, ptr addrspace(3) %kosan.safe, align 4
 ; No pitch: the report branch is on %kosan.bad itself.
@@ -115,10 +113,8 @@ entry:
 ; CHECK-NEXT:    %q = getelementptr inbounds float, ptr %g, i64 %idx
 ; CHECK-NEXT:    [[QS:%.*]] = addrspacecast ptr %q to ptr addrspace(3)
 ; CHECK-NEXT:    %kosan.addr1 = ptrtoint ptr addrspace(3) [[QS]] to i64
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr1, 4
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], add (i64 ptrtoint (ptr addrspace(3) @tile to i64), i64 1024)
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr1, ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    [[BAD:%kosan.bad[0-9]+]] = or i1 [[LO]], [[HI]]
+; CHECK-NEXT:    [[OFF:%kosan.offset[0-9]+]] = sub i64 %kosan.addr1, ptrtoint (ptr addrspace(3) @tile to i64)
+; CHECK-NEXT:    [[BAD:%kosan.bad[0-9]+]] = icmp ugt i64 [[OFF]], 1020
 ; CHECK-NEXT:    [[SAFE:%kosan.safe[0-9]+]] = select i1 [[BAD]], ptr addrspacecast (ptr addrspace(3) @__kosan_shared_sink to ptr), ptr %q
 ; CHECK-NEXT:    %v = load float, ptr [[SAFE]], align 4
 ; CHECK-NEXT:    %v.kosan = select i1 [[BAD]], float 0.000000e+00, float %v
@@ -147,10 +143,8 @@ entry:
 ; ...tile[256] with one.
 ; CHECK-NEXT:    %o = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 256
 ; CHECK-NEXT:    [[ADDR:%kosan.addr[0-9]+]] = ptrtoint ptr addrspace(3) %o to i64
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 [[ADDR]], 4
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], add (i64 ptrtoint (ptr addrspace(3) @tile to i64), i64 1024)
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 [[ADDR]], ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    [[BAD:%kosan.bad[0-9]+]] = or i1 [[LO]], [[HI]]
+; CHECK-NEXT:    [[OFF:%kosan.offset[0-9]+]] = sub i64 [[ADDR]], ptrtoint (ptr addrspace(3) @tile to i64)
+; CHECK-NEXT:    [[BAD:%kosan.bad[0-9]+]] = icmp ugt i64 [[OFF]], 1020
 ; CHECK-NEXT:    [[SAFE:%kosan.safe[0-9]+]] = select i1 [[BAD]], ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %o
 ; CHECK-NEXT:    store float %v.kosan, ptr addrspace(3) [[SAFE]], align 4
 ; CHECK-NEXT:    br i1 [[BAD]], label %[[RB:kosan.report[0-9]+]], label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
@@ -189,10 +183,11 @@ entry:
 ; CHECK-NEXT:    %p = getelementptr inbounds [0 x float], ptr addrspace(3) @dyn, i64 0, i64 %idx
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr addrspace(3) %p to i64
 ; CHECK-NEXT:    %kosan.end = add i64 ptrtoint (ptr addrspace(3) @dyn to i64), %kosan.dyn_smem
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 4
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], %kosan.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, ptrtoint (ptr addrspace(3) @dyn to i64)
-; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
+; CHECK-NEXT:    [[LIMIT:%.*]] = sub i64 %kosan.dyn_smem, 4
+; CHECK-NEXT:    [[SMALL:%.*]] = icmp ult i64 %kosan.dyn_smem, 4
+; CHECK-NEXT:    %kosan.offset = sub i64 %kosan.addr, ptrtoint (ptr addrspace(3) @dyn to i64)
+; CHECK-NEXT:    [[OVER:%.*]] = icmp ugt i64 %kosan.offset, [[LIMIT]]
+; CHECK-NEXT:    %kosan.bad = or i1 [[OVER]], [[SMALL]]
 ; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %p
 ; CHECK-NEXT:    store float 1.000000e+00, ptr addrspace(3) %kosan.safe, align 4
 ; CHECK-NEXT:    br i1 %kosan.bad, label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
@@ -242,11 +237,9 @@ entry:
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %p to i64
 ; CHECK-NEXT:    %kosan.begin = ptrtoint ptr %arr to i64
 ; CHECK-NEXT:    %kosan.end = add i64 %kosan.begin, 64
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 4
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], %kosan.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, %kosan.begin
-; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
-; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_sink to ptr), ptr %p
+; CHECK-NEXT:    %kosan.offset = sub i64 %kosan.addr, %kosan.begin
+; CHECK-NEXT:    %kosan.bad = icmp ugt i64 %kosan.offset, 60
+; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %p
 ; CHECK-NEXT:    %v = load i32, ptr %kosan.safe, align 4
 ; CHECK-NEXT:    br i1 %kosan.bad, label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -289,10 +282,8 @@ entry:
 ; CHECK-NEXT:    [[BASE:%.*]] = addrspacecast ptr %arr to ptr addrspace(5)
 ; CHECK-NEXT:    %kosan.begin = ptrtoint ptr addrspace(5) [[BASE]] to i64
 ; CHECK-NEXT:    %kosan.end = add i64 %kosan.begin, 64
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 4
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], %kosan.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, %kosan.begin
-; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
+; CHECK-NEXT:    %kosan.offset = sub i64 %kosan.addr, %kosan.begin
+; CHECK-NEXT:    %kosan.bad = icmp ugt i64 %kosan.offset, 60
 ; CHECK-NEXT:    br i1 %kosan.bad, label %kosan.slow, label %kosan.access, !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.access:
@@ -334,7 +325,7 @@ entry:
   ret void
 }
 ; CHECK-LABEL: define ptx_kernel void @shared_atomic__kosan(
-; CHECK:         %kosan.bad = or i1
+; CHECK:         %kosan.bad = icmp ugt i64 %kosan.offset, 1020
 ; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %p
 ; CHECK-NEXT:    %old = atomicrmw fadd ptr addrspace(3) %kosan.safe, float 1.000000e+00 monotonic, align 4
 ; CHECK-NEXT:    %old.kosan = select i1 %kosan.bad, float 0.000000e+00, float %old
@@ -388,10 +379,11 @@ entry:
 ; CHECK-NEXT:    [[QS:%.*]] = addrspacecast ptr %q to ptr addrspace(3)
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr addrspace(3) [[QS]] to i64
 ; CHECK-NEXT:    %kosan.end = add i64 ptrtoint (ptr addrspace(3) @dyn to i64), %kosan.dyn_smem
-; CHECK-NEXT:    [[LAST:%.*]] = add i64 %kosan.addr, 4
-; CHECK-NEXT:    [[HI:%.*]] = icmp ugt i64 [[LAST]], %kosan.end
-; CHECK-NEXT:    [[LO:%.*]] = icmp ult i64 %kosan.addr, ptrtoint (ptr addrspace(3) @dyn to i64)
-; CHECK-NEXT:    %kosan.bad = or i1 [[LO]], [[HI]]
+; CHECK-NEXT:    [[LIMIT:%.*]] = sub i64 %kosan.dyn_smem, 4
+; CHECK-NEXT:    [[SMALL:%.*]] = icmp ult i64 %kosan.dyn_smem, 4
+; CHECK-NEXT:    %kosan.offset = sub i64 %kosan.addr, ptrtoint (ptr addrspace(3) @dyn to i64)
+; CHECK-NEXT:    [[OVER:%.*]] = icmp ugt i64 %kosan.offset, [[LIMIT]]
+; CHECK-NEXT:    %kosan.bad = or i1 [[OVER]], [[SMALL]]
 ; CHECK-NEXT:    %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(3) @__kosan_shared_sink to ptr), ptr %q
 ; CHECK-NEXT:    %v = load float, ptr %kosan.safe, align 4
 ; CHECK-NEXT:    %v.kosan = select i1 %kosan.bad, float 0.000000e+00, float %v

@@ -24,6 +24,13 @@
 ; RUN:   | FileCheck %s --check-prefix=INLINE
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=UNINIT
+; -kosan-reload-after-report=0: the loaded value stays live across the call.
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-reload-after-report=0 -S < %s \
+; RUN:   | FileCheck %s --check-prefix=NORELOAD
+; NORELOAD-LABEL: define ptx_kernel void @first__kosan(
+; NORELOAD:         %v = load float, ptr %kosan.safe, align 4
+; NORELOAD-NOT:     .reload
+; NORELOAD:         store float %v, ptr
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -61,8 +68,9 @@ entry:
 ; UNINIT:         %kosan.pitched = icmp ne i64 %kosan.arg0.pitch, 0
 ; UNINIT-NEXT:    [[BP:%.*]] = or i1 %kosan.bad, %kosan.pitched
 ; UNINIT-NEXT:    [[TAKE:%.*]] = or i1 [[BP]], %kosan.uninit.on
-; UNINIT:         %v = load float, ptr %kosan.safe, align 4
-; UNINIT-NEXT:    %v.kosan = select i1 %kosan.bad, float 0.000000e+00, float %v
+; A bad load reads the zero sink, which nothing writes: no select of its value.
+; UNINIT:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %px
+; UNINIT-NEXT:    %v = load float, ptr %kosan.safe, align 4
 ; UNINIT-NEXT:    br i1 [[TAKE]], label %kosan.report, label
 ; UNINIT:       kosan.report:
 ; UNINIT:         [[BAD:%.*]] = zext i1 %kosan.bad to i32
@@ -78,6 +86,12 @@ entry:
 ; UNINIT-NEXT:    br i1 [[NEED]], label %kosan.record, label
 ; UNINIT:       kosan.record:
 ; UNINIT-NEXT:    call i1 @__kosan_oob_report(i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i32 0, i64 %kosan.addr, i32 4, i64 %kosan.arg0.begin, i64 %kosan.arg0.end, i64 %kosan.arg0.pitch, i64 {{%.*}}, i32 %kosan.what)
+; The value is read again after the call (ptxas no longer spills the loaded
+; value on the path that finds nothing to keep it across the call); the
+; store takes the value that reaches it.
+; UNINIT-NEXT:    %v.kosan.reload = load float, ptr %kosan.safe, align 4, !nosanitize
+; UNINIT:         [[AFTER:%v.kosan[0-9]+]] = phi float [ %v, %kosan.report ], [ %v.kosan.reload, %kosan.record ]
+; UNINIT:         %v.kosan = phi float [ %v, %entry ], [ [[AFTER]], %{{[0-9]+}} ]
 ; UNINIT-NOT:     kosan.uninit.test
 ; UNINIT:         store float %v.kosan
 ; UNINIT-NOT:     icmp eq i32 {{.*}}, -655371
@@ -115,9 +129,16 @@ entry:
 ; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %src
 ; CHECK-NEXT:    %kosan.copy = load <4 x i32>, ptr addrspace(3) %kosan.safe, align 4, !kosan.copy
 ; CHECK-NEXT:    %kosan.copy.kosan = select i1 %kosan.bad, <4 x i32> zeroinitializer, <4 x i32> %kosan.copy
+; After the report call the load reads its value again (nosanitize: not
+; checked twice), so that the value it read is not live across the call;
+; the store takes the one that reaches it.
 ; CHECK:         call i1 @__kosan_oob_report(i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i32 %kosan.member.site, i64 %kosan.member.addr, i32 %kosan.member.size, {{.*}}, i64 0, i64 0, i32 1)
+; CHECK-NEXT:    %kosan.copy.kosan.reload = load <4 x i32>, ptr addrspace(3) %kosan.safe, align 4, !nosanitize
+; CHECK-NEXT:    [[RELOADED:%.*]] = select i1 %kosan.bad, <4 x i32> zeroinitializer, <4 x i32> %kosan.copy.kosan.reload
+; CHECK:         [[AFTER:%kosan.copy.kosan[0-9]+]] = phi <4 x i32> [ %kosan.copy.kosan, %kosan.group.found ], [ [[RELOADED]], %kosan.record ]
+; CHECK:         [[JOINED:%kosan.copy.kosan[0-9]+]] = phi <4 x i32> [ %kosan.copy.kosan, %entry ], [ [[AFTER]], %{{[0-9]+}} ]
 ; CHECK:         %kosan.safe{{[0-9]+}} = select i1 %kosan.bad, ptr addrspace(3) @__kosan_shared_sink, ptr addrspace(3) %dst
-; CHECK-NEXT:    store <4 x i32> %kosan.copy.kosan, ptr addrspace(3) %kosan.safe{{[0-9]+}}, align 4, !kosan.copy
+; CHECK-NEXT:    store <4 x i32> [[JOINED]], ptr addrspace(3) %kosan.safe{{[0-9]+}}, align 4, !kosan.copy
 ; The 12-byte copy: still a memcpy, behind its checks; the report
 ; function's answer decides whether it goes ahead.
 ; CHECK:       kosan.access{{[0-9]+}}:

@@ -5,10 +5,10 @@ usage: bench/order/sass_cost.py KERNELS.cubin [...]   (cuobjdump from CUDA_PATH/
        or set CUOBJDUMP)
 
 Per kernel (plain and __kosan clones alike): the instructions of its
-innermost loops (each backward branch's range, the largest one that holds no
-other backward branch), plus the instructions of the subroutines that range
-calls, once each (a call into the device runtime runs its body at every
-call). The weight of an instruction is SM cycles per warp at the sm_90
+innermost loops (each backward branch's range that holds no other backward
+branch); apart, the instructions of the subroutines that range calls (a
+call into the device runtime runs its body, one path of it, at every call
+it makes). The weight of an instruction is SM cycles per warp at the sm_90
 throughput of the CUDA C Programming Guide's table (results per clock per
 SM): 128 for fp32 add/mul/fma (0.25), 64 for 32-bit integer add, multiply,
 logic, shift, compare and select (0.5), IMAD.WIDE as two multiplies, 32 for
@@ -81,10 +81,11 @@ def hot(insns):
     innermost = [(s, e) for s, e in loops
                  if not any((s2, e2) != (s, e) and s <= s2 and e2 <= e for s2, e2 in loops)]
     if not innermost:
-        return insns, False
+        return insns, None
     picked = set()
     for s, e in innermost:
         picked.update(range(s, e + 1))
+    loop = set(picked)
     # Subroutines called from the loops: from the target to its RET.
     todo = [insns[i] for i in sorted(picked)]
     seen = set()
@@ -104,17 +105,18 @@ def hot(insns):
             if insns[j][1].startswith("RET"):
                 break
             j += 1
-    return [insns[i] for i in sorted(picked)], True
+    return [insns[i] for i in sorted(loop)], len(picked - loop)
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: sass_cost.py KERNELS.cubin [...]")
-    print("| cubin | kernel | loop | instructions | weighted cycles/warp | integer | fp32 | memory | calls |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| cubin | kernel | counted | instructions | weighted cycles/warp | integer | fp32 | memory "
+          "| calls | callee instructions |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for cubin in sys.argv[1:]:
         for name, insns in sorted(functions(cubin).items()):
-            body, looped = hot(insns)
+            body, callee = hot(insns)
             kinds = Counter()
             cycles = 0.0
             for _, op, _ in body:
@@ -128,9 +130,9 @@ def main():
                     kinds["mem"] += 1
                 elif op.startswith("CALL"):
                     kinds["call"] += 1
-            print(f"| {os.path.basename(cubin)} | {name} | {'loop' if looped else 'whole'} | "
+            print(f"| {os.path.basename(cubin)} | {name} | {'whole' if callee is None else 'loop'} | "
                   f"{len(body)} | {cycles:.2f} | {kinds['int']} | {kinds['fp32']} | {kinds['mem']} | "
-                  f"{kinds['call']} |")
+                  f"{kinds['call']} | {callee or 0} |")
 
 
 if __name__ == "__main__":

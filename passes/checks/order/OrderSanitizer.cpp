@@ -172,10 +172,12 @@ private:
   // (kosan_order_dense), read once at the clone's entry.
   struct DenseShadow {
     PHINode *shadow, *elements, *shift; // i64 each; placed by placeDenseShadows()
+    uint64_t elementSize = 0;           // of the stores through it, 0 if they differ
   };
-  DenseShadow &denseShadow(unsigned arg);
+  DenseShadow &denseShadow(unsigned arg, uint64_t elementSize);
   void placeDenseShadows();
-  void storeFingerprint(IRBuilder<> &B, Value *where, Value *fp, uint32_t arg);
+  void storeFingerprint(IRBuilder<> &B, Value *where, Value *fp, uint32_t arg,
+                        uint64_t elementSize);
   FunctionCallee entry(StringRef name, Type *ret, ArrayRef<Type *> params) {
     return runtimeEntry(M, name, ret, params);
   }
@@ -604,7 +606,7 @@ void Instrumenter::handleStore(StoreInst *SI) {
   for (unsigned j = 0; j < lanes; ++j) {
     Value *w = j ? B.CreateAdd(where, k(I64, j * elem)) : where;
     Value *lf = lanes > 1 ? B.CreateExtractElement(f, uint64_t(j)) : f;
-    storeFingerprint(B, w, lf, arg);
+    storeFingerprint(B, w, lf, arg, elem);
   }
   ++counts.stores;
 }
@@ -614,13 +616,14 @@ void Instrumenter::handleStore(StoreInst *SI) {
 // element's size (as the device runtime computes it). Past the shadow, for
 // an output without one and for pointers the pass could not trace, the
 // device runtime logs it.
-void Instrumenter::storeFingerprint(IRBuilder<> &B, Value *where, Value *fp, uint32_t arg) {
+void Instrumenter::storeFingerprint(IRBuilder<> &B, Value *where, Value *fp, uint32_t arg,
+                                    uint64_t elementSize) {
   FunctionCallee fn = entry(rt::OrderStore, Type::getVoidTy(Ctx), {I64, I64, I64});
   if (!ctx.kernel || arg >= KOSAN_ORDER_DENSE_ARGS) {
     B.CreateCall(fn, {ctx.state, where, fp});
     return;
   }
-  DenseShadow &d = denseShadow(arg);
+  DenseShadow &d = denseShadow(arg, elementSize);
   uint64_t mask = (uint64_t(1) << KOSAN_ORDER_WHERE_SHIFT) - 1;
   Value *index = B.CreateLShr(B.CreateAnd(where, k(I64, mask)), d.shift);
   Value *inShadow = B.CreateICmpULT(index, d.elements, "kosan.in_shadow");
@@ -636,14 +639,17 @@ void Instrumenter::storeFingerprint(IRBuilder<> &B, Value *where, Value *fp, uin
   B.SetInsertPoint(log->getParent()->getSingleSuccessor()->getFirstInsertionPt());
 }
 
-Instrumenter::DenseShadow &Instrumenter::denseShadow(unsigned arg) {
+Instrumenter::DenseShadow &Instrumenter::denseShadow(unsigned arg, uint64_t elementSize) {
   for (auto &[a, d] : denseShadows)
-    if (a == arg)
+    if (a == arg) {
+      if (d.elementSize != elementSize)
+        d.elementSize = 0;
       return d;
+    }
   std::string name = "kosan.order_out" + std::to_string(arg);
   DenseShadow d{PHINode::Create(I64, 2, name + ".shadow"),
                 PHINode::Create(I64, 2, name + ".elements"),
-                PHINode::Create(I64, 2, name + ".shift")};
+                PHINode::Create(I64, 2, name + ".shift"), elementSize};
   denseShadows.push_back({arg, d});
   return denseShadows.back().second;
 }
@@ -652,6 +658,9 @@ Instrumenter::DenseShadow &Instrumenter::denseShadow(unsigned arg) {
 // state and its table of output shadows (abi.h); the clone reads the entries
 // of the parameters it stores through once, at its entry. Without, the
 // entries read as empty (no store reaches them: the same flag skips them).
+// Where all of a parameter's stores have one element size, the host's shift
+// is its logarithm (it takes the shift from these stores' sites), and the
+// clone shifts by a constant.
 void Instrumenter::placeDenseShadows() {
   if (denseShadows.empty())
     return;
@@ -681,8 +690,15 @@ void Instrumenter::placeDenseShadows() {
     uint64_t entryAt = uint64_t(arg) * sizeof(kosan_order_dense);
     Value *shadow = field(table, entryAt + offsetof(kosan_order_dense, shadow), I64, "");
     Value *elements = field(table, entryAt + offsetof(kosan_order_dense, elements), I64, "");
-    Value *shift = B.CreateZExt(
-        field(table, entryAt + offsetof(kosan_order_dense, shift), I32, ""), I64);
+    Value *shift = nullptr;
+    if (d.elementSize && isPowerOf2_64(d.elementSize)) {
+      d.shift->replaceAllUsesWith(k(I64, Log2_64(d.elementSize)));
+      d.shift->deleteValue();
+      d.shift = nullptr;
+    } else {
+      shift = B.CreateZExt(
+          field(table, entryAt + offsetof(kosan_order_dense, shift), I32, ""), I64);
+    }
     auto place = [&](PHINode *P, Value *v) {
       P->insertInto(tail, tail->begin());
       P->addIncoming(v, read);
@@ -690,7 +706,8 @@ void Instrumenter::placeDenseShadows() {
     };
     place(d.shadow, shadow);
     place(d.elements, elements);
-    place(d.shift, shift);
+    if (d.shift)
+      place(d.shift, shift);
   }
 }
 

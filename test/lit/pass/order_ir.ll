@@ -89,14 +89,24 @@ define void @half_atomic(ptr %out, i16 %h) {
   ret void
 }
 
+; A float and a double stored through one parameter: the shift is the
+; host's, read with the shadow.
+define void @mixed(ptr %out, float %f, double %d) {
+  store float %f, ptr %out, align 4
+  %o8 = getelementptr inbounds i8, ptr %out, i64 8
+  store double %d, ptr %o8, align 8
+  ret void
+}
+
 declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32)
 declare float @llvm.fma.f32(float, float, float)
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
 !0 = !{ptr @sum, !"kernel", i32 1}
 !1 = !{ptr @trees, !"kernel", i32 1}
 !2 = !{ptr @consts, !"kernel", i32 1}
 !3 = !{ptr @half_atomic, !"kernel", i32 1}
+!4 = !{ptr @mixed, !"kernel", i32 1}
 
 ; The shadow of the static tile: one i64 per float.
 ; CHECK: @tile.kosan_fp = internal addrspace(3) global [256 x i64] undef, align 8
@@ -109,15 +119,16 @@ declare float @llvm.fma.f32(float, float, float)
 ; CHECK:         %kosan.value_leaves = icmp ne i32 {{%[0-9]+}}, 0
 ; With a trace (KOSAN_LAUNCH_ORDER_STORES = 4) the clone reads the shadow of
 ; out (entry 1 of the table of output shadows the order state points to:
-; address, elements, shift) once, at its entry.
+; address and elements; all of out's stores are 4-byte floats, so the shift
+; is a constant 2) once, at its entry.
 ; CHECK:         %kosan.order_shadows = icmp ne i32 {{%[0-9]+}}, 0
 ; CHECK-NEXT:    br i1 %kosan.order_shadows, label %[[READ:[0-9]+]], label %[[GO:[0-9]+]]
 ; CHECK:       [[READ]]:
 ; CHECK:         %kosan.order_state = load i64, ptr addrspace(1) {{%[0-9]+}}, align 8, !invariant.load
 ; CHECK:         %kosan.order_dense = load i64, ptr addrspace(1) {{%[0-9]+}}, align 8, !invariant.load
 ; CHECK:         getelementptr inbounds i8, ptr addrspace(1) {{%[0-9]+}}, i64 24
+; CHECK-NOT:     load i32
 ; CHECK:       [[GO]]:
-; CHECK-NEXT:    %kosan.order_out1.shift = phi i64 [ {{%[0-9]+}}, %[[READ]] ], [ 0, %entry ]
 ; CHECK-NEXT:    %kosan.order_out1.elements = phi i64 [ {{%[0-9]+}}, %[[READ]] ], [ 0, %entry ]
 ; CHECK-NEXT:    %kosan.order_out1.shadow = phi i64 [ {{%[0-9]+}}, %[[READ]] ], [ 0, %entry ]
 ; CHECK:       loop:
@@ -155,7 +166,7 @@ declare float @llvm.fma.f32(float, float, float)
 ; The element's index in out's shadow: its byte offset shifted by the
 ; element's size; within the shadow the clone writes the fingerprint there.
 ; CHECK-NEXT:    [[OFF:%[0-9]+]] = and i64 [[WHERE]], 281474976710655
-; CHECK-NEXT:    [[IDX:%[0-9]+]] = lshr i64 [[OFF]], %kosan.order_out1.shift
+; CHECK-NEXT:    [[IDX:%[0-9]+]] = lshr i64 [[OFF]], 2
 ; CHECK-NEXT:    %kosan.in_shadow = icmp ult i64 [[IDX]], %kosan.order_out1.elements
 ; CHECK-NEXT:    br i1 %kosan.in_shadow, label %[[WRITE:[0-9]+]], label %[[CALL:[0-9]+]]
 ; CHECK:       [[WRITE]]:
@@ -201,6 +212,14 @@ declare float @llvm.fma.f32(float, float, float)
 ; CHECK:         [[HB:%[0-9]+]] = zext i16 %h to i64
 ; CHECK:         [[OB:%[0-9]+]] = zext i16 %old to i64
 ; CHECK-NEXT:    call void @__kosan_order_atomic(i64 %kosan.state, i64 {{%[0-9]+}}, i64 {{%[0-9]+}}, i64 [[OB]], i64 [[HB]])
+
+; CHECK-LABEL: define ptx_kernel void @mixed__kosan(
+; CHECK:         [[SHIFT32:%[0-9]+]] = load i32, ptr addrspace(1) {{%[0-9]+}}, align 4, !invariant.load
+; CHECK:         %kosan.order_out0.shift = phi i64
+; CHECK:         lshr i64 {{%[0-9]+}}, %kosan.order_out0.shift
+; CHECK:         store float %f
+; CHECK:         lshr i64 {{%[0-9]+}}, %kosan.order_out0.shift
+; CHECK:         store double %d
 
 ; FOLD: SUB [[SUB:-?[0-9]+]]
 ; FOLD: FMA [[FMA:-?[0-9]+]]

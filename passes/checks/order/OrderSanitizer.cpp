@@ -450,7 +450,7 @@ Value *Instrumenter::offsetFrom(IRBuilder<> &B, Value *ptr, GlobalVariable *G) {
   Value *at = ptr->stripPointerCasts();
   while (at != G) {
     auto *GEP = dyn_cast<GEPOperator>(at);
-    if (!GEP) {
+    if (!GEP || GEP->getType()->isVectorTy()) {
       Constant *base = ConstantExpr::getPointerBitCastOrAddrSpaceCast(G, ptr->getType());
       return B.CreateSub(B.CreatePtrToInt(ptr, I64), B.CreatePtrToInt(base, I64));
     }

@@ -128,7 +128,7 @@ OrderOpsIndex::OrderOpsIndex(const OrderOpsRecord &record, uint64_t dropped)
   size_t n = std::min<size_t>(record.ops.size(), FingerprintTable::kNone - 1);
   for (size_t i = 0; i < n; ++i) {
     const OrderOp &op = record.ops[i];
-    byResult_.insert(kosan_fp_combine(op.op, op.a, op.b), uint32_t(i));
+    byResult_.insert(kosan_fp_logged_result(op.op, op.a, op.b), uint32_t(i));
   }
 }
 

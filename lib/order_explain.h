@@ -2,7 +2,8 @@
 //
 // checks=order-ops logs every floating-point operation of a launch
 // (OrderOpsRecord). An operation's result fingerprint is
-// kosan_fp_combine(op, a, b), so a stored fingerprint can be walked back
+// kosan_fp_logged_result(op, a, b) (kosan_fp_combine, or the sum of an
+// fma's product), so a stored fingerprint can be walked back
 // through the log to its leaves; walking A's and B's fingerprints of one
 // element side by side says at which operation the two runs part
 // (docs/diff.md). Used by kosan-diff --order and --batch-invariance.

@@ -132,7 +132,9 @@ enum kosan_launch_flags : uint32_t {
   KOSAN_LAUNCH_ORDER_VALUE_LEAVES = 1u << 1,
   // checks=order: the launch logs its stores (there is a trace for them).
   // Without it the clone skips the stores' log, and the fingerprints that
-  // only stores use are not computed.
+  // only stores use are not computed. With it the device state's order
+  // state and its table of output shadows (kosan_order_dense) are set: the
+  // clone reads its outputs' entries at its entry.
   KOSAN_LAUNCH_ORDER_STORES = 1u << 2,
   // uninit=1: fresh allocations hold KOSAN_UNINIT_PATTERN; a checked global
   // load that reads it records an event at its site, with
@@ -406,10 +408,14 @@ struct kosan_order_state {
 // that parameter a shadow for the launch, to the shadow: one fingerprint per
 // element at the element's index, written in place (no log record, no
 // atomic; the last store to an element wins, as for the element itself).
-// Stores through other pointers, and past the shadow, go to the log.
+// Stores through other pointers, and past the shadow, go to the log. The
+// clone writes to the shadow itself (passes/checks/order), so: elements is
+// 0 where shadow is 0, and shift is that of the element size of the
+// parameter's store sites (the clone shifts by a constant where they all
+// have one size).
 struct kosan_order_dense {
   uint64_t shadow;            // device address of uint64_t[elements]; 0: none
-  uint64_t elements;
+  uint64_t elements;          // 0 where shadow is 0
   uint32_t shift;             // log2 of the element's size in bytes
   uint32_t reserved;
 };

@@ -19,8 +19,13 @@
 //   commutative operations (fadd, fmul, min, max, fma's product) sort their
 //             operands first: a+b and b+a give the same bits in IEEE
 //             arithmetic, so they get the same fingerprint.
-//   fma(a,b,c) combine(FMA, combine_commutative(FMA_MUL, a, b), c): unlike
-//             a*b+c computed in two roundings.
+//   fma(a,b,c) combine(FMA, product(a, b), c) with product(a, b) = a + b
+//             (mod 2^64): unlike a*b+c computed in two roundings. The
+//             product is exact inside the fma, so it needs no hash of its
+//             own: a sum tells {a, b} apart from any other pair of
+//             fingerprints as well as a sorted hash would, and a chain
+//             acc = fma(x, y, acc) (a dot product, a matmul's k loop) costs
+//             one combine per step.
 //   atomics   a location's fingerprint after float atomics is its leaf
 //             folded with each contribution in landing order,
 //             combine(ATOMIC_<op>, acc, contribution), on the host.
@@ -95,9 +100,18 @@ KOSAN_FP_FN uint64_t kosan_fp_unary(uint64_t op, uint64_t a) {
   return kosan_fp_combine(op, a, KOSAN_FP_UNARY_SALT);
 }
 
+// The product inside an fma (the order-ops log records it as an "fma.mul"
+// operation whose result is this, not a combine).
+KOSAN_FP_FN uint64_t kosan_fp_product(uint64_t a, uint64_t b) { return a + b; }
+
 KOSAN_FP_FN uint64_t kosan_fp_fma(uint64_t a, uint64_t b, uint64_t c) {
-  return kosan_fp_combine(kosan_fp_op("fma"),
-                          kosan_fp_combine_commutative(kosan_fp_op("fma.mul"), a, b), c);
+  return kosan_fp_combine(kosan_fp_op("fma"), kosan_fp_product(a, b), c);
+}
+
+// What an operation the order-ops log records (operands a and b, operation
+// code op) computed: the fma's product is a sum, every other a combine.
+KOSAN_FP_FN uint64_t kosan_fp_logged_result(uint64_t op, uint64_t a, uint64_t b) {
+  return op == kosan_fp_op("fma.mul") ? kosan_fp_product(a, b) : kosan_fp_combine(op, a, b);
 }
 
 #undef KOSAN_FP_FN

@@ -98,7 +98,8 @@
 //                                          ARG's dtype in "params", else 4)
 //   ["f32", 0.5] / ["f64", 0.5]           kosan_fp_content of the value's bits
 //   ["op", NAME, SITE, A, B]              an operation; fadd, fmul, fmin,
-//                                          fmax, fma.mul sort their operands
+//                                          fmax, fma.mul sort their operands;
+//                                          fma.mul is their sum
 //   ["unary", NAME, SITE, A]              kosan_fp_unary
 //   ["chain", NAME, SITE, ARG, FIRST, N]  ((ARG[FIRST] op ARG[FIRST+1]) op ...)
 //   ["tree", NAME, SITE, ARG, FIRST, N]   pairwise: halves, recursively
@@ -601,7 +602,7 @@ private:
       it = record_.sites.insert(record_.sites.end(), site);
     uint64_t op = kosan_fp_op(name.c_str());
     record_.ops.push_back({a, b, op, uint32_t(it - record_.sites.begin())});
-    return kosan_fp_combine(op, a, b);
+    return kosan_fp_logged_result(op, a, b);
   }
 
   OrderOpsRecord record_;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <vector>
 
 using namespace kosan;
 
@@ -55,6 +56,59 @@ TEST(OrderFingerprint, FusedAndUnfusedDiffer) {
   uint64_t unfused = add(kosan_fp_combine_commutative(kosan_fp_op("fmul"), a, b), c);
   EXPECT_NE(kosan_fp_fma(a, b, c), unfused);
   EXPECT_EQ(kosan_fp_fma(a, b, c), kosan_fp_fma(b, a, c));
+}
+
+TEST(OrderFingerprint, AnFmaTellsItsAddendFromItsFactors) {
+  uint64_t a = f32(3), b = f32(2), c = f32(1);
+  std::set<uint64_t> seen = {kosan_fp_fma(a, b, c), kosan_fp_fma(a, c, b), kosan_fp_fma(c, b, a),
+                             kosan_fp_fma(a, a, b), kosan_fp_fma(a, b, a)};
+  EXPECT_EQ(seen.size(), 5u);
+}
+
+TEST(OrderFingerprint, DotProductChainsInAnotherOrderDiffer) {
+  // acc = fma(x[k], w[k], acc) over the 24 orders of 4 products, and over
+  // the 24 orders of 4 squares (x[k] * x[k]: the product's operands alike).
+  uint64_t zero = f32(0);
+  std::set<uint64_t> products, squares;
+  int order[4] = {0, 1, 2, 3};
+  do {
+    uint64_t acc = zero, sq = zero;
+    for (int k : order) {
+      uint64_t x = kosan_fp_leaf(0, 4 * k), w = kosan_fp_leaf(1, 4 * k);
+      acc = kosan_fp_fma(x, w, acc);
+      sq = kosan_fp_fma(x, x, sq);
+    }
+    products.insert(acc);
+    squares.insert(sq);
+  } while (std::next_permutation(order, order + 4));
+  EXPECT_EQ(products.size(), 24u);
+  EXPECT_EQ(squares.size(), 24u);
+  // Another pairing of the same leaves: x[0]*w[1] + x[1]*w[0].
+  uint64_t x0 = kosan_fp_leaf(0, 0), x1 = kosan_fp_leaf(0, 4);
+  uint64_t w0 = kosan_fp_leaf(1, 0), w1 = kosan_fp_leaf(1, 4);
+  EXPECT_NE(kosan_fp_fma(x1, w1, kosan_fp_fma(x0, w0, zero)),
+            kosan_fp_fma(x1, w0, kosan_fp_fma(x0, w1, zero)));
+  // Two partial sums added, against one chain.
+  uint64_t split = add(kosan_fp_fma(x0, w0, zero), kosan_fp_fma(x1, w1, zero));
+  EXPECT_NE(split, kosan_fp_fma(x1, w1, kosan_fp_fma(x0, w0, zero)));
+  // A long chain: swapping any two of its 256 products changes it.
+  std::vector<uint64_t> prods;
+  for (uint64_t k = 0; k < 256; ++k)
+    prods.push_back(k);
+  auto chain = [&](const std::vector<uint64_t> &ks) {
+    uint64_t acc = zero;
+    for (uint64_t k : ks)
+      acc = kosan_fp_fma(kosan_fp_leaf(0, 4 * k), kosan_fp_leaf(1, 4 * k), acc);
+    return acc;
+  };
+  uint64_t straight = chain(prods);
+  std::set<uint64_t> swapped = {straight};
+  for (size_t i = 0; i < 256; i += 15)
+    for (size_t j = i + 1; j < 256; j += 7) {
+      std::vector<uint64_t> ks = prods;
+      std::swap(ks[i], ks[j]);
+      EXPECT_TRUE(swapped.insert(chain(ks)).second) << i << " " << j;
+    }
 }
 
 TEST(OrderFingerprint, LeavesTellArgumentsOffsetsAndTypesApart) {

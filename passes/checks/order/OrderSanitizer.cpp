@@ -20,6 +20,7 @@
 #include "kosan/order.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/Utils/Local.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
@@ -151,11 +152,13 @@ private:
   }
   void logOp(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
   Value *commutative(IRBuilder<> &B, uint64_t op, Value *a, Value *b);
+  Value *fma(IRBuilder<> &B, uint64_t op, Value *a, Value *b, Value *c);
   Value *unary(IRBuilder<> &B, uint64_t op, Value *a) {
     return combine(B, op, a, k(a->getType(), KOSAN_FP_UNARY_SALT));
   }
   Value *leaf(IRBuilder<> &B, LoadInst *LI, unsigned arg, Value *offset);
-  Value *sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p);
+  Value *sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p, Align access);
+  Value *offsetFrom(IRBuilder<> &B, Value *ptr, llvm::GlobalVariable *G);
   AllocaInst *shadowSlotFor(Value *ptr);
   bool handleIntrinsic(CallInst *CI, IRBuilder<> &B);
   bool handleHalfAsm(CallInst *CI, IRBuilder<> &B);
@@ -165,6 +168,16 @@ private:
   void handleAtomic(AtomicRMWInst *RMW);
   bool mayBeGlobal(Value *ptr, const Provenance &p);
   Value *whereOf(IRBuilder<> &B, Value *ptr, const Provenance &p, uint32_t &arg);
+  // The launch's shadow of the output kernel parameter arg points to
+  // (kosan_order_dense), read once at the clone's entry.
+  struct DenseShadow {
+    PHINode *shadow, *elements, *shift; // i64 each; placed by placeDenseShadows()
+    uint64_t elementSize = 0;           // of the stores through it, 0 if they differ
+  };
+  DenseShadow &denseShadow(unsigned arg, uint64_t elementSize);
+  void placeDenseShadows();
+  void storeFingerprint(IRBuilder<> &B, Value *where, Value *fp, uint32_t arg,
+                        uint64_t elementSize);
   FunctionCallee entry(StringRef name, Type *ret, ArrayRef<Type *> params) {
     return runtimeEntry(M, name, ret, params);
   }
@@ -186,6 +199,8 @@ private:
   HalfRegisters halfRegs;
   DenseMap<AllocaInst *, AllocaInst *> shadowSlots;
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
+  // By kernel parameter, in the order first used.
+  SmallVector<std::pair<unsigned, DenseShadow>, 4> denseShadows;
   OrderCounts counts;
   // order-ops: the instruction whose fingerprint is being computed, the
   // operation names by code, and the site of each (instruction, operation).
@@ -246,6 +261,17 @@ Value *Instrumenter::commutative(IRBuilder<> &B, uint64_t op, Value *a, Value *b
   Value *lo = B.CreateSelect(lt, a, b);
   Value *hi = B.CreateSelect(lt, b, a);
   return combine(B, op, lo, hi);
+}
+
+// kosan_fp_fma: the product's fingerprint is the sum of its operands'
+// (commutative, one add), the fma combines it with the addend's. In a
+// chain acc = fma(x, y, acc) that is one combine per step, whose rotation
+// falls on the fresh sum (the accumulator's would be folded into the
+// previous step's multiply, at twice its cost).
+Value *Instrumenter::fma(IRBuilder<> &B, uint64_t op, Value *a, Value *b, Value *c) {
+  if (ctx.logOps)
+    logOp(B, code("fma.mul"), a, b);
+  return combine(B, op, B.CreateAdd(a, b), c);
 }
 
 // kosan_fp_content(bits, dtype), bits widened to i64 (or <N x i64>).
@@ -414,13 +440,38 @@ AllocaInst *Instrumenter::shadowSlotFor(Value *ptr) {
   return slot;
 }
 
+// ptr's byte offset from G, an i64: the sum of the offsets of the GEPs that
+// lead from G to ptr, where only GEPs and casts do (the code generator folds
+// their constant terms into the access, as it does for the array's own
+// accesses; a difference of two pointers in different address spaces it
+// would compute in full for every access); else the difference.
+Value *Instrumenter::offsetFrom(IRBuilder<> &B, Value *ptr, GlobalVariable *G) {
+  SmallVector<User *, 4> geps;
+  Value *at = ptr->stripPointerCasts();
+  while (at != G) {
+    auto *GEP = dyn_cast<GEPOperator>(at);
+    if (!GEP || GEP->getType()->isVectorTy()) {
+      Constant *base = ConstantExpr::getPointerBitCastOrAddrSpaceCast(G, ptr->getType());
+      return B.CreateSub(B.CreatePtrToInt(ptr, I64), B.CreatePtrToInt(base, I64));
+    }
+    geps.push_back(GEP);
+    at = GEP->getPointerOperand()->stripPointerCasts();
+  }
+  Value *offset = nullptr;
+  for (User *GEP : geps) {
+    Value *own = B.CreateSExtOrTrunc(emitGEPOffset(&B, DL, GEP), I64);
+    offset = offset ? B.CreateAdd(offset, own) : own;
+  }
+  return offset ? offset : k(I64, 0);
+}
+
 // The address of ptr's fingerprint in a shared-memory shadow, or nullptr.
-Value *Instrumenter::sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p) {
+Value *Instrumenter::sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p,
+                                Align access) {
   auto *G = dyn_cast_or_null<GlobalVariable>(p.base ? p.base->stripPointerCasts() : nullptr);
   if (!G || G->getAddressSpace() != kSharedAS)
     return nullptr;
-  Constant *base = ConstantExpr::getPointerBitCastOrAddrSpaceCast(G, ptr->getType());
-  Value *offset = B.CreatePtrDiff(B.getInt8Ty(), ptr, base);
+  Value *offset = offsetFrom(B, ptr, G);
   Value *shadowBase;
   unsigned granule;
   if (p.kind == Provenance::DynamicShared) {
@@ -434,8 +485,16 @@ Value *Instrumenter::sharedSlot(IRBuilder<> &B, Value *ptr, const Provenance &p)
       return nullptr;
     shadowBase = S;
   }
-  Value *index = B.CreateLShr(offset, k(I64, Log2_32(granule)));
   ++counts.sharedAccesses;
+  // An access aligned to its granule, in an array aligned to it, lies a
+  // whole number of granules from the start: its slot is the offset scaled
+  // by 8 / granule, which the optimizer distributes over the offset's terms
+  // (a k loop's slots become one base and constant offsets, as the array's
+  // own addresses do).
+  if (access.value() >= granule && G->getPointerAlignment(DL).value() >= granule)
+    return B.CreateGEP(B.getInt8Ty(), shadowBase,
+                       B.CreateShl(offset, k(I64, 3 - Log2_32(granule))));
+  Value *index = B.CreateLShr(offset, k(I64, Log2_32(granule)));
   return B.CreateGEP(I64, shadowBase, index);
 }
 
@@ -498,7 +557,7 @@ void Instrumenter::handleLoad(LoadInst *LI, IRBuilder<> &B) {
   Provenance p = PA.resolve(ptr);
   if (parameterLeaf(B, LI, p))
     return;
-  if (Value *slot = sharedSlot(B, ptr, p)) {
+  if (Value *slot = sharedSlot(B, ptr, p, LI->getAlign())) {
     fps[LI] = noSanitize(B.CreateAlignedLoad(fpType(T), slot, Align(8)));
     return;
   }
@@ -520,7 +579,7 @@ void Instrumenter::handleStore(StoreInst *SI) {
     return;
   }
   Provenance p = PA.resolve(ptr);
-  if (Value *slot = h ? nullptr : sharedSlot(B, ptr, p)) {
+  if (Value *slot = h ? nullptr : sharedSlot(B, ptr, p, SI->getAlign())) {
     noSanitize(B.CreateAlignedStore(fp(V), slot, Align(8)));
     return;
   }
@@ -540,7 +599,6 @@ void Instrumenter::handleStore(StoreInst *SI) {
   // The site tells the host the stored type and where in the source.
   sites.add(*SI, KOSAN_ACCESS_ORDER_STORE, KOSAN_SPACE_GLOBAL, dtype, "store",
                             arg == KOSAN_ORDER_ARG_UNRESOLVED ? -1 : int(arg));
-  FunctionCallee fn = entry(rt::OrderStore, Type::getVoidTy(Ctx), {I64, I64, I64});
   unsigned lanes = h ? h.lanes : 1;
   uint64_t elem = h ? 2 : DL.getTypeStoreSize(T->getScalarType());
   if (auto *VT = dyn_cast<FixedVectorType>(T))
@@ -548,9 +606,109 @@ void Instrumenter::handleStore(StoreInst *SI) {
   for (unsigned j = 0; j < lanes; ++j) {
     Value *w = j ? B.CreateAdd(where, k(I64, j * elem)) : where;
     Value *lf = lanes > 1 ? B.CreateExtractElement(f, uint64_t(j)) : f;
-    B.CreateCall(fn, {ctx.state, w, lf});
+    storeFingerprint(B, w, lf, arg, elem);
   }
   ++counts.stores;
+}
+
+// A stored value's fingerprint goes to its output's shadow, inline: the
+// element's index is its byte offset from the parameter shifted by the
+// element's size (as the device runtime computes it). Past the shadow, for
+// an output without one and for pointers the pass could not trace, the
+// device runtime logs it.
+void Instrumenter::storeFingerprint(IRBuilder<> &B, Value *where, Value *fp, uint32_t arg,
+                                    uint64_t elementSize) {
+  FunctionCallee fn = entry(rt::OrderStore, Type::getVoidTy(Ctx), {I64, I64, I64});
+  if (!ctx.kernel || arg >= KOSAN_ORDER_DENSE_ARGS) {
+    B.CreateCall(fn, {ctx.state, where, fp});
+    return;
+  }
+  DenseShadow &d = denseShadow(arg, elementSize);
+  uint64_t mask = (uint64_t(1) << KOSAN_ORDER_WHERE_SHIFT) - 1;
+  Value *index = B.CreateLShr(B.CreateAnd(where, k(I64, mask)), d.shift);
+  Value *inShadow = B.CreateICmpULT(index, d.elements, "kosan.in_shadow");
+  Instruction *write, *log;
+  SplitBlockAndInsertIfThenElse(inShadow, B.GetInsertPoint(), &write, &log);
+  IRBuilder<> W(write);
+  W.SetCurrentDebugLocation(B.getCurrentDebugLocation());
+  Value *base = W.CreateIntToPtr(d.shadow, PointerType::get(Ctx, addrspace::Global));
+  noSanitize(W.CreateAlignedStore(fp, W.CreateGEP(I64, base, index), Align(8)));
+  IRBuilder<> L(log);
+  L.SetCurrentDebugLocation(B.getCurrentDebugLocation());
+  L.CreateCall(fn, {ctx.state, where, fp});
+  B.SetInsertPoint(log->getParent()->getSingleSuccessor()->getFirstInsertionPt());
+}
+
+Instrumenter::DenseShadow &Instrumenter::denseShadow(unsigned arg, uint64_t elementSize) {
+  for (auto &[a, d] : denseShadows)
+    if (a == arg) {
+      if (d.elementSize != elementSize)
+        d.elementSize = 0;
+      return d;
+    }
+  std::string name = "kosan.order_out" + std::to_string(arg);
+  DenseShadow d{PHINode::Create(I64, 2, name + ".shadow"),
+                PHINode::Create(I64, 2, name + ".elements"),
+                PHINode::Create(I64, 2, name + ".shift"), elementSize};
+  denseShadows.push_back({arg, d});
+  return denseShadows.back().second;
+}
+
+// With KOSAN_LAUNCH_ORDER_STORES the host has set the device state's order
+// state and its table of output shadows (abi.h); the clone reads the entries
+// of the parameters it stores through once, at its entry. Without, the
+// entries read as empty (no store reaches them: the same flag skips them).
+// Where all of a parameter's stores have one element size, the host's shift
+// is its logarithm (it takes the shift from these stores' sites), and the
+// clone shifts by a constant.
+void Instrumenter::placeDenseShadows() {
+  if (denseShadows.empty())
+    return;
+  BasicBlock::iterator at = entryPoint();
+  IRBuilder<> B(&*at);
+  Value *on = B.CreateICmpNE(B.CreateAnd(ctx.flags, k(I32, KOSAN_LAUNCH_ORDER_STORES)),
+                             k(I32, 0), "kosan.order_shadows");
+  BasicBlock *head = at->getParent();
+  Instruction *thenTerm = SplitBlockAndInsertIfThen(on, at, false);
+  BasicBlock *read = thenTerm->getParent(), *tail = thenTerm->getSuccessor(0);
+  B.SetInsertPoint(thenTerm);
+  Type *GP = PointerType::get(Ctx, addrspace::Global);
+  MDNode *invariant = MDNode::get(Ctx, {});
+  auto field = [&](Value *base, uint64_t offset, Type *T, const Twine &name) {
+    Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), base, offset);
+    auto *L = B.CreateAlignedLoad(T, p, Align(T->getPrimitiveSizeInBits() / 8), name);
+    L->setMetadata(LLVMContext::MD_invariant_load, invariant);
+    noSanitize(L);
+    return L;
+  };
+  Value *state = B.CreateIntToPtr(ctx.state, GP);
+  Value *order = B.CreateIntToPtr(
+      field(state, offsetof(kosan_device_state, order), I64, "kosan.order_state"), GP);
+  Value *table = B.CreateIntToPtr(
+      field(order, offsetof(kosan_order_state, dense), I64, "kosan.order_dense"), GP);
+  for (auto &[arg, d] : denseShadows) {
+    uint64_t entryAt = uint64_t(arg) * sizeof(kosan_order_dense);
+    Value *shadow = field(table, entryAt + offsetof(kosan_order_dense, shadow), I64, "");
+    Value *elements = field(table, entryAt + offsetof(kosan_order_dense, elements), I64, "");
+    Value *shift = nullptr;
+    if (d.elementSize && isPowerOf2_64(d.elementSize)) {
+      d.shift->replaceAllUsesWith(k(I64, Log2_64(d.elementSize)));
+      d.shift->deleteValue();
+      d.shift = nullptr;
+    } else {
+      shift = B.CreateZExt(
+          field(table, entryAt + offsetof(kosan_order_dense, shift), I32, ""), I64);
+    }
+    auto place = [&](PHINode *P, Value *v) {
+      P->insertInto(tail, tail->begin());
+      P->addIncoming(v, read);
+      P->addIncoming(k(I64, 0), head);
+    };
+    place(d.shadow, shadow);
+    place(d.elements, elements);
+    if (d.shift)
+      place(d.shift, shift);
+  }
 }
 
 void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
@@ -564,7 +722,7 @@ void Instrumenter::handleAtomic(AtomicRMWInst *RMW) {
   // What the atomic returns is a value of unknown order.
   fps[RMW] = content(B, RMW);
   Provenance p = PA.resolve(ptr);
-  if (Value *slot = sharedSlot(B, ptr, p)) {
+  if (Value *slot = sharedSlot(B, ptr, p, RMW->getAlign())) {
     FunctionCallee fn = entry(rt::OrderSharedAtomic, Type::getVoidTy(Ctx),
                               {PointerType::get(Ctx, 0), I64, I64});
     Value *generic = B.CreateAddrSpaceCast(slot, PointerType::get(Ctx, 0));
@@ -704,7 +862,7 @@ bool Instrumenter::handleHalfAsm(CallInst *CI, IRBuilder<> &B) {
     else if (op.op == "max" && a.size() == 2)
       S = commutative(B, name("maxnum"), a[0], a[1]);
     else if (op.op == "fma" && a.size() == 3)
-      S = combine(B, name("fma"), commutative(B, code("fma.mul"), a[0], a[1]), a[2]);
+      S = fma(B, name("fma"), a[0], a[1], a[2]);
     else if (op.op == "neg" && a.size() == 1)
       S = unary(B, name("fneg"), a[0]);
     else if (op.op == "abs" && a.size() == 1)
@@ -785,7 +943,7 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
   case Intrinsic::fma:
   case Intrinsic::fmuladd:
     if (a.size() == 3)
-      S = combine(B, code("fma"), commutative(B, code("fma.mul"), a[0], a[1]), a[2]);
+      S = fma(B, code("fma"), a[0], a[1], a[2]);
     break;
   case Intrinsic::minnum: case Intrinsic::maxnum: case Intrinsic::minimum:
   case Intrinsic::maximum:
@@ -802,8 +960,7 @@ bool Instrumenter::handleIntrinsic(CallInst *CI, IRBuilder<> &B) {
     StringRef op = name.drop_front(5); // "llvm."
     // NVVM's explicit roundings: fma/add/mul with a rounding mode.
     if (op.starts_with("nvvm.fma.") && a.size() == 3)
-      S = combine(B, code(op.starts_with("nvvm.fma.rn.") ? "fma" : op),
-                  commutative(B, code("fma.mul"), a[0], a[1]), a[2]);
+      S = fma(B, code(op.starts_with("nvvm.fma.rn.") ? "fma" : op), a[0], a[1], a[2]);
     else if ((op.starts_with("nvvm.add.") || op.starts_with("nvvm.mul.") ||
               op.starts_with("nvvm.fmin") || op.starts_with("nvvm.fmax")) &&
              a.size() == 2)
@@ -917,6 +1074,7 @@ OrderCounts Instrumenter::run() {
         s = Constant::getNullValue(SP->getType());
       SP->addIncoming(s, P->getIncomingBlock(i));
     }
+  placeDenseShadows();
   return counts;
 }
 

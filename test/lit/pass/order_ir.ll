@@ -89,14 +89,24 @@ define void @half_atomic(ptr %out, i16 %h) {
   ret void
 }
 
+; A float and a double stored through one parameter: the shift is the
+; host's, read with the shadow.
+define void @mixed(ptr %out, float %f, double %d) {
+  store float %f, ptr %out, align 4
+  %o8 = getelementptr inbounds i8, ptr %out, i64 8
+  store double %d, ptr %o8, align 8
+  ret void
+}
+
 declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32)
 declare float @llvm.fma.f32(float, float, float)
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
 !0 = !{ptr @sum, !"kernel", i32 1}
 !1 = !{ptr @trees, !"kernel", i32 1}
 !2 = !{ptr @consts, !"kernel", i32 1}
 !3 = !{ptr @half_atomic, !"kernel", i32 1}
+!4 = !{ptr @mixed, !"kernel", i32 1}
 
 ; The shadow of the static tile: one i64 per float.
 ; CHECK: @tile.kosan_fp = internal addrspace(3) global [256 x i64] undef, align 8
@@ -107,8 +117,22 @@ declare float @llvm.fma.f32(float, float, float)
 
 ; CHECK-LABEL: define ptx_kernel void @sum__kosan(
 ; CHECK:         %kosan.value_leaves = icmp ne i32 {{%[0-9]+}}, 0
+; With a trace (KOSAN_LAUNCH_ORDER_STORES = 4) the clone reads the shadow of
+; out (entry 1 of the table of output shadows the order state points to:
+; address and elements; all of out's stores are 4-byte floats, so the shift
+; is a constant 2) once, at its entry.
+; CHECK:         %kosan.order_shadows = icmp ne i32 {{%[0-9]+}}, 0
+; CHECK-NEXT:    br i1 %kosan.order_shadows, label %[[READ:[0-9]+]], label %[[GO:[0-9]+]]
+; CHECK:       [[READ]]:
+; CHECK:         %kosan.order_state = load i64, ptr addrspace(1) {{%[0-9]+}}, align 8, !invariant.load
+; CHECK:         %kosan.order_dense = load i64, ptr addrspace(1) {{%[0-9]+}}, align 8, !invariant.load
+; CHECK:         getelementptr inbounds i8, ptr addrspace(1) {{%[0-9]+}}, i64 24
+; CHECK-NOT:     load i32
+; CHECK:       [[GO]]:
+; CHECK-NEXT:    %kosan.order_out1.elements = phi i64 [ {{%[0-9]+}}, %[[READ]] ], [ 0, %entry ]
+; CHECK-NEXT:    %kosan.order_out1.shadow = phi i64 [ {{%[0-9]+}}, %[[READ]] ], [ 0, %entry ]
 ; CHECK:       loop:
-; CHECK:         %acc.fp = phi i64 [ {{-?[0-9]+}}, %entry ], [ [[ACCFP:%[0-9]+]], %loop ]
+; CHECK:         %acc.fp = phi i64 [ {{-?[0-9]+}}, %[[GO]] ], [ [[ACCFP:%[0-9]+]], %loop ]
 ; The leaf of x[i]: its byte offset from x, scrambled with x's salt, or its bits.
 ; CHECK:         %v = load float
 ; CHECK-NEXT:    [[XI:%[0-9]+]] = ptrtoint ptr %x to i64
@@ -139,8 +163,19 @@ declare float @llvm.fma.f32(float, float, float)
 ; CHECK-NEXT:    br i1 %kosan.log_stores, label %[[LOG:[0-9]+]], label %[[STORE:[0-9]+]]
 ; CHECK:       [[LOG]]:
 ; CHECK:         [[WHERE:%[0-9]+]] = or i64 {{%[0-9]+}}, 281474976710656
+; The element's index in out's shadow: its byte offset shifted by the
+; element's size; within the shadow the clone writes the fingerprint there.
+; CHECK-NEXT:    [[OFF:%[0-9]+]] = and i64 [[WHERE]], 281474976710655
+; CHECK-NEXT:    [[IDX:%[0-9]+]] = lshr i64 [[OFF]], 2
+; CHECK-NEXT:    %kosan.in_shadow = icmp ult i64 [[IDX]], %kosan.order_out1.elements
+; CHECK-NEXT:    br i1 %kosan.in_shadow, label %[[WRITE:[0-9]+]], label %[[CALL:[0-9]+]]
+; CHECK:       [[WRITE]]:
+; CHECK-NEXT:    [[BASE:%[0-9]+]] = inttoptr i64 %kosan.order_out1.shadow to ptr addrspace(1)
+; CHECK-NEXT:    [[SLOT:%[0-9]+]] = getelementptr i64, ptr addrspace(1) [[BASE]], i64 [[IDX]]
+; CHECK-NEXT:    store i64 [[RFP]], ptr addrspace(1) [[SLOT]], align 8, !nosanitize
+; Past the shadow, or without one: the device runtime logs it.
+; CHECK:       [[CALL]]:
 ; CHECK-NEXT:    call void @__kosan_order_store(i64 %kosan.state, i64 [[WHERE]], i64 [[RFP]])
-; CHECK-NEXT:    br label %[[STORE]]
 ; CHECK:       [[STORE]]:
 ; CHECK-NEXT:    store float %r
 
@@ -151,7 +186,12 @@ declare float @llvm.fma.f32(float, float, float)
 ; CHECK:         call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 {{%[0-9]+}}, i32 16, i32 31)
 ; CHECK:         [[WFP:%[0-9]+]] = mul i64
 ; Shared memory: the fingerprint goes to the tile's shadow and comes back.
-; CHECK:         [[SLOT:%[0-9]+]] = getelementptr i64, ptr addrspace(3) @tile.kosan_fp, i64 {{%[0-9]+}}
+; Its slot: the element's byte offset in the tile (the GEP's own arithmetic,
+; which the code generator folds into the access), times 8 / 4.
+; CHECK:         %s = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i32 0, i32 %t
+; CHECK:         [[OFF:%[a-z.0-9]+]] = mul nsw i64 {{%[a-z.0-9]+}}, 4
+; CHECK-NEXT:    [[SCALED:%[0-9]+]] = shl i64 [[OFF]], 1
+; CHECK-NEXT:    [[SLOT:%[0-9]+]] = getelementptr i8, ptr addrspace(3) @tile.kosan_fp, i64 [[SCALED]]
 ; CHECK-NEXT:    store i64 [[WFP]], ptr addrspace(3) [[SLOT]], align 8, !nosanitize
 ; CHECK-NEXT:    store float %w, ptr addrspace(3) %s
 ; CHECK:         %u = load float, ptr addrspace(3) %s1
@@ -172,6 +212,14 @@ declare float @llvm.fma.f32(float, float, float)
 ; CHECK:         [[HB:%[0-9]+]] = zext i16 %h to i64
 ; CHECK:         [[OB:%[0-9]+]] = zext i16 %old to i64
 ; CHECK-NEXT:    call void @__kosan_order_atomic(i64 %kosan.state, i64 {{%[0-9]+}}, i64 {{%[0-9]+}}, i64 [[OB]], i64 [[HB]])
+
+; CHECK-LABEL: define ptx_kernel void @mixed__kosan(
+; CHECK:         [[SHIFT32:%[0-9]+]] = load i32, ptr addrspace(1) {{%[0-9]+}}, align 4, !invariant.load
+; CHECK:         %kosan.order_out0.shift = phi i64
+; CHECK:         lshr i64 {{%[0-9]+}}, %kosan.order_out0.shift
+; CHECK:         store float %f
+; CHECK:         lshr i64 {{%[0-9]+}}, %kosan.order_out0.shift
+; CHECK:         store double %d
 
 ; FOLD: SUB [[SUB:-?[0-9]+]]
 ; FOLD: FMA [[FMA:-?[0-9]+]]

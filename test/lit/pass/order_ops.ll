@@ -44,10 +44,11 @@ define void @ops(ptr %x, ptr %out) {
 ; CHECK-NEXT:    [[HI:%.*]] = select i1 [[LT]], i64 [[FB]], i64 [[FA]]
 ; CHECK-NEXT:    call void @__kosan_order_op(i64 [[STATE:%.*]], i64 [[LO]], i64 [[HI]], i64 -1213939481831638464, i32 0)
 ; CHECK:         [[S:%.*]] = mul i64 {{%.*}}, -7046029254386353131
-; fma: its product (sorted), then the fma of the product and S, each logged.
+; fma: its product (the sum of the operands' fingerprints: logged as
+; fma.mul, not hashed), then the fma of the product and S, each logged.
 ; CHECK:         %f = call float @llvm.fma.f32(
-; CHECK:         call void @__kosan_order_op(i64 [[STATE]], i64 {{%.*}}, i64 {{%.*}}, i64 3282535674580616939, i32 1)
-; CHECK:         [[PROD:%.*]] = mul i64 {{%.*}}, -7046029254386353131
+; CHECK-NEXT:    call void @__kosan_order_op(i64 [[STATE]], i64 [[FA]], i64 [[FB]], i64 3282535674580616939, i32 1)
+; CHECK-NEXT:    [[PROD:%.*]] = add i64 [[FA]], [[FB]]
 ; CHECK-NEXT:    call void @__kosan_order_op(i64 [[STATE]], i64 [[PROD]], i64 [[S]], i64 -2545766234644546009, i32 2)
 ; CHECK:         [[F:%.*]] = mul i64 {{%.*}}, -7046029254386353131
 ; fsub: not sorted, the minuend first.

@@ -24,6 +24,17 @@ namespace {
 
 using test::splitLines;
 
+// Launch 1's snapshot of argument `arg`, named out<arg>.
+SnapshotRecord outputRecord(size_t arg, DType dtype, uint64_t chunkElements) {
+  SnapshotRecord s;
+  s.launch = 1;
+  s.arg = uint32_t(arg);
+  s.name = "out" + std::to_string(arg);
+  s.dtype = dtype;
+  s.chunk_elements = chunkElements;
+  return s;
+}
+
 std::vector<char> noise(size_t bytes, uint64_t seed) {
   std::vector<char> v(bytes);
   uint64_t x = seed;
@@ -139,12 +150,7 @@ protected:
     const uint64_t chunkElements[] = {50000, 200000, 0};
     const DType types[] = {DType::F32, DType::U8, DType::F16};
     for (size_t i = 0; i < data_.size(); ++i) {
-      SnapshotRecord s;
-      s.launch = 1;
-      s.arg = uint32_t(i);
-      s.name = "out" + std::to_string(i);
-      s.dtype = types[i];
-      s.chunk_elements = chunkElements[i];
+      SnapshotRecord s = outputRecord(i, types[i], chunkElements[i]);
       s.post_hash = 0x1234;
       w->writeSnapshot(s, data_[i].data(), data_[i].size());
     }
@@ -388,12 +394,7 @@ TEST_P(LargePayloadTest, ChunksFromManyThreadsReadBackAndTileTheFile) {
     w->setSnapshotThreads(4);
     w->write(TraceHeader{});
     for (size_t i = 0; i < data.size(); ++i) {
-      SnapshotRecord s;
-      s.launch = 1;
-      s.arg = uint32_t(i);
-      s.name = "out" + std::to_string(i);
-      s.dtype = types[i];
-      s.chunk_elements = chunkElements[i];
+      SnapshotRecord s = outputRecord(i, types[i], chunkElements[i]);
       w->writeSnapshot(s, data[i].data(), data[i].size());
     }
   }
@@ -472,12 +473,7 @@ protected:
     const DType types[] = {DType::U8, DType::F32};
     const uint64_t chunkElements[] = {100000, 30000};
     for (size_t i = 0; i < data_.size(); ++i) {
-      SnapshotRecord s;
-      s.launch = 1;
-      s.arg = uint32_t(i);
-      s.name = "out" + std::to_string(i);
-      s.dtype = types[i];
-      s.chunk_elements = chunkElements[i];
+      SnapshotRecord s = outputRecord(i, types[i], chunkElements[i]);
       s.count = data_[i].size() / (i == 0 ? 1 : 4);
       std::unique_ptr<SnapshotBuilder> b = w->beginSnapshot(s);
       ASSERT_EQ(b->chunks(), 4u);

@@ -12,6 +12,7 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <cmath>
@@ -25,7 +26,12 @@ namespace {
 // that lets an SM hold 2048 threads; and the most 32-bit values a light
 // original holds at once (bench/kernels.cu: 6 to 17 for kernels that ptxas
 // fits in 12 to 24 registers, 140 for the unrolled matmul that needs 32).
-constexpr unsigned kCloneRegisters = 64, kFullOccupancyRegisters = 32, kLightOriginal = 24;
+constexpr unsigned kFullOccupancyRegisters = 32, kLightOriginal = 24;
+cl::opt<unsigned> ClCloneRegisters(
+    "kosan-clone-registers", cl::init(64), cl::Hidden,
+    cl::desc("Register limit (.maxnreg) of a clone whose kernel has no launch bounds of its "
+             "own, before the light-clone limit of 32 (default 64: a 1024-thread block "
+             "still launches)"));
 
 // 32-bit registers a value takes (predicates have their own file; none).
 static unsigned registerUnits(Type *T) {
@@ -217,7 +223,7 @@ public:
           M.getContext(),
           {ValueAsMetadata::get(&to), MDString::get(M.getContext(), "maxnreg"),
            ConstantAsMetadata::get(
-               ConstantInt::get(Type::getInt32Ty(M.getContext()), kCloneRegisters))}));
+               ConstantInt::get(Type::getInt32Ty(M.getContext()), ClCloneRegisters))}));
     for (MDNode *N : added)
       Annotations->addOperand(N);
   }
@@ -275,7 +281,7 @@ public:
       auto *Key = dyn_cast_or_null<MDString>(Op->getOperand(1));
       auto *C = mdconst::dyn_extract<ConstantInt>(Op->getOperand(2));
       if (V && V->getValue() == &clone && Key && Key->getString() == "maxnreg" && C &&
-          C->getZExtValue() == kCloneRegisters)
+          C->getZExtValue() == ClCloneRegisters)
         Op->replaceOperandWith(
             2, ConstantAsMetadata::get(ConstantInt::get(C->getType(), kFullOccupancyRegisters)));
     }

@@ -14,6 +14,12 @@
 ; RUN:   | FileCheck %s --check-prefix=BOUNDED
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-checks=oob,precision \
 ; RUN:   -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=BOTH
+; -kosan-clone-registers sets the limit in place of 64; light clones keep 32.
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-clone-registers=48 \
+; RUN:   -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=SET
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan -kosan-checks=oob,precision \
+; RUN:   -kosan-clone-registers=48 -kosan-link-runtime=false -S < %s \
+; RUN:   | FileCheck %s --check-prefix=SET-BOTH
 
 ; OOB-DAG: !{ptr @light__kosan, !"maxnreg", i32 32}
 ; OOB-DAG: !{ptr @heavy__kosan, !"maxnreg", i32 64}
@@ -23,6 +29,10 @@
 ; OOB-DAG: !{ptr @own_limit__kosan, !"maxnreg", i32 64}
 ; BOTH-DAG: !{ptr @light__kosan, !"maxnreg", i32 64}
 ; BOTH-DAG: !{ptr @heavy__kosan, !"maxnreg", i32 64}
+; SET-DAG: !{ptr @light__kosan, !"maxnreg", i32 32}
+; SET-DAG: !{ptr @heavy__kosan, !"maxnreg", i32 48}
+; SET-BOTH-DAG: !{ptr @light__kosan, !"maxnreg", i32 48}
+; SET-BOTH-DAG: !{ptr @heavy__kosan, !"maxnreg", i32 48}
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -11,6 +11,7 @@
 // run along on HIP, and uninit=1, whose fill of fresh allocations must
 // happen on HIP as on CUDA.
 #include "fake_hip.h"
+#include "hip_shims.h"
 
 #include "kosan/abi.h"
 #include "kosan/intercepts.h"
@@ -38,29 +39,11 @@ constexpr bool kAllChecks = false;
 constexpr bool kUninit = false;
 #endif
 
-using HipError = int;
-using Stream = void *;
+using kosan::test::HipError;
+using kosan::test::Stream;
+using Shims = kosan::test::HipShims;
 
 // The replacements, resolved from the runtime by their table names.
-struct Shims {
-  HipError (*hipMalloc)(void **, size_t);
-  HipError (*hipMallocPitch)(void **, size_t *, size_t, size_t);
-  HipError (*hipMallocManaged)(void **, size_t, unsigned);
-  HipError (*hipMallocAsync)(void **, size_t, Stream);
-  HipError (*hipFuncSetAttribute)(const void *, int, int);
-  HipError (*hipFuncSetCacheConfig)(const void *, int);
-  HipError (*hipFree)(void *);
-  HipError (*hipFreeAsync)(void *, Stream);
-  HipError (*hipLaunchKernel)(const void *, dim3, dim3, void **, size_t, Stream);
-  HipError (*hipModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                    unsigned, unsigned, Stream, void **, void **);
-  HipError (*hipDeviceSynchronize)();
-  HipError (*registerFunction)(void **, const void *, char *, const char *, unsigned, void *,
-                               void *, dim3 *, dim3 *, int *);
-  HipError (*registerVar)(void **, void *, char *, char *, int, size_t, int, int);
-  void (*allocSite)(const char *site, const char *name);
-};
-
 Shims &shims() {
   static Shims s = [] {
     setenv("KOSAN_HIP_LIBRARY", KOSAN_FAKE_HIP, 1);
@@ -69,57 +52,21 @@ Shims &shims() {
 #else
     unsetenv("KOSAN_OPTIONS");
 #endif
-    void *rt = dlopen(KOSAN_RUNTIME_LIB, RTLD_NOW | RTLD_GLOBAL);
-    if (!rt) {
-      ADD_FAILURE() << dlerror();
-      std::abort();
-    }
-    auto get = [&](const char *name) {
-      void *f = dlsym(rt, name);
-      if (!f) {
-        ADD_FAILURE() << "libkosan_rt.so does not export " << name;
-        std::abort();
-      }
-      return f;
-    };
-    Shims s;
-#define KOSAN_GET(field, name) s.field = reinterpret_cast<decltype(s.field)>(get(name));
-    KOSAN_GET(hipMalloc, KOSAN_INTERCEPT_PREFIX "hipMalloc")
-    KOSAN_GET(hipMallocPitch, KOSAN_INTERCEPT_PREFIX "hipMallocPitch")
-    KOSAN_GET(hipMallocManaged, KOSAN_INTERCEPT_PREFIX "hipMallocManaged")
-    KOSAN_GET(hipMallocAsync, KOSAN_INTERCEPT_PREFIX "hipMallocAsync")
-    KOSAN_GET(hipFuncSetAttribute, KOSAN_INTERCEPT_PREFIX "hipFuncSetAttribute")
-    KOSAN_GET(hipFuncSetCacheConfig, KOSAN_INTERCEPT_PREFIX "hipFuncSetCacheConfig")
-    KOSAN_GET(hipFree, KOSAN_INTERCEPT_PREFIX "hipFree")
-    KOSAN_GET(hipFreeAsync, KOSAN_INTERCEPT_PREFIX "hipFreeAsync")
-    KOSAN_GET(hipLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipLaunchKernel")
-    KOSAN_GET(hipModuleLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipModuleLaunchKernel")
-    KOSAN_GET(hipDeviceSynchronize, KOSAN_INTERCEPT_PREFIX "hipDeviceSynchronize")
-    KOSAN_GET(registerFunction, KOSAN_INTERCEPT_PREFIX "__hipRegisterFunction")
-    KOSAN_GET(registerVar, KOSAN_INTERCEPT_PREFIX "__hipRegisterVar")
-    KOSAN_GET(allocSite, KOSAN_ALLOC_SITE_NAME)
-#undef KOSAN_GET
-    return s;
+    return kosan::test::loadHipShims("hip_intercept_test");
   }();
   return s;
 }
 
 FakeHipLog &fake() { return *fake_hip_log(); }
 
-// Registers kernel `mangled` of code object `module` for host stub `stub`,
-// as a module constructor of a HIP program does.
+// Registers kernel `mangled` of code object `module` for host stub `stub`.
 void registerKernel(const void *stub, const char *mangled, void **module = nullptr) {
-  std::string name = mangled;
-  shims().registerFunction(module, stub, name.data(), name.c_str(), ~0u, nullptr, nullptr,
-                           nullptr, nullptr, nullptr);
+  kosan::test::registerKernel(shims(), module, stub, mangled);
 }
 
-// Registers device global `name` of `module` with host shadow `shadow`, as
-// the constructor does for a __device__ variable and, in code kosan built,
-// for kosan's globals (passes/host/HostHooks.cpp).
+// Registers device global `name` of `module` with host shadow `shadow`.
 void registerVar(void **module, void *shadow, const char *name) {
-  std::string n = name;
-  shims().registerVar(module, shadow, n.data(), n.data(), 0, 8, 0, 0);
+  kosan::test::registerVar(shims(), module, shadow, name, 8);
 }
 
 bool contains(const std::vector<void *> &v, void *p) {
@@ -568,13 +515,8 @@ TEST(HipIntercept, ALaunchCapturedIntoAGraphMakesNoSynchronousCall) {
 // of kind `access` through out at file:line:column.
 std::vector<char> siteTable(const std::string &kernel, const std::string &file, uint32_t line,
                             uint32_t column, uint32_t access, uint32_t kernelFlags = 0) {
-  std::string strings(1, '\0'); // offset 0: the empty string
-  auto intern = [&](const std::string &text) {
-    uint32_t off = strings.size();
-    strings += text;
-    strings += '\0';
-    return off;
-  };
+  kosan::test::SiteTable table;
+  auto intern = [&](const std::string &text) { return table.intern(text); };
   kosan_site site{};
   site.function_str = intern(kernel);
   site.file_str = intern(file);
@@ -596,24 +538,7 @@ std::vector<char> siteTable(const std::string &kernel, const std::string &file, 
   k.flags = kernelFlags;
   k.nparams = 3;
   k.nsites = 1;
-  kosan_site_table_header h{};
-  h.magic = KOSAN_SITE_TABLE_MAGIC;
-  h.abi_version = KOSAN_ABI_VERSION;
-  h.module_str = intern(file);
-  h.nsites = 1;
-  h.nkernels = 1;
-  h.nparams = 3;
-  h.strings_size = strings.size();
-  std::vector<char> blob;
-  auto append = [&](const void *p, size_t n) {
-    blob.insert(blob.end(), static_cast<const char *>(p), static_cast<const char *>(p) + n);
-  };
-  append(&h, sizeof h);
-  append(&site, sizeof site);
-  append(&k, sizeof k);
-  append(params, sizeof params);
-  append(strings.data(), strings.size());
-  return blob;
+  return table.table(file, {site}, {k}, {params[0], params[1], params[2]});
 }
 
 // A code object built by kosan: its kernels and kosan's device globals,

@@ -91,11 +91,8 @@ int main() {
   static std::vector<char> table = siteTable();
   fake_hip_define_global(module, KOSAN_SITE_TABLE_SYMBOL, table.data(), table.size());
   fake_hip_clone_body(kKernel, tileSumClone);
-  std::string name = kKernel, tableName = KOSAN_SITE_TABLE_SYMBOL;
-  hip.registerFunction(module, &stub, name.data(), name.c_str(), ~0u, nullptr, nullptr,
-                       nullptr, nullptr, nullptr);
-  hip.registerVar(module, &tableShadow, tableName.data(), tableName.data(), 0, table.size(), 0,
-                  0);
+  kosan::test::registerKernel(hip, module, &stub, kKernel);
+  kosan::test::registerVar(hip, module, &tableShadow, KOSAN_SITE_TABLE_SYMBOL, table.size());
 
   void *out = nullptr;
   if (hip.hipMalloc(&out, 4 * sizeof(float)) != 0)

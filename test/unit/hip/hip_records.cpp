@@ -120,13 +120,9 @@ int main() {
   fake_hip_define_global(module, KOSAN_PREC_BASE_SYMBOL, &precBase, sizeof precBase);
   fake_hip_clone_body(kKernel, reduceClone);
   // The module constructor: the kernel, then kosan's globals.
-  std::string name = kKernel, tableName = KOSAN_SITE_TABLE_SYMBOL,
-              baseName = KOSAN_PREC_BASE_SYMBOL;
-  hip.registerFunction(module, &stub, name.data(), name.c_str(), ~0u, nullptr, nullptr,
-                       nullptr, nullptr, nullptr);
-  hip.registerVar(module, &tableShadow, tableName.data(), tableName.data(), 0, table.size(), 0,
-                  0);
-  hip.registerVar(module, &precShadow, baseName.data(), baseName.data(), 0, 4, 0, 0);
+  kosan::test::registerKernel(hip, module, &stub, kKernel);
+  kosan::test::registerVar(hip, module, &tableShadow, KOSAN_SITE_TABLE_SYMBOL, table.size());
+  kosan::test::registerVar(hip, module, &precShadow, KOSAN_PREC_BASE_SYMBOL, 4);
 
   void *in = nullptr, *out = nullptr;
   hip.allocSite("records.hip:30", "d_in");

@@ -20,10 +20,20 @@
 namespace kosan::test {
 
 using HipError = int;
+using Stream = void *;
 
 struct HipShims {
   HipError (*hipMalloc)(void **, size_t);
-  HipError (*hipLaunchKernel)(const void *, dim3, dim3, void **, size_t, void *);
+  HipError (*hipMallocPitch)(void **, size_t *, size_t, size_t);
+  HipError (*hipMallocManaged)(void **, size_t, unsigned);
+  HipError (*hipMallocAsync)(void **, size_t, Stream);
+  HipError (*hipFuncSetAttribute)(const void *, int, int);
+  HipError (*hipFuncSetCacheConfig)(const void *, int);
+  HipError (*hipFree)(void *);
+  HipError (*hipFreeAsync)(void *, Stream);
+  HipError (*hipLaunchKernel)(const void *, dim3, dim3, void **, size_t, Stream);
+  HipError (*hipModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                    unsigned, unsigned, Stream, void **, void **);
   HipError (*hipDeviceSynchronize)();
   HipError (*registerFunction)(void **, const void *, char *, const char *, unsigned, void *,
                                void *, dim3 *, dim3 *, int *);
@@ -50,13 +60,39 @@ inline HipShims loadHipShims(const char *program) {
   HipShims s;
 #define KOSAN_GET(field, name) s.field = reinterpret_cast<decltype(s.field)>(get(name));
   KOSAN_GET(hipMalloc, KOSAN_INTERCEPT_PREFIX "hipMalloc")
+  KOSAN_GET(hipMallocPitch, KOSAN_INTERCEPT_PREFIX "hipMallocPitch")
+  KOSAN_GET(hipMallocManaged, KOSAN_INTERCEPT_PREFIX "hipMallocManaged")
+  KOSAN_GET(hipMallocAsync, KOSAN_INTERCEPT_PREFIX "hipMallocAsync")
+  KOSAN_GET(hipFuncSetAttribute, KOSAN_INTERCEPT_PREFIX "hipFuncSetAttribute")
+  KOSAN_GET(hipFuncSetCacheConfig, KOSAN_INTERCEPT_PREFIX "hipFuncSetCacheConfig")
+  KOSAN_GET(hipFree, KOSAN_INTERCEPT_PREFIX "hipFree")
+  KOSAN_GET(hipFreeAsync, KOSAN_INTERCEPT_PREFIX "hipFreeAsync")
   KOSAN_GET(hipLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipLaunchKernel")
+  KOSAN_GET(hipModuleLaunchKernel, KOSAN_INTERCEPT_PREFIX "hipModuleLaunchKernel")
   KOSAN_GET(hipDeviceSynchronize, KOSAN_INTERCEPT_PREFIX "hipDeviceSynchronize")
   KOSAN_GET(registerFunction, KOSAN_INTERCEPT_PREFIX "__hipRegisterFunction")
   KOSAN_GET(registerVar, KOSAN_INTERCEPT_PREFIX "__hipRegisterVar")
   KOSAN_GET(allocSite, KOSAN_ALLOC_SITE_NAME)
 #undef KOSAN_GET
   return s;
+}
+
+// Registers kernel `mangled` of code object `module` for host stub `stub`,
+// as a module constructor of a HIP program does.
+inline void registerKernel(const HipShims &hip, void **module, const void *stub,
+                           const char *mangled) {
+  std::string name = mangled;
+  hip.registerFunction(module, stub, name.data(), name.c_str(), ~0u, nullptr, nullptr, nullptr,
+                       nullptr, nullptr);
+}
+
+// Registers device global `symbol` (`bytes` long) of `module` with host
+// shadow `shadow`, as the constructor does for a __device__ variable and,
+// in code kosan built, for kosan's globals (passes/host/HostHooks.cpp).
+inline void registerVar(const HipShims &hip, void **module, void *shadow, const char *symbol,
+                        size_t bytes) {
+  std::string name = symbol;
+  hip.registerVar(module, shadow, name.data(), name.data(), 0, bytes, 0, 0);
 }
 
 // A module's site table in abi.h's layout, as the device pass emits it:

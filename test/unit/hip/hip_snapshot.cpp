@@ -95,11 +95,8 @@ int main(int argc, char **argv) {
   static std::vector<char> table = siteTable();
   fake_hip_define_global(module, KOSAN_SITE_TABLE_SYMBOL, table.data(), table.size());
   fake_hip_clone_body(kKernel, fillClone);
-  std::string name = kKernel, tableName = KOSAN_SITE_TABLE_SYMBOL;
-  hip.registerFunction(module, &stub, name.data(), name.c_str(), ~0u, nullptr, nullptr,
-                       nullptr, nullptr, nullptr);
-  hip.registerVar(module, &tableShadow, tableName.data(), tableName.data(), 0, table.size(), 0,
-                  0);
+  kosan::test::registerKernel(hip, module, &stub, kKernel);
+  kosan::test::registerVar(hip, module, &tableShadow, KOSAN_SITE_TABLE_SYMBOL, table.size());
 
   void *in = nullptr, *out = nullptr;
   hip.allocSite("snapshot.hip:20", "d_in");

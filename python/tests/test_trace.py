@@ -274,6 +274,8 @@ def test_snapshots_read_from_the_payload_file_and_inline(tmp_path, payload):
     assert values[:3] == (0.0, 0.5, 1.0) and values[-1] == 1499.5
     if payload:
         trace.close()
-        (tmp_path / "t.trace.bin").unlink()
+        # The payload may span a file per worker thread (t.trace.bin.N).
+        for payload_file in tmp_path.glob("t.trace.bin*"):
+            payload_file.unlink()
         with pytest.raises(kosan.TraceError, match=r"cannot open .*t\.trace\.bin"):
             kosan.open_trace(path).snapshot_bytes("y")

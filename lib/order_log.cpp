@@ -340,7 +340,7 @@ OrderRecords buildOrderRecords(const kosan_order_store *stores, size_t nstores,
     rec.sites = locationsOf(sites);
     uint32_t size = std::max<uint32_t>(dtypeSize(rec.dtype), 1);
     uint64_t foldOp = kosan_fp_op(("atomic." + rec.op).c_str());
-    bool orderFree = rec.op == "fmin" || rec.op == "fmax";
+    bool orderFree = !atomicOrderMatters(rec.op);
     for (auto &[offset, log] : locations.byOffset) {
       bool exact = true;
       std::vector<size_t> order = atomicLandingOrder(log, dtype, rec.op, &exact);

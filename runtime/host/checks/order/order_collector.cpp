@@ -404,7 +404,7 @@ void OrderCollector::harvestOrder(const LaunchState &ls, void **args) {
     bool orderFree = false;
     for (const OrderLaunch::Site &s : launch.sites)
       orderFree |= s.access == KOSAN_ACCESS_ORDER_ATOMIC && s.arg == int32_t(d.arg) &&
-                   (s.op == "fmin" || s.op == "fmax");
+                   !atomicOrderMatters(s.op);
     if (!dependent || orderFree)
       continue;
     folded += dependent;

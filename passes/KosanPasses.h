@@ -59,6 +59,11 @@ struct PassOptions {
   // default: the copy of a tile loop's unrolled loads costs ptxas spills
   // (matmul: 200 bytes at 64 registers).
   bool hoistGroups = false;
+  // A loop whose accesses are all checked before it and that holds nothing
+  // convergent is copied whole: the loop as compiled runs when its test
+  // passes, a copy checked access by access when not (checks/oob); off:
+  // a branch on the test per stretch of its hoisted accesses.
+  bool versionLoops = true;
   // The OOB check's reports (the event written to the log, halt_on_error)
   // are one function per module that every failing check calls, not a copy
   // inline at each check (checks/oob); off: inline (bisection, compile time

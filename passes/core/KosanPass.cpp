@@ -58,6 +58,11 @@ static cl::opt<unsigned> ClHoistMaxPerLoop(
     cl::desc("kosan: hoist no access of a loop with more hoistable accesses than this (each "
              "keeps a checked copy; an unrolled loop's are grouped instead)"),
     cl::Hidden, cl::init(8));
+static cl::opt<bool> ClVersionLoops(
+    "kosan-version-loops",
+    cl::desc("kosan: copy whole a loop whose accesses are all checked before it and that holds "
+             "nothing convergent (the loop as compiled, or a copy checked access by access)"),
+    cl::Hidden, cl::init(true));
 static cl::opt<bool> ClHoistGroups(
     "kosan-hoist-groups",
     cl::desc("kosan: also check a group of a static object at a loop-invariant address once "
@@ -159,6 +164,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.hoistChecks = ClHoistChecks;
   o.hoistMaxPerLoop = ClHoistMaxPerLoop;
   o.hoistGroups = ClHoistGroups;
+  o.versionLoops = ClVersionLoops;
   o.sharedReport = ClSharedReport;
   o.reloadAfterReport = ClReloadAfterReport;
   o.mutate = MutateOptions::fromCommandLine();

@@ -54,7 +54,11 @@
 //             loop's {start,+,stride} with a loop-invariant stride that is
 //             not a constant (first and last address, the product's
 //             overflow tested), and a grid-stride index zext((i + c) * m +
-//             d) whose 32-bit arithmetic is tested not to wrap.
+//             d) whose 32-bit arithmetic is tested not to wrap. A loop
+//             whose every access is hoisted (or needs no check) and that
+//             holds nothing convergent is copied whole instead: the loop
+//             as it was, or a copy checked access by access
+//             (versionable, versionLoop).
 //
 // Grouping never reaches out of a block: an access that is conditional, or
 // after a loop's early exit, is never checked on another's behalf.
@@ -380,6 +384,7 @@ struct Counts {
   unsigned symbolicGroups = 0;       // groups at a symbolic distance (in groups)
   unsigned invariant = 0, invariantGroups = 0; // hoisted at a loop-invariant address (in hoisted)
   unsigned symbolicStride = 0;       // hoisted at a loop-invariant, not constant, stride
+  unsigned versioned = 0;            // loops whose checks are all hoisted: copied whole (in loops)
 };
 
 static unsigned fillBits(Type *T);
@@ -499,6 +504,15 @@ private:
                     bool uninitInLoopOk, const LaunchContext &ctx,
                     SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
                     HoistedGroups &hg);
+  void checkCopies(ArrayRef<unsigned> members, MutableArrayRef<Access> accesses,
+                   ArrayRef<Provenance> provenance, ArrayRef<uint32_t> sites,
+                   ValueToValueMapTy &copies, bool uninitInLoopOk, const LaunchContext &ctx,
+                   SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
+                   HoistedGroups &hg);
+  bool versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
+                   ArrayRef<bool> unchecked) const;
+  void versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTree &DT,
+                   ValueToValueMapTy &VMap);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
   void checkGroupLeader(Check &c, Group &G, ArrayRef<Access> accesses, ArrayRef<int64_t> offsets,
                         const LaunchContext &ctx);
@@ -2128,6 +2142,19 @@ void OOBInstrumenter::checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<A
     for (Use *U : outside)
       U->set(phi);
   }
+  checkCopies(members, accesses, provenance, sites, copies, uninitInLoopOk, ctx, uninitLoads,
+              hg);
+}
+
+// The checks of the copies of hoisted accesses (members, program order):
+// each is checked as any other access is, a group whose members all have
+// copies as a group.
+void OOBInstrumenter::checkCopies(ArrayRef<unsigned> members, MutableArrayRef<Access> accesses,
+                                  ArrayRef<Provenance> provenance, ArrayRef<uint32_t> sites,
+                                  ValueToValueMapTy &copies, bool uninitInLoopOk,
+                                  const LaunchContext &ctx,
+                                  SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
+                                  HoistedGroups &hg) {
   // A group whose members all lie in the stretch is checked as a group in
   // the copy too (a copy of it, with the same offsets and table rows).
   DenseMap<int, Group *> groupCopy;
@@ -2176,6 +2203,95 @@ void OOBInstrumenter::checkHoisted(ArrayRef<unsigned> members, MutableArrayRef<A
     }
     boundsInPlace = false;
   }
+}
+
+// A loop whose every access is checked before it (hoisted to the loop
+// itself) or needs no check (proven in bounds, constant memory) and that
+// holds nothing convergent is copied whole instead of stretch by stretch:
+// the loop's test picks the loop as it was, the program's own code, or a
+// copy whose accesses are checked one by one. Nothing convergent: the test
+// is the thread's own, and two threads of a warp may take different copies.
+bool OOBInstrumenter::versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
+                                  ArrayRef<bool> unchecked) const {
+  if (!S.opts.versionLoops || !L->getLoopPreheader())
+    return false;
+  for (unsigned i = 0; i < accesses.size(); ++i)
+    if (L->contains(accesses[i].inst) && hoistLoop[i] != L && !unchecked[i])
+      return false;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && (CB->isConvergent() || CB->isInlineAsm() || CB->cannotDuplicate()))
+        return false;
+      if (I.isEHPad() || I.getType()->isTokenTy() || isa<AllocaInst>(I))
+        return false;
+    }
+  return true;
+}
+
+// Copies L whole: its preheader branches on `ok` to the loop as it was or
+// to the copy (VMap: original to copy), which leaves by the same exits.
+// Values of the loop used after it come from whichever copy ran.
+void OOBInstrumenter::versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTree &DT,
+                                  ValueToValueMapTy &VMap) {
+  Function &F = *L->getHeader()->getParent();
+  BasicBlock *P = L->getLoopPreheader();
+  SmallVector<BasicBlock *, 16> loopBlocks(L->blocks());
+  SmallPtrSet<BasicBlock *, 16> inLoop(loopBlocks.begin(), loopBlocks.end());
+  SmallSetVector<BasicBlock *, 4> exits;
+  for (BasicBlock *BB : loopBlocks)
+    for (BasicBlock *Succ : successors(BB))
+      if (!inLoop.contains(Succ))
+        exits.insert(Succ);
+  DebugLoc loc = P->getTerminator()->getDebugLoc();
+  BasicBlock *fastPH = SplitBlock(P, P->getTerminator(), &DT, &LI, nullptr, "kosan.loop.fast");
+  SmallVector<BasicBlock *, 16> cloned;
+  cloneLoopWithPreheader(fastPH, P, L, VMap, ".kosan", &LI, &DT, cloned);
+  remapInstructionsInBlocks(cloned, VMap);
+  auto *slowPH = cast<BasicBlock>(VMap[fastPH]);
+  slowPH->setName("kosan.loop.checked");
+  Instruction *term = P->getTerminator();
+  MDBuilder MDB(Ctx);
+  BranchInst::Create(fastPH, slowPH, ok, P)
+      ->setMetadata(LLVMContext::MD_prof, MDB.createLikelyBranchWeights());
+  P->getTerminator()->setDebugLoc(loc);
+  term->eraseFromParent();
+  // The exits' phis take the copy's values on the copy's edges.
+  for (BasicBlock *X : exits)
+    for (PHINode &PN : X->phis()) {
+      SmallVector<std::pair<Value *, BasicBlock *>, 4> add;
+      for (unsigned k = 0; k < PN.getNumIncomingValues(); ++k)
+        if (BasicBlock *In = PN.getIncomingBlock(k); inLoop.contains(In)) {
+          Value *V = PN.getIncomingValue(k);
+          Value *mapped = VMap.lookup(V);
+          add.push_back({mapped ? mapped : V, cast<BasicBlock>(VMap[In])});
+        }
+      for (auto [V, In] : add)
+        PN.addIncoming(V, In);
+    }
+  SmallPtrSet<BasicBlock *, 16> inCopy(cloned.begin(), cloned.end());
+  for (BasicBlock *BB : loopBlocks)
+    for (Instruction &I : *BB) {
+      SmallVector<Use *, 4> outside;
+      for (Use &U : I.uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        BasicBlock *At = User->getParent();
+        if (auto *PN = dyn_cast<PHINode>(User))
+          At = PN->getIncomingBlock(U);
+        if (!inLoop.contains(At) && !inCopy.contains(At))
+          outside.push_back(&U);
+      }
+      if (outside.empty())
+        continue;
+      SSAUpdater SSA;
+      SSA.Initialize(I.getType(), I.getName());
+      SSA.AddAvailableValue(BB, &I);
+      auto *copy = cast<Instruction>(VMap[&I]);
+      SSA.AddAvailableValue(copy->getParent(), copy);
+      for (Use *U : outside)
+        SSA.RewriteUse(*U);
+    }
+  DT.recalculate(F);
 }
 
 void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
@@ -2340,6 +2456,30 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   }
   counts.loops = loopOk.size();
   NumHoistLoops += counts.loops;
+  // Loops copied whole (versionable): the copy's accesses are checked below,
+  // with the rest of the loop's hoisted ones.
+  std::map<Loop *, std::unique_ptr<ValueToValueMapTy>> versioned;
+  if (!loopOk.empty()) {
+    SmallVector<bool, 32> unchecked(accesses.size(), false);
+    for (unsigned i = 0; i < accesses.size(); ++i) {
+      unsigned as = accesses[i].ptr->getType()->getPointerAddressSpace();
+      unchecked[i] = proven[i] || provenance[i].kind == Provenance::Constant ||
+                     (provenance[i].kind == Provenance::Unknown &&
+                      (as == kSharedAS || as == kLocalAS));
+    }
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(clone);
+    SmallVector<Loop *, 4> toVersion;
+    for (auto &[L, ok] : loopOk)
+      if (versionable(L, accesses, hoistLoop, unchecked))
+        toVersion.push_back(L);
+    for (Loop *L : toVersion) {
+      auto VMap = std::make_unique<ValueToValueMapTy>();
+      versionLoop(L, loopOk[L], LI, DT, *VMap);
+      versioned[L] = std::move(VMap);
+    }
+    counts.versioned = versioned.size();
+  }
   FAM.invalidate(clone, PreservedAnalyses::none());
   // Sites of the checked accesses, made in program order (the tables of
   // groups are filled in from them at the end).
@@ -2389,7 +2529,15 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
                                     q.kind == Provenance::KernelArg ? int(q.argIndex) : -1);
     };
     if (Loop *L = hoistLoop[index]) {
-      SmallVector<unsigned, 8> members = hoistedStretch(index, accesses, hoistLoop, accessAt);
+      auto whole = versioned.find(L);
+      SmallVector<unsigned, 8> members;
+      if (whole != versioned.end()) {
+        for (unsigned m = index; m < accesses.size(); ++m)
+          if (hoistLoop[m] == L)
+            members.push_back(m);
+      } else {
+        members = hoistedStretch(index, accesses, hoistLoop, accessAt);
+      }
       for (unsigned m : members) {
         addSite(m);
         inStretch[m] = true;
@@ -2404,8 +2552,12 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
         ++counts.hoisted;
         ++NumHoisted;
       }
-      checkHoisted(members, accesses, provenance, sites, loopOk.lookup(L),
-                   uninitInLoopOk.contains(L), ctx, uninitLoads, hoistedGroups);
+      if (whole != versioned.end())
+        checkCopies(members, accesses, provenance, sites, *whole->second,
+                    uninitInLoopOk.contains(L), ctx, uninitLoads, hoistedGroups);
+      else
+        checkHoisted(members, accesses, provenance, sites, loopOk.lookup(L),
+                     uninitInLoopOk.contains(L), ctx, uninitLoads, hoistedGroups);
       continue;
     }
     uint32_t site = addSite(index);
@@ -2484,7 +2636,8 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
            << " of the groups at symbolic distances; of the hoisted, "
            << ore::NV("Invariant", counts.invariant) << " at loop-invariant addresses (in "
            << ore::NV("InvariantGroups", counts.invariantGroups) << " groups), "
-           << ore::NV("SymbolicStride", counts.symbolicStride) << " at symbolic strides";
+           << ore::NV("SymbolicStride", counts.symbolicStride) << " at symbolic strides; "
+           << ore::NV("Versioned", counts.versioned) << " of the loops copied whole";
   });
 }
 

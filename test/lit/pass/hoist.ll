@@ -18,17 +18,19 @@
 ; a loop without a bound on its trips (while (a[i] != 0)). saxpy's
 ; grid-stride loop (a 32-bit index stepped by the grid's size) is hoisted
 ; through its own test i < n (hoist_grid_stride.ll). -kosan-hoist-checks=0
-; turns hoisting off.
+; turns hoisting off. The runs here branch per stretch
+; (-kosan-version-loops=0); loops with nothing convergent are copied whole
+; by default (hoist_version.ll).
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-version-loops=0 -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks \
 ; RUN:   | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-version-loops=0 -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-checks=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
 ; With the alignment test: the first address's, once, in the preheader.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-version-loops=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-debug-func=copy -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ALIGN
 
@@ -36,7 +38,7 @@
 ; unrolled loop's hundreds) keeps them checked in place, where they group:
 ; with a cap of 1, copy's two accesses stay in the loop, strided's load and
 ; store of a[i] become one group, and guarded's one hoisted access still is.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-version-loops=0 -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-max-per-loop=1 \
 ; RUN:   -pass-remarks=kosan-oob -S < %s 2>&1 >/dev/null | FileCheck %s --check-prefix=CAP
 ; CAP: kernel 'copy': 2 accesses checked {{.*}} 0 hoisted out of 0 loops, 2 checked one by one,

@@ -16,16 +16,16 @@
 ; that leaves through a test in its header (its latch goes round always).
 ; A zero or negative step at run time fails the preheader's test.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-version-loops=0 -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks \
 ; RUN:   | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ; With uninit=1 the loop's test fails for launches with the uninit flag:
 ; the hoisted loads need no branch on it, their checked copies test the fill.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-version-loops=0 -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=1 -kosan-debug-func=saxpy -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=UNINIT
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-version-loops=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-debug-func=saxpy -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ALIGN
 

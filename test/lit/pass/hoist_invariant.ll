@@ -21,10 +21,10 @@
 ; without nsw (may_wrap: it may wrap between trips) and a stride read in the
 ; loop (stride_in_loop: a[i * strides[i]]; strides[i] itself is hoisted).
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-version-loops=0 -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-version-loops=0 -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-hoist-groups -pass-remarks=kosan-oob \
 ; RUN:   -S < %s 2>%t.groups.remarks | FileCheck %s --check-prefix=GROUPS
 ; RUN: FileCheck %s --check-prefix=GROUPS-REMARK < %t.groups.remarks

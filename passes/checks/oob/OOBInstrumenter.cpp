@@ -103,6 +103,8 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -509,8 +511,11 @@ private:
                    ValueToValueMapTy &copies, bool uninitInLoopOk, const LaunchContext &ctx,
                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
                    HoistedGroups &hg);
+  enum class Agree { Thread, Warp, Block, Never };
+  Agree loopAgreement(Loop *L) const;
   bool versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
                    ArrayRef<bool> unchecked) const;
+  Value *agreedTest(Loop *L, Value *ok);
   void versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTree &DT,
                    ValueToValueMapTy &VMap);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
@@ -2205,28 +2210,89 @@ void OOBInstrumenter::checkCopies(ArrayRef<unsigned> members, MutableArrayRef<Ac
   }
 }
 
+// Who must take the same copy of a loop copied whole: its convergent
+// operations must each be one instruction for all the threads that meet
+// there. Thread: nothing convergent, each thread its own test. Warp: warp
+// operations on the full mask (shuffles, votes, __syncwarp): all 32 lanes
+// meet in the loop, so all reach its preheader, where one vote makes the
+// test the warp's. Block: __syncthreads (bar.sync 0): the whole block meets
+// in the loop, so the whole block reaches the preheader, where one
+// barrier's and-reduction makes the test the block's (not in a build with
+// the race check, where a barrier kosan adds would order accesses the
+// program does not). Never: anything else convergent (a partial mask, a
+// named barrier with a count, a call of a device function), or not NVPTX.
+OOBInstrumenter::Agree OOBInstrumenter::loopAgreement(Loop *L) const {
+  Agree need = Agree::Thread;
+  bool nvptx = Triple(M.getTargetTriple()).isNVPTX();
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (CB->isInlineAsm() || CB->cannotDuplicate())
+        return Agree::Never;
+      if (!CB->isConvergent())
+        continue;
+      Function *F = CB->getCalledFunction();
+      if (!nvptx || !F || !F->isIntrinsic())
+        return Agree::Never;
+      StringRef name = F->getName();
+      auto fullMask = [&] {
+        auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(0));
+        return C && C->isAllOnesValue();
+      };
+      if (name.starts_with("llvm.nvvm.barrier0") ||
+          (name == "llvm.nvvm.barrier.sync" && isa<ConstantInt>(CB->getArgOperand(0)) &&
+           cast<ConstantInt>(CB->getArgOperand(0))->isZero())) {
+        if (S.opts.checks & KOSAN_CHECK_RACE)
+          return Agree::Never;
+        need = Agree::Block;
+      } else if ((name.starts_with("llvm.nvvm.shfl.sync.") ||
+                  (name.starts_with("llvm.nvvm.vote.") && name.ends_with(".sync")) ||
+                  name == "llvm.nvvm.bar.warp.sync" || name.starts_with("llvm.nvvm.match.")) &&
+                 CB->arg_size() > 0 && fullMask()) {
+        if (need == Agree::Thread)
+          need = Agree::Warp;
+      } else {
+        return Agree::Never;
+      }
+    }
+  return need;
+}
+
 // A loop whose every access is checked before it (hoisted to the loop
-// itself) or needs no check (proven in bounds, constant memory) and that
-// holds nothing convergent is copied whole instead of stretch by stretch:
-// the loop's test picks the loop as it was, the program's own code, or a
-// copy whose accesses are checked one by one. Nothing convergent: the test
-// is the thread's own, and two threads of a warp may take different copies.
+// itself) or needs no check (proven in bounds, constant memory), and whose
+// convergent operations allow it (loopAgreement), is copied whole instead
+// of stretch by stretch: the loop's test picks the loop as it was, the
+// program's own code, or a copy whose accesses are checked one by one.
 bool OOBInstrumenter::versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
                                   ArrayRef<bool> unchecked) const {
-  if (!S.opts.versionLoops || !L->getLoopPreheader())
+  if (!S.opts.versionLoops || !L->getLoopPreheader() || loopAgreement(L) == Agree::Never)
     return false;
   for (unsigned i = 0; i < accesses.size(); ++i)
     if (L->contains(accesses[i].inst) && hoistLoop[i] != L && !unchecked[i])
       return false;
   for (BasicBlock *BB : L->blocks())
-    for (Instruction &I : *BB) {
-      if (auto *CB = dyn_cast<CallBase>(&I);
-          CB && (CB->isConvergent() || CB->isInlineAsm() || CB->cannotDuplicate()))
-        return false;
+    for (Instruction &I : *BB)
       if (I.isEHPad() || I.getType()->isTokenTy() || isa<AllocaInst>(I))
         return false;
-    }
   return true;
+}
+
+// The loop's test as the threads that must agree on it see it (at the end
+// of its preheader): the thread's own, all of its warp's, all of its
+// block's.
+Value *OOBInstrumenter::agreedTest(Loop *L, Value *ok) {
+  Agree need = loopAgreement(L);
+  if (need == Agree::Thread)
+    return ok;
+  IRBuilder<> B(L->getLoopPreheader()->getTerminator());
+  if (need == Agree::Warp)
+    return B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {},
+                             {B.getInt32(~0u), ok}, nullptr, "kosan.loop.ok.warp");
+  Value *all = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
+                                 {B.CreateZExt(ok, I32)}, nullptr, "kosan.loop.ok.all");
+  return B.CreateICmpNE(all, B.getInt32(0), "kosan.loop.ok.block");
 }
 
 // Copies L whole: its preheader branches on `ok` to the loop as it was or
@@ -2399,10 +2465,13 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     for (unsigned g = 0; g < groups.size(); ++g) {
       Group &G = groups[g];
       unsigned leader = unsigned(G.leader);
-      if (!S.opts.hoistGroups || G.members.size() < 2 || G.unit || !isStatic(leader))
+      if (G.members.size() < 2 || G.unit || !isStatic(leader))
         continue;
       Loop *L = LI.getLoopFor(accesses[leader].inst->getParent());
-      if (!L || !room(L))
+      // A loop that may be copied whole hoists its groups too: its fast
+      // copy is then the loop as compiled (versionable).
+      if (!L || !room(L) ||
+          !(S.opts.hoistGroups || (S.opts.versionLoops && loopAgreement(L) != Agree::Never)))
         continue;
       if ((groupRange[g] = invariantRange(accesses[leader].ptr, G.maxEnd, L, SE, X,
                                           G.minOffset))) {
@@ -2475,7 +2544,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
         toVersion.push_back(L);
     for (Loop *L : toVersion) {
       auto VMap = std::make_unique<ValueToValueMapTy>();
-      versionLoop(L, loopOk[L], LI, DT, *VMap);
+      versionLoop(L, agreedTest(L, loopOk[L]), LI, DT, *VMap);
       versioned[L] = std::move(VMap);
     }
     counts.versioned = versioned.size();

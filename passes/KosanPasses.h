@@ -64,11 +64,6 @@ struct PassOptions {
   // passes, a copy checked access by access when not (checks/oob); off:
   // a branch on the test per stretch of its hoisted accesses.
   bool versionLoops = true;
-  // A kernel whose checked accesses all lie outside loops, at addresses
-  // computable at its entry, is copied whole the same way: its body as
-  // compiled when every access's "runs implies in bounds" holds at the
-  // entry, the body checked access by access when not (checks/oob).
-  bool versionKernels = true;
   // The OOB check's reports (the event written to the log, halt_on_error)
   // are one function per module that every failing check calls, not a copy
   // inline at each check (checks/oob); off: inline (bisection, compile time

@@ -63,11 +63,6 @@ static cl::opt<bool> ClVersionLoops(
     cl::desc("kosan: copy whole a loop whose accesses are all checked before it and that holds "
              "nothing convergent (the loop as compiled, or a copy checked access by access)"),
     cl::Hidden, cl::init(true));
-static cl::opt<bool> ClVersionKernels(
-    "kosan-version-kernels",
-    cl::desc("kosan: copy whole a kernel whose checked accesses all lie outside loops, at "
-             "addresses computable at its entry (its body as compiled, or checked)"),
-    cl::Hidden, cl::init(true));
 static cl::opt<bool> ClHoistGroups(
     "kosan-hoist-groups",
     cl::desc("kosan: also check a group of a static object at a loop-invariant address once "
@@ -170,7 +165,6 @@ PassOptions PassOptions::fromCommandLine() {
   o.hoistMaxPerLoop = ClHoistMaxPerLoop;
   o.hoistGroups = ClHoistGroups;
   o.versionLoops = ClVersionLoops;
-  o.versionKernels = ClVersionKernels;
   o.sharedReport = ClSharedReport;
   o.reloadAfterReport = ClReloadAfterReport;
   o.mutate = MutateOptions::fromCommandLine();

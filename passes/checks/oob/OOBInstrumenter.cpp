@@ -58,10 +58,7 @@
 //             whose every access is hoisted (or needs no check) and that
 //             holds nothing convergent is copied whole instead: the loop
 //             as it was, or a copy checked access by access
-//             (versionable, versionLoop). A kernel whose checked accesses
-//             all lie outside loops is copied whole so too, on each
-//             access's "if its block runs, it is in bounds" computed at
-//             the end of the entry block (versionKernel).
+//             (versionable, versionLoop).
 //
 // Grouping never reaches out of a block: an access that is conditional, or
 // after a loop's early exit, is never checked on another's behalf.
@@ -390,7 +387,6 @@ struct Counts {
   unsigned invariant = 0, invariantGroups = 0; // hoisted at a loop-invariant address (in hoisted)
   unsigned symbolicStride = 0;       // hoisted at a loop-invariant, not constant, stride
   unsigned versioned = 0;            // loops whose checks are all hoisted: copied whole (in loops)
-  bool kernelCopied = false;         // the kernel's body copied whole (versionKernel)
 };
 
 static unsigned fillBits(Type *T);
@@ -482,9 +478,6 @@ private:
     // access or of a group, whose range is [start + low, start + high).
     bool invariant = false;
     int64_t low = 0, high = 0;
-    // Where the test goes, when not at the end of the loop's preheader (a
-    // kernel copied whole: the end of its entry block).
-    Instruction *at = nullptr;
   };
   std::optional<HoistRange> hoistRange(const Access &A, const Provenance &p, ScalarEvolution &SE,
                                        LoopInfo &LI, SCEVExpander &X,
@@ -519,14 +512,7 @@ private:
                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
                    HoistedGroups &hg);
   enum class Agree { Thread, Warp, Block, Never };
-  Agree agreement(ArrayRef<BasicBlock *> blocks) const;
-  Agree loopAgreement(Loop *L) const { return agreement(L->getBlocks()); }
-  Value *agreed(Agree need, Instruction *at, Value *ok);
-  Value *executionCondition(BasicBlock *BB, Instruction *at, ScalarEvolution &SE, DominatorTree &DT,
-                            SCEVExpander &X);
-  bool versionKernel(Function &F, ArrayRef<Access> accesses, ArrayRef<Provenance> provenance,
-                     ArrayRef<bool> unchecked, ScalarEvolution &SE, DominatorTree &DT,
-                     LoopInfo &LI, const LaunchContext &ctx);
+  Agree loopAgreement(Loop *L) const;
   bool versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
                    ArrayRef<bool> unchecked) const;
   Value *agreedTest(Loop *L, Value *ok);
@@ -1733,7 +1719,7 @@ Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
 Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
                                        ScalarEvolution &SE, SCEVExpander &X,
                                        const LaunchContext &ctx) {
-  Instruction *at = R.at ? R.at : R.loop->getLoopPreheader()->getTerminator();
+  Instruction *at = R.loop->getLoopPreheader()->getTerminator();
   const int64_t step = R.step;
   const uint64_t need = requiredAlignment(A);
   IRBuilder<> B(at);
@@ -2235,10 +2221,10 @@ void OOBInstrumenter::checkCopies(ArrayRef<unsigned> members, MutableArrayRef<Ac
 // the race check, where a barrier kosan adds would order accesses the
 // program does not). Never: anything else convergent (a partial mask, a
 // named barrier with a count, a call of a device function), or not NVPTX.
-OOBInstrumenter::Agree OOBInstrumenter::agreement(ArrayRef<BasicBlock *> blocks) const {
+OOBInstrumenter::Agree OOBInstrumenter::loopAgreement(Loop *L) const {
   Agree need = Agree::Thread;
   bool nvptx = Triple(M.getTargetTriple()).isNVPTX();
-  for (BasicBlock *BB : blocks)
+  for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
@@ -2297,161 +2283,16 @@ bool OOBInstrumenter::versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<L
 // of its preheader): the thread's own, all of its warp's, all of its
 // block's.
 Value *OOBInstrumenter::agreedTest(Loop *L, Value *ok) {
-  return agreed(loopAgreement(L), L->getLoopPreheader()->getTerminator(), ok);
-}
-
-Value *OOBInstrumenter::agreed(Agree need, Instruction *at, Value *ok) {
+  Agree need = loopAgreement(L);
   if (need == Agree::Thread)
     return ok;
-  IRBuilder<> B(at);
+  IRBuilder<> B(L->getLoopPreheader()->getTerminator());
   if (need == Agree::Warp)
     return B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {},
                              {B.getInt32(~0u), ok}, nullptr, "kosan.loop.ok.warp");
   Value *all = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
                                  {B.CreateZExt(ok, I32)}, nullptr, "kosan.loop.ok.all");
   return B.CreateICmpNE(all, B.getInt32(0), "kosan.loop.ok.block");
-}
-
-// What must hold for BB to run, as far as it can be computed at `at`: the
-// conditions of the branches whose edges dominate BB, each an integer
-// compare whose operands ScalarEvolution can compute at `at` (the thread's
-// index against a length). A condition it cannot compute is left out: the
-// result is then implied by BB's running, never the other way, and a test
-// "condition implies in bounds" only fails more often. Null: true.
-Value *OOBInstrumenter::executionCondition(BasicBlock *BB, Instruction *at, ScalarEvolution &SE,
-                                           DominatorTree &DT, SCEVExpander &X) {
-  IRBuilder<> B(at);
-  SmallVector<Value *, 4> conds;
-  for (DomTreeNode *N = DT.getNode(BB); N && N->getIDom(); N = N->getIDom()) {
-    BasicBlock *P = N->getIDom()->getBlock();
-    auto *Br = dyn_cast<BranchInst>(P->getTerminator());
-    if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
-      continue;
-    auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-    if (!Cmp)
-      continue;
-    for (unsigned k = 0; k < 2; ++k) {
-      if (!DT.dominates(BasicBlockEdge(P, Br->getSuccessor(k)), BB))
-        continue;
-      Value *c = nullptr;
-      if (DT.dominates(Cmp, at)) {
-        c = Cmp;
-      } else {
-        Value *l = Cmp->getOperand(0), *r = Cmp->getOperand(1);
-        if (!SE.isSCEVable(l->getType()))
-          break;
-        const SCEV *sl = SE.getSCEV(l), *sr = SE.getSCEV(r);
-        if (!X.isSafeToExpandAt(sl, at) || !X.isSafeToExpandAt(sr, at))
-          break;
-        c = B.CreateICmp(Cmp->getPredicate(), X.expandCodeFor(sl, l->getType(), at),
-                         X.expandCodeFor(sr, r->getType(), at));
-      }
-      conds.push_back(k == 0 ? c : B.CreateNot(c));
-    }
-  }
-  return conds.empty() ? nullptr : B.CreateAnd(conds);
-}
-
-// A kernel whose checked accesses all lie outside loops, each against a
-// kernel argument or a shared or static object at an address computable at
-// the end of the entry block, is copied whole there: each access's test
-// "if its block runs, it is in bounds" (executionCondition, the range test
-// of a hoisted access), and-ed, agreed on by the threads that meet at the
-// kernel's convergent operations (a barrier: the whole block, which is at
-// the entry), picks a copy of the kernel's body as compiled, or the body
-// itself, whose accesses are checked as any other (the caller's). Thread
-// indices are read at the entry (their reads moved there) so that the
-// addresses can be computed there.
-bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
-                                    ArrayRef<Provenance> provenance, ArrayRef<bool> unchecked,
-                                    ScalarEvolution &SE, DominatorTree &DT, LoopInfo &LI,
-                                    const LaunchContext &ctx) {
-  SmallVector<BasicBlock *, 16> blocks;
-  for (BasicBlock &BB : F)
-    blocks.push_back(&BB);
-  Agree need = agreement(blocks);
-  if (need == Agree::Never)
-    return false;
-  BasicBlock *entry = &F.getEntryBlock();
-  bool any = false, uninit = false;
-  for (unsigned i = 0; i < accesses.size(); ++i) {
-    const Access &A = accesses[i];
-    // The entry block's accesses run before the test, checked in place.
-    if (unchecked[i] || A.inst->getParent() == entry)
-      continue;
-    Provenance::Kind k = provenance[i].kind;
-    if (LI.getLoopFor(A.inst->getParent()) || !canRedirect(A) ||
-        (k != Provenance::KernelArg && k != Provenance::StaticObject &&
-         k != Provenance::DynamicShared) ||
-        !SE.isSCEVable(A.ptr->getType()))
-      return false;
-    any = true;
-    uninit |= uninitTested(A) && k == Provenance::KernelArg;
-  }
-  if (!any)
-    return false;
-  // The thread's and the block's indices, read where every address can use them.
-  Instruction *at = entry->getTerminator();
-  for (BasicBlock *BB : blocks)
-    for (Instruction &I : make_early_inc_range(*BB))
-      if (auto *CB = dyn_cast<CallInst>(&I); CB && CB->arg_size() == 0 &&
-                                             CB->getCalledFunction() &&
-                                             CB->getCalledFunction()->getName().starts_with(
-                                                 "llvm.nvvm.read.ptx.sreg."))
-        if (BB != entry)
-          CB->moveBefore(at);
-  SCEVExpander X(SE, DL, "kosan.kernel");
-  auto covered = [&](unsigned i) {
-    return !unchecked[i] && accesses[i].inst->getParent() != entry;
-  };
-  for (unsigned i = 0; i < accesses.size(); ++i)
-    if (covered(i) && !X.isSafeToExpandAt(SE.getSCEV(accesses[i].ptr), at))
-      return false;
-  IRBuilder<> B(at);
-  SmallVector<Value *, 16> tests;
-  DenseMap<std::tuple<const SCEV *, BasicBlock *, uint32_t, uint64_t>, bool> seen;
-  for (unsigned i = 0; i < accesses.size(); ++i) {
-    if (!covered(i))
-      continue;
-    const Access &A = accesses[i];
-    const SCEV *address = SE.getSCEV(A.ptr);
-    if (!seen.try_emplace({address, A.inst->getParent(), A.constSize, requiredAlignment(A)}, true)
-             .second)
-      continue;
-    HoistRange R{nullptr, address, nullptr, 0, nullptr};
-    R.invariant = true;
-    R.high = A.constSize;
-    R.at = at;
-    Value *inBounds = hoistedRangeOk(A, provenance[i], R, SE, X, ctx);
-    if (Value *runs = executionCondition(A.inst->getParent(), at, SE, DT, X))
-      inBounds = B.CreateOr(B.CreateNot(runs), inBounds);
-    tests.push_back(inBounds);
-  }
-  if (uninit)
-    tests.push_back(B.CreateNot(uninitOn(ctx, F), "kosan.uninit.off"));
-  Value *all = B.CreateAnd(tests);
-  all->setName("kosan.kernel.ok");
-  Value *ok = agreed(need, at, all);
-  // The body from the entry's branch on, and its copy as compiled.
-  BasicBlock *body = entry->splitBasicBlock(at, "kosan.kernel.checked");
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> copies;
-  for (BasicBlock *BB : blocks) {
-    BasicBlock *from = BB == entry ? body : BB;
-    BasicBlock *C = CloneBasicBlock(from, VMap, ".kosan.fast", &F);
-    VMap[from] = C;
-    copies.push_back(C);
-  }
-  remapInstructionsInBlocks(copies, VMap);
-  auto *fast = cast<BasicBlock>(VMap[body]);
-  fast->setName("kosan.kernel.fast");
-  Instruction *term = entry->getTerminator();
-  MDBuilder MDB(Ctx);
-  BranchInst::Create(fast, body, ok, entry)
-      ->setMetadata(LLVMContext::MD_prof, MDB.createLikelyBranchWeights());
-  entry->getTerminator()->setDebugLoc(term->getDebugLoc());
-  term->eraseFromParent();
-  return true;
 }
 
 // Copies L whole: its preheader branches on `ok` to the loop as it was or
@@ -2708,18 +2549,6 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     }
     counts.versioned = versioned.size();
   }
-  if (kernel && S.opts.versionKernels && loopOk.empty()) {
-    SmallVector<bool, 32> unchecked(accesses.size(), false);
-    for (unsigned i = 0; i < accesses.size(); ++i) {
-      unsigned as = accesses[i].ptr->getType()->getPointerAddressSpace();
-      unchecked[i] = proven[i] || provenance[i].kind == Provenance::Constant ||
-                     (provenance[i].kind == Provenance::Unknown &&
-                      (as == kSharedAS || as == kLocalAS));
-    }
-    counts.kernelCopied =
-        versionKernel(clone, accesses, provenance, unchecked, SE, DT,
-                      FAM.getResult<LoopAnalysis>(clone), ctx);
-  }
   FAM.invalidate(clone, PreservedAnalyses::none());
   // Sites of the checked accesses, made in program order (the tables of
   // groups are filled in from them at the end).
@@ -2877,8 +2706,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
            << ore::NV("Invariant", counts.invariant) << " at loop-invariant addresses (in "
            << ore::NV("InvariantGroups", counts.invariantGroups) << " groups), "
            << ore::NV("SymbolicStride", counts.symbolicStride) << " at symbolic strides; "
-           << ore::NV("Versioned", counts.versioned) << " of the loops copied whole"
-           << (counts.kernelCopied ? ", and the kernel's body" : "");
+           << ore::NV("Versioned", counts.versioned) << " of the loops copied whole";
   });
 }
 

@@ -287,6 +287,7 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
                       notes);
     if (all_of(checks, [](const std::unique_ptr<Instrumenter> &I) { return I->fewRegisters(); }))
       T.fitRegistersToOriginal(*F, *clone);
+    clone->removeFnAttr(kLoopsAsCompiled);
     remarkSummary(*F, summary);
     ++NumKernels;
   }

@@ -79,6 +79,12 @@ static_assert(LaunchInfoLayout::args % 8 == 0 && LaunchInfoLayout::boundsSize % 
 // its block, the block's in the grid, the launch dimensions and the lane.
 enum class GpuValue { None, ThreadId, BlockId, BlockDim, GridDim, LaneId };
 
+// A clone's function attribute, set by a check whose every loop with a
+// checked access runs as compiled when its tests pass (checks/oob: loops
+// copied whole); fitRegistersToOriginal reads it, and the pass removes it
+// once the clone is made.
+inline constexpr char kLoopsAsCompiled[] = "kosan-loops-as-compiled";
+
 class Target {
 public:
   virtual ~Target() = default;

@@ -2549,6 +2549,20 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     }
     counts.versioned = versioned.size();
   }
+  // Every loop with a checked access runs as compiled when its test passes:
+  // the target may then fit the clone's registers to its original's loops.
+  if (kernel && !versioned.empty()) {
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
+    bool asCompiled = true;
+    for (unsigned i = 0; i < accesses.size() && asCompiled; ++i) {
+      if (proven[i] || provenance[i].kind == Provenance::Constant)
+        continue;
+      Loop *L = LI.getLoopFor(accesses[i].inst->getParent());
+      asCompiled = !L || (hoistLoop[i] && versioned.count(hoistLoop[i]));
+    }
+    if (asCompiled)
+      clone.addFnAttr(kLoopsAsCompiled);
+  }
   FAM.invalidate(clone, PreservedAnalyses::none());
   // Sites of the checked accesses, made in program order (the tables of
   // groups are filled in from them at the end).

@@ -33,6 +33,10 @@ namespace {
 // original holds at once (bench/kernels.cu: 6 to 17 for kernels that ptxas
 // fits in 12 to 24 registers, 140 for the unrolled matmul that needs 32).
 constexpr unsigned kFullOccupancyRegisters = 32, kLightOriginal = 24;
+// What a loop may carry from trip to trip and still fit in 32 registers
+// beside its trip's own values (loads in flight, an unrolled chain's
+// operands: about 16).
+constexpr unsigned kLightLoopCarried = 16;
 cl::opt<unsigned> ClCloneRegisters(
     "kosan-clone-registers", cl::init(64), cl::Hidden,
     cl::desc("Register limit (.maxnreg) of a clone whose kernel has no launch bounds of its "
@@ -329,10 +333,10 @@ public:
     // checked access copied whole) keeps the original's loops as its hot
     // code: what those loops carry decides, not the unrolled tile loads
     // that the estimate above counts as live at once (matmul: 140 by it,
-    // 32 registers by ptxas).
+    // 32 registers by ptxas), beside a trip's own working set.
     bool loopsAsCompiled = clone.hasFnAttribute(kLoopsAsCompiled);
     if (estimateLiveRegisters(original) > kLightOriginal &&
-        !(loopsAsCompiled && estimateLoopCarriedRegisters(original) <= kLightOriginal))
+        !(loopsAsCompiled && estimateLoopCarriedRegisters(original) <= kLightLoopCarried))
       return;
     for (MDNode *Op : Annotations->operands()) {
       if (Op->getNumOperands() != 3)

@@ -11,7 +11,7 @@
 ; run as compiled) is fitted by what its loops carry from one trip to the
 ; next instead: tile_sum loads 40 values of a shared tile at once in each
 ; trip but carries its sum alone (and addresses at constant offsets from one
-; another count once): 32; tile_accumulators carries 40 sums: 64, as it does
+; another count once; at most 16 values carried): 32; tile_accumulators carries 40 sums: 64, as it does
 ; with the whole copies off.
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false \
 ; RUN:   -kosan-version-loops=0 -S < %s | FileCheck %s --check-prefix=STRETCH

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 using kosan::rt::expandTracePath;
@@ -432,6 +433,48 @@ TEST(Options, HelpListsEveryFlagWithTypeAndDefault) {
           << "no description: " << line;
     }
     EXPECT_TRUE(found) << flag.name << " missing from:\n" << help;
+  }
+}
+
+TEST(Options, TheDocsTableListsEveryFlagWithTypeAndDefault) {
+  // docs/options.md's table of flags, row by row, against flags.inc: the
+  // same flags in the same order, each with its type and default, so that
+  // a flag added, renamed or given another default there fails here until
+  // the documentation says so too.
+  std::ifstream doc(std::string(KOSAN_SOURCE_DIR) + "/docs/options.md");
+  ASSERT_TRUE(doc) << "no docs/options.md";
+  struct Row {
+    std::string name, type, value;
+  };
+  std::vector<Row> rows;
+  std::string line;
+  auto ticked = [](const std::string &cell) { // the first `...` of a cell
+    size_t a = cell.find('`'), b = a == std::string::npos ? a : cell.find('`', a + 1);
+    return b == std::string::npos ? std::string() : cell.substr(a + 1, b - a - 1);
+  };
+  auto trimmed = [](std::string t) {
+    t.erase(0, t.find_first_not_of(' '));
+    t.erase(t.find_last_not_of(' ') + 1);
+    return t;
+  };
+  while (std::getline(doc, line)) {
+    if (line.rfind("| `", 0) != 0)
+      continue;
+    std::vector<std::string> cells;
+    std::istringstream parts(line.substr(1));
+    for (std::string cell; std::getline(parts, cell, '|');)
+      cells.push_back(cell);
+    ASSERT_GE(cells.size(), 4u) << line;
+    rows.push_back({ticked(cells[0]), trimmed(cells[1]), ticked(cells[2])});
+  }
+  const auto defaults = optionsAsList(Options());
+  ASSERT_EQ(rows.size(), allFlags().size()) << "rows of the table of flags in docs/options.md";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const FlagInfo &flag = allFlags()[i];
+    EXPECT_EQ(rows[i].name, flag.name) << "row " << i + 1;
+    EXPECT_EQ(rows[i].type, flag.type == "std::string" ? "string" : flag.type) << flag.name;
+    EXPECT_EQ(rows[i].value, defaults[i].second.empty() ? "\"\"" : defaults[i].second)
+        << flag.name;
   }
 }
 

@@ -556,7 +556,6 @@ private:
   PayloadWrites payload_writes_ = PayloadWrites::FilePerThread;
   std::atomic<bool> payload_unmappable_{false}; // fallocate or mmap refused
   std::mutex payload_pwrite_mutex_;             // held by the thread in pwrite
-  bool payload_failed_ = false;
   std::unique_ptr<WorkerPool> pool_;
   int pool_pid_ = 0;             // the process whose threads it holds
   SnapshotWriteStats stats_;

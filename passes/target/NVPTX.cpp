@@ -106,12 +106,10 @@ void liveness(const Function &F, LiveSets &liveIn, LiveSets &liveOut) {
 // its instructions' results; parameters and constants are left out, ptxas
 // reads them from the constant bank). An estimate of what F needs before
 // ptxas schedules for latency.
-unsigned estimateLiveRegisters(const Function &F) {
-  LiveSets liveIn, liveOut;
-  liveness(F, liveIn, liveOut);
+unsigned estimateLiveRegisters(const Function &F, const LiveSets &liveOut) {
   unsigned most = 0;
   for (const BasicBlock &BB : F) {
-    DenseSet<const Value *> live = liveOut[&BB];
+    DenseSet<const Value *> live = liveOut.lookup(&BB);
     most = std::max(most, units(live));
     for (const Instruction &I : reverse(BB)) {
       if (isa<PHINode>(I))
@@ -144,16 +142,14 @@ std::optional<std::vector<const Value *>> offsetKey(const Value *V) {
 // the values live into its header, its phis included. What stays live
 // within a trip (an unrolled tile's loads, consumed as they come) ptxas
 // schedules; what a trip hands to the next it must hold.
-unsigned estimateLoopCarriedRegisters(const Function &F) {
-  LiveSets liveIn, liveOut;
-  liveness(F, liveIn, liveOut);
+unsigned estimateLoopCarriedRegisters(const Function &F, const LiveSets &liveIn) {
   DominatorTree DT(const_cast<Function &>(F));
   LoopInfo LI(DT);
   unsigned most = 0;
   for (const Loop *L : LI.getLoopsInPreorder()) {
     DenseSet<const Value *> carried;
     std::set<std::vector<const Value *>> bases;
-    for (const Value *V : liveIn[L->getHeader()]) {
+    for (const Value *V : liveIn.lookup(L->getHeader())) {
       std::optional<std::vector<const Value *>> key = offsetKey(V);
       if (!key || bases.insert(*key).second)
         carried.insert(V);
@@ -335,8 +331,11 @@ public:
     // that the estimate above counts as live at once (matmul: 140 by it,
     // 32 registers by ptxas), beside a trip's own working set.
     bool loopsAsCompiled = clone.hasFnAttribute(kLoopsAsCompiled);
-    if (estimateLiveRegisters(original) > kLightOriginal &&
-        !(loopsAsCompiled && estimateLoopCarriedRegisters(original) <= kLightLoopCarried))
+    LiveSets liveIn, liveOut;
+    liveness(original, liveIn, liveOut);
+    if (estimateLiveRegisters(original, liveOut) > kLightOriginal &&
+        !(loopsAsCompiled &&
+          estimateLoopCarriedRegisters(original, liveIn) <= kLightLoopCarried))
       return;
     for (MDNode *Op : Annotations->operands()) {
       if (Op->getNumOperands() != 3)

@@ -512,7 +512,11 @@ private:
                    SmallVectorImpl<std::pair<LoadInst *, uint32_t>> &uninitLoads,
                    HoistedGroups &hg);
   enum class Agree { Thread, Warp, Block, Never };
+  // Asked per group, per loop and per test: each loop's answer, made once
+  // per function (instrumentFunction clears it).
   Agree loopAgreement(Loop *L) const;
+  Agree scanAgreement(Loop *L) const;
+  mutable DenseMap<const Loop *, Agree> agreement;
   bool versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
                    ArrayRef<bool> unchecked) const;
   Value *agreedTest(Loop *L, Value *ok);
@@ -2222,6 +2226,13 @@ void OOBInstrumenter::checkCopies(ArrayRef<unsigned> members, MutableArrayRef<Ac
 // program does not). Never: anything else convergent (a partial mask, a
 // named barrier with a count, a call of a device function), or not NVPTX.
 OOBInstrumenter::Agree OOBInstrumenter::loopAgreement(Loop *L) const {
+  auto [known, fresh] = agreement.try_emplace(L, Agree::Never);
+  if (fresh)
+    known->second = scanAgreement(L);
+  return known->second;
+}
+
+OOBInstrumenter::Agree OOBInstrumenter::scanAgreement(Loop *L) const {
   Agree need = Agree::Thread;
   bool nvptx = Triple(M.getTargetTriple()).isNVPTX();
   for (BasicBlock *BB : L->blocks())
@@ -2304,11 +2315,8 @@ void OOBInstrumenter::versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTre
   BasicBlock *P = L->getLoopPreheader();
   SmallVector<BasicBlock *, 16> loopBlocks(L->blocks());
   SmallPtrSet<BasicBlock *, 16> inLoop(loopBlocks.begin(), loopBlocks.end());
-  SmallSetVector<BasicBlock *, 4> exits;
-  for (BasicBlock *BB : loopBlocks)
-    for (BasicBlock *Succ : successors(BB))
-      if (!inLoop.contains(Succ))
-        exits.insert(Succ);
+  SmallVector<BasicBlock *, 4> exits;
+  L->getUniqueExitBlocks(exits);
   DebugLoc loc = P->getTerminator()->getDebugLoc();
   BasicBlock *fastPH = SplitBlock(P, P->getTerminator(), &DT, &LI, nullptr, "kosan.loop.fast");
   SmallVector<BasicBlock *, 16> cloned;
@@ -2380,6 +2388,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   SmallVector<Access, 32> accesses;
   collectAccesses(clone, accesses);
   ProvenanceAnalysis PA(DL, kernel ? &clone : nullptr);
+  agreement.clear();
   argBoundCache.clear();
   argMisalignedCache.clear();
   uninitOnCache = nullptr;
@@ -2539,7 +2548,10 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(clone);
     SmallVector<Loop *, 4> toVersion;
-    for (auto &[L, ok] : loopOk)
+    // In the loops' order (loopTests, a MapVector), not loopOk's: the
+    // blocks' names and the order of the copies do not depend on where the
+    // loops lie in memory.
+    for (auto &[L, tests] : loopTests)
       if (versionable(L, accesses, hoistLoop, unchecked))
         toVersion.push_back(L);
     for (Loop *L : toVersion) {

@@ -73,6 +73,12 @@ KOSAN_PREC_FN double quietNaN() { return fromBits(kQuietNaNBits); }
 KOSAN_PREC_FN bool isNaN(double x) { return (bitsOf(x) & ~kSignBit) > kInfBits; }
 KOSAN_PREC_FN bool isInf(double x) { return (bitsOf(x) & ~kSignBit) == kInfBits; }
 KOSAN_PREC_FN bool isFinite(double x) { return (bitsOf(x) & ~kSignBit) < kInfBits; }
+// Both finite, from the high words' exponent fields (32-bit tests), and
+// without a branch between the two.
+KOSAN_PREC_FN bool bothFinite(double a, double b) {
+  uint32_t ea = (uint32_t)(bitsOf(a) >> 52) & 0x7ff, eb = (uint32_t)(bitsOf(b) >> 52) & 0x7ff;
+  return (ea != 0x7ff) & (eb != 0x7ff);
+}
 KOSAN_PREC_FN bool isZero(double x) { return (bitsOf(x) & ~kSignBit) == 0; }
 KOSAN_PREC_FN double absOf(double x) { return fromBits(bitsOf(x) & ~kSignBit); }
 
@@ -193,6 +199,39 @@ KOSAN_PREC_FN uint32_t causeCode(double local, double exact) {
   return code < 1 ? 1u : code > 4095 ? 4095u : (uint32_t)code;
 }
 
+// relError of a finite real and a finite shadow: its last special case and
+// the quotient.
+// (On the device runtime every path calls rcp.approx, which a constant
+// expression cannot: the function is constexpr for the host only.)
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winvalid-constexpr"
+#endif
+KOSAN_PREC_FN double relErrorFinite(double real, double shadow) {
+  double quotient;
+#if defined(__NVPTX__) && !defined(__CUDA__)
+  // The device runtime: a reciprocal approximation (about 20 bits) is
+  // plenty for an error statistic and much cheaper than fp64 division,
+  // whose slow path is a call (which instrumented loops that inline this
+  // must not contain). A tiny |shadow| is scaled into rcp.approx.ftz's
+  // normal range first; the powers of two are exact, and an overflow of
+  // the product is the quotient's own. Selected, not branched (the
+  // product by 1.0 is exact).
+  bool tiny = !(absOf(shadow) > 0x1p-1000);
+  quotient = absOf(real - shadow) *
+             __nvvm_rcp_approx_ftz_d(tiny ? absOf(shadow) * 0x1p100 : absOf(shadow)) *
+             (tiny ? 0x1p100 : 1.0);
+#else
+  quotient = absOf(real - shadow) / absOf(shadow);
+#endif
+  if (isZero(shadow))
+    return isZero(real) ? 0.0 : infinity();
+  return quotient;
+}
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
 // |real - shadow| / |shadow|. Special cases, in this order:
 //   shadow is NaN                          0
 //   real is NaN, shadow is not             +inf
@@ -208,20 +247,28 @@ KOSAN_PREC_FN double relError(double real, double shadow) {
     return infinity();
   if (isInf(real) || isInf(shadow))
     return bitsOf(real) == bitsOf(shadow) ? 0.0 : infinity();
-  if (isZero(shadow))
-    return isZero(real) ? 0.0 : infinity();
-#if defined(__NVPTX__) && !defined(__CUDA__)
-  // The device runtime: a reciprocal approximation (about 20 bits) is
-  // plenty for an error statistic and much cheaper than fp64 division,
-  // whose slow path is a call (which instrumented loops that inline this
-  // must not contain). A tiny |shadow| is scaled into rcp.approx.ftz's
-  // normal range first; the powers of two are exact, and an overflow of
-  // the product is the quotient's own.
-  if (absOf(shadow) > 0x1p-1000)
-    return absOf(real - shadow) * __nvvm_rcp_approx_ftz_d(absOf(shadow));
-  return absOf(real - shadow) * __nvvm_rcp_approx_ftz_d(absOf(shadow) * 0x1p100) * 0x1p100;
-#endif
-  return absOf(real - shadow) / absOf(shadow);
+  return relErrorFinite(real, shadow);
+}
+
+// ulpError of a finite real and a finite shadow.
+KOSAN_PREC_FN double ulpErrorFinite(double real, double shadow, uint32_t dtype) {
+  int p = significandBits(dtype);
+  if (p == 0)
+    return real == shadow ? 0.0 : quietNaN();
+  double larger = absOf(real) > absOf(shadow) ? absOf(real) : absOf(shadow);
+  // ulpOf(larger) is 2^k: multiplying by 2^-k is as exact as dividing and
+  // much cheaper on the device. k lies in [emin - p + 1, 1024 - p], so
+  // 2^-k is a normal number, or beyond 2^1023 (fp64's subnormal spacing):
+  // then two exact steps, 2^(-k-512) and 2^512 (an overflow of the first
+  // product is the result's). Selected, not branched (the product by 1.0
+  // is exact); 0 when real == shadow (0 == -0 too) as the difference is.
+  int emin = minExponent(dtype);
+  int e = isZero(larger) ? emin : exponentOf(larger);
+  int m = p - 1 - (e < emin ? emin : e);
+  bool beyond = m > 1023;
+  double scale = fromBits((uint64_t)(m - (beyond ? 512 : 0) + 1023) << 52);
+  double error = absOf(real - shadow) * scale * (beyond ? 0x1p512 : 1.0);
+  return real == shadow ? 0.0 : error;
 }
 
 // |real - shadow| / ulpOf(max(|real|, |shadow|), dtype). Special cases, in this order:
@@ -237,21 +284,7 @@ KOSAN_PREC_FN double ulpError(double real, double shadow, uint32_t dtype) {
     return infinity();
   if (isInf(real) || isInf(shadow))
     return bitsOf(real) == bitsOf(shadow) ? 0.0 : infinity();
-  if (real == shadow)
-    return 0.0;
-  double larger = absOf(real) > absOf(shadow) ? absOf(real) : absOf(shadow);
-  int p = significandBits(dtype);
-  if (p == 0)
-    return quietNaN();
-  // ulpOf(larger) is 2^k: multiplying by 2^-k is as exact as dividing and
-  // much cheaper on the device.
-  int emin = minExponent(dtype);
-  int e = isZero(larger) ? emin : exponentOf(larger);
-  int k = (e < emin ? emin : e) - p + 1;
-  double diff = absOf(real - shadow);
-  // Beyond 2^1023 in two exact steps (an overflow of the first is the
-  // result's): no division.
-  return -k <= 1023 ? diff * exp2i(-k) : diff * exp2i(-k - 512) * exp2i(512);
+  return ulpErrorFinite(real, shadow, dtype);
 }
 
 // Histogram bin of an error in ULPs, by bits lost b = log2(ulpErr):
@@ -260,18 +293,10 @@ KOSAN_PREC_FN double ulpError(double real, double shadow, uint32_t dtype) {
 // so errors below 2 ULPs land in bin 0, and NaN and infinity in bin 7. The
 // bin is floor(log2) from the exponent field: exact at every edge.
 KOSAN_PREC_FN int histBin(double ulpErr) {
-  uint64_t b = bitsOf(ulpErr) & ~kSignBit;
-  if (b >= kInfBits)
-    return 7;
-  int e = (int)(b >> 52) - 1023;  // floor(log2) for normal numbers; below 2 does not matter
-  if (e < 1) return 0;
-  if (e < 2) return 1;
-  if (e < 4) return 2;
-  if (e < 8) return 3;
-  if (e < 12) return 4;
-  if (e < 16) return 5;
-  if (e < 24) return 6;
-  return 7;
+  // NaN and infinity have the largest exponent field (e = 1024): bin 7.
+  // Counted, not branched: this runs for every value a kernel stores.
+  int e = (int)((bitsOf(ulpErr) & ~kSignBit) >> 52) - 1023;
+  return (e >= 1) + (e >= 2) + (e >= 4) + (e >= 8) + (e >= 12) + (e >= 16) + (e >= 24);
 }
 
 // Lower edge of a bin in bits lost (upper edge: the next bin's; bin 7 has none).
@@ -349,13 +374,25 @@ KOSAN_PREC_FN uint64_t maxBitsOf(double err) {
 
 KOSAN_PREC_FN LaneSample errorSample(double real, double shadow, uint32_t dtype) {
   LaneSample s;
-  double rel = relError(real, shadow);
-  double ulp = ulpError(real, shadow, dtype);
+  double rel, ulp, abs, scale;
+  if (bothFinite(real, shadow)) {
+    // Almost every value: relError, ulpError, absError and scaleOf without
+    // their NaN and infinity cases, which each would test again.
+    rel = relErrorFinite(real, shadow);
+    ulp = ulpErrorFinite(real, shadow, dtype);
+    abs = absOf(real - shadow);
+    scale = absOf(shadow);
+  } else {
+    rel = relError(real, shadow);
+    ulp = ulpError(real, shadow, dtype);
+    abs = absError(real, shadow);
+    scale = scaleOf(shadow);
+  }
   s.sumRelErr = isFinite(rel) ? rel : 0.0;
   s.relErrBits = maxBitsOf(rel);
   s.ulpErrBits = maxBitsOf(ulp);
-  s.absErrBits = maxBitsOf(absError(real, shadow));
-  s.scaleBits = bitsOf(scaleOf(shadow));
+  s.absErrBits = maxBitsOf(abs);
+  s.scaleBits = bitsOf(scale);
   s.bin = (uint32_t)histBin(ulp);
   s.real = real;
   s.shadow = shadow;

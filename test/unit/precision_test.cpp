@@ -302,6 +302,29 @@ TEST(PrecisionSample, Value) {
   EXPECT_EQ(s.bin, 6u);
 }
 
+// errorSample takes a shorter way when both values are finite; every field
+// must still be what the documented functions give, for every pair of
+// special and ordinary values, in every float format.
+TEST(PrecisionSample, FieldsAreTheDocumentedFunctions) {
+  const double values[] = {0.0,      -0.0,     0x1p-1074, -0x1p-1060, DBL_MIN, 0x1p-1000,
+                           0x1p-149, 0x1p-130, 1e-30,     0.5,        1.0,     -1.0,
+                           1.0 + 0x1p-23,      3.0,       65504.0,    3e38,    1e300,
+                           -1e308,   DBL_MAX,  kInf,      -kInf,      kNaN};
+  for (uint32_t dtype : {F64, F32, F16, BF16, uint32_t(KOSAN_DTYPE_F8E4M3), uint32_t(KOSAN_DTYPE_F8E5M2)})
+    for (double real : values)
+      for (double shadow : values) {
+        LaneSample s = errorSample(real, shadow, dtype);
+        double rel = relError(real, shadow), ulp = ulpError(real, shadow, dtype);
+        SCOPED_TRACE(::testing::Message() << real << " vs " << shadow << " dtype " << dtype);
+        EXPECT_EQ(s.relErrBits, maxBitsOf(rel));
+        EXPECT_EQ(s.ulpErrBits, maxBitsOf(ulp));
+        EXPECT_EQ(s.absErrBits, maxBitsOf(absError(real, shadow)));
+        EXPECT_EQ(s.scaleBits, bitsOf(scaleOf(shadow)));
+        EXPECT_EQ(bitsOf(s.sumRelErr), bitsOf(isFinite(rel) ? rel : 0.0));
+        EXPECT_EQ(s.bin, (uint32_t)histBin(ulp));
+      }
+}
+
 TEST(PrecisionSample, Narrow) {
   // 1 + 2^-12 to f16 rounds to 1: a quarter ULP, no flags.
   LaneSample s = narrowSample(1.0 + 0x1p-12, 1.0, F16);

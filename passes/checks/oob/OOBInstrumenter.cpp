@@ -98,6 +98,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
@@ -196,9 +197,38 @@ struct Group {
 // the constant. Offsets of addresses (GEP indices times their scales)
 // written so, an unrolled loop's (y + 8) * n and y * n differ by 8 * n,
 // which ScalarEvolution keeps as two unrelated products.
+//
+// Atoms, and so terms, are ordered by where their values stand in the
+// function being instrumented (AtomOrdinals: its arguments, then its
+// instructions in order, then anything else as first compared), never by
+// address: the first term, which gives a symbolic group's unit its sign,
+// and the order in which a polynomial is emitted are then the same from
+// run to run, and so is the instrumented module.
+static DenseMap<const Value *, unsigned> *AtomOrdinals = nullptr;
+
+struct MonomialLess {
+  static bool atomLess(void *a, void *b);
+  bool operator()(const SmallVector<void *, 2> &a, const SmallVector<void *, 2> &b) const {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), atomLess);
+  }
+};
+
+// Numbers a function's values for MonomialLess while it lives.
+struct AtomOrderScope {
+  DenseMap<const Value *, unsigned> ordinals;
+  explicit AtomOrderScope(const Function &F) {
+    for (const Argument &A : F.args())
+      ordinals.try_emplace(&A, ordinals.size());
+    for (const Instruction &I : instructions(F))
+      ordinals.try_emplace(&I, ordinals.size());
+    AtomOrdinals = &ordinals;
+  }
+  ~AtomOrderScope() { AtomOrdinals = nullptr; }
+};
+
 struct Poly {
   using Atom = PointerIntPair<Value *, 2, unsigned>; // 0: i64 itself, 1: sext, 2: zext
-  std::map<SmallVector<void *, 2>, uint64_t> terms;
+  std::map<SmallVector<void *, 2>, uint64_t, MonomialLess> terms;
   static constexpr unsigned kMaxTerms = 16;
   bool addScaled(const Poly &o, uint64_t factor) {
     for (auto &[m, c] : o.terms) {
@@ -220,6 +250,16 @@ struct Poly {
   }
 };
 
+bool MonomialLess::atomLess(void *a, void *b) {
+  Poly::Atom A = Poly::Atom::getFromOpaqueValue(a), B = Poly::Atom::getFromOpaqueValue(b);
+  if (A.getPointer() == B.getPointer())
+    return A.getInt() < B.getInt();
+  assert(AtomOrdinals && "polynomials are compared inside an AtomOrderScope");
+  unsigned oa = AtomOrdinals->try_emplace(A.getPointer(), AtomOrdinals->size()).first->second;
+  unsigned ob = AtomOrdinals->try_emplace(B.getPointer(), AtomOrdinals->size()).first->second;
+  return oa < ob;
+}
+
 static std::optional<Poly> polyOf(Value *V, unsigned ext, unsigned depth);
 
 // The product of two polynomials, or none past Poly::kMaxTerms terms.
@@ -229,7 +269,7 @@ static std::optional<Poly> polyMul(const Poly &a, const Poly &b) {
     for (auto &[mb, cb] : b.terms) {
       SmallVector<void *, 2> m(ma);
       m.append(mb.begin(), mb.end());
-      llvm::sort(m);
+      llvm::sort(m, MonomialLess::atomLess);
       Poly t;
       t.terms[m] = ca * cb;
       if (!r.addScaled(t, 1))
@@ -2370,6 +2410,7 @@ void OOBInstrumenter::versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTre
 
 void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
                                          const LaunchContext &ctx, FunctionAnalysisManager &FAM) {
+  AtomOrderScope atomOrder(clone);
   bool kernel = ctx.kernel;
   if (kernel)
     S.target.boundThreadIds(clone, original);

@@ -28,10 +28,14 @@
 ; REMARK: kernel 'wraps': 3 accesses checked {{.*}} by 3 checks, 0 of them in 0 groups {{.*}}; 0 of the groups at symbolic distances;
 ; REMARK: kernel 'two_buffers': 3 accesses checked {{.*}} by 3 checks, 0 of them in 0 groups {{.*}}; 0 of the groups at symbolic distances;
 ; REMARK: kernel 'offset_too': 3 accesses checked {{.*}} by 3 checks, 0 of them in 0 groups {{.*}}; 0 of the groups at symbolic distances;
+; REMARK: kernel 'two_terms': 6 accesses checked {{.*}} by 3 checks, 5 of them in 2 groups at constant distances, {{.*}}; 1 of the groups at symbolic distances;
 ; OFF: kernel 'columns': 4 accesses checked {{.*}} by 4 checks, 0 of them in 0 groups {{.*}}; 0 of the groups at symbolic distances;
 
 ; The table: k * 4 bytes for j = 0, 8, 16 (D = n), sizes, sites.
 ; CHECK: @__kosan_group = internal addrspace(1) constant [3 x { i64, i32, i32 }] [{ i64, i32, i32 } { i64 0, i32 4, i32 0 }, { i64, i32, i32 } { i64 32, i32 4, i32 1 }, { i64, i32, i32 } { i64 64, i32 4, i32 2 }]
+
+; two_terms: D = a - b, so k = 0, -32, -64 (the group of its two loads of dims first).
+; CHECK: @__kosan_group2 = internal addrspace(1) constant [3 x { i64, i32, i32 }] [{ i64, i32, i32 } { i64 0, i32 4, i32 {{[0-9]+}} }, { i64, i32, i32 } { i64 -32, i32 4, i32 {{[0-9]+}} }, { i64, i32, i32 } { i64 -64, i32 4, i32 {{[0-9]+}} }]
 
 ; CHECK-LABEL: define ptx_kernel void @columns__kosan(
 ; CHECK:         %kosan.group = ptrtoint ptr %p0 to i64
@@ -162,8 +166,54 @@ entry:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+; in[(y + j) * b - (y + j) * a + x], a and b loaded (instructions): D has
+; two terms, 8 * b - 8 * a bytes per 8 rows. Its sign follows the
+; function's order of the values, not where they lie in memory: a comes
+; first, so D = a - b and the members lie at k = -32 and -64 times D, the
+; same from run to run.
+; CHECK-LABEL: define ptx_kernel void @two_terms__kosan(
+; CHECK:         %[[A:[0-9]+]] = sext i32 %a to i64
+; CHECK-NEXT:    %[[B:[0-9]+]] = sext i32 %b to i64
+; CHECK-NEXT:    %[[NEGB:[0-9]+]] = mul i64 -1, %[[B]]
+; CHECK-NEXT:    %kosan.group.unit = add i64 %[[A]], %[[NEGB]]
+
+define void @two_terms(ptr %out, ptr %in, ptr %dims, i32 %y, i32 %x) {
+entry:
+  %a = load i32, ptr %dims, align 4
+  %bp = getelementptr inbounds i32, ptr %dims, i64 1
+  %b = load i32, ptr %bp, align 4
+  %ma0 = mul nsw i32 %y, %a
+  %mb0 = mul nsw i32 %y, %b
+  %d0 = sub nsw i32 %mb0, %ma0
+  %i0 = add nsw i32 %d0, %x
+  %e0 = sext i32 %i0 to i64
+  %p0 = getelementptr inbounds float, ptr %in, i64 %e0
+  %v0 = load float, ptr %p0, align 4
+  %y1 = add nsw i32 %y, 8
+  %ma1 = mul nsw i32 %y1, %a
+  %mb1 = mul nsw i32 %y1, %b
+  %d1 = sub nsw i32 %mb1, %ma1
+  %i1 = add nsw i32 %d1, %x
+  %e1 = sext i32 %i1 to i64
+  %p1 = getelementptr inbounds float, ptr %in, i64 %e1
+  %v1 = load float, ptr %p1, align 4
+  %y2 = add nsw i32 %y, 16
+  %ma2 = mul nsw i32 %y2, %a
+  %mb2 = mul nsw i32 %y2, %b
+  %d2 = sub nsw i32 %mb2, %ma2
+  %i2 = add nsw i32 %d2, %x
+  %e2 = sext i32 %i2 to i64
+  %p2 = getelementptr inbounds float, ptr %in, i64 %e2
+  %v2 = load float, ptr %p2, align 4
+  %s1 = fadd float %v0, %v1
+  %s2 = fadd float %s1, %v2
+  store float %s2, ptr %out, align 4
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
 !0 = !{ptr @columns, !"kernel", i32 1}
 !1 = !{ptr @wraps, !"kernel", i32 1}
 !2 = !{ptr @two_buffers, !"kernel", i32 1}
 !3 = !{ptr @offset_too, !"kernel", i32 1}
+!4 = !{ptr @two_terms, !"kernel", i32 1}

@@ -11,13 +11,16 @@ cuda=${CUDA_PATH:-/usr/local/cuda}
 arch=${KOSAN_CUDA_ARCH:-sm_90}
 mkdir -p "$out"
 drv=build/bin/kosan-clang++
+# Extra compiler flags for every variant but plain, e.g. an A/B of a pass
+# option: KOSAN_BENCH_FLAGS="-mllvm -kosan-version-kernel-max=0".
+read -r -a extra <<< "${KOSAN_BENCH_FLAGS:-}"
 "$drv" --kosan-plain -O3 --cuda-gpu-arch="$arch" bench/kernels.cu -o "$out/kernels.plain"
 names=()
 for v in "$@"; do
   name=${v/,/+}
   names+=("$name")
-  "$drv" --kosan-checks=$v -O3 --cuda-gpu-arch="$arch" bench/kernels.cu -o "$out/kernels.$name"
-  "$drv" --kosan-checks=$v -O3 --cuda-gpu-arch="$arch" --cuda-device-only -S bench/kernels.cu \
+  "$drv" --kosan-checks=$v "${extra[@]}" -O3 --cuda-gpu-arch="$arch" bench/kernels.cu -o "$out/kernels.$name"
+  "$drv" --kosan-checks=$v "${extra[@]}" -O3 --cuda-gpu-arch="$arch" --cuda-device-only -S bench/kernels.cu \
     -o "$out/kernels.$name.ptx"
   "$cuda/bin/ptxas" -arch="$arch" -v "$out/kernels.$name.ptx" -o /dev/null 2> "$out/ptxas.$name.txt"
 done

@@ -64,6 +64,12 @@ struct PassOptions {
   // passes, a copy checked access by access when not (checks/oob); off:
   // a branch on the test per stretch of its hoisted accesses.
   bool versionLoops = true;
+  // A kernel whose checked accesses all lie outside loops, at addresses
+  // known at its entry, has them all tested there, once: the kernel as
+  // compiled runs when the test passes, a copy checked access by access
+  // when not (checks/oob); kernels of more instructions than this are not
+  // copied (0: none is).
+  unsigned versionKernelMax = 4000;
   // The OOB check's reports (the event written to the log, halt_on_error)
   // are one function per module that every failing check calls, not a copy
   // inline at each check (checks/oob); off: inline (bisection, compile time

@@ -63,6 +63,13 @@ static cl::opt<bool> ClVersionLoops(
     cl::desc("kosan: copy whole a loop whose accesses are all checked before it and that holds "
              "nothing convergent (the loop as compiled, or a copy checked access by access)"),
     cl::Hidden, cl::init(true));
+static cl::opt<unsigned> ClVersionKernelMax(
+    "kosan-version-kernel-max",
+    cl::desc("kosan: test at a kernel's entry every checked access of its straight-line code "
+             "(none in a loop, each address known at the entry) and copy the kernel whole, "
+             "as compiled or checked access by access, when it has at most this many "
+             "instructions (0: never)"),
+    cl::Hidden, cl::init(4000));
 static cl::opt<bool> ClHoistGroups(
     "kosan-hoist-groups",
     cl::desc("kosan: also check a group of a static object at a loop-invariant address once "
@@ -165,6 +172,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.hoistMaxPerLoop = ClHoistMaxPerLoop;
   o.hoistGroups = ClHoistGroups;
   o.versionLoops = ClVersionLoops;
+  o.versionKernelMax = ClVersionKernelMax;
   o.sharedReport = ClSharedReport;
   o.reloadAfterReport = ClReloadAfterReport;
   o.mutate = MutateOptions::fromCommandLine();

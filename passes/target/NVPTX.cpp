@@ -356,6 +356,12 @@ public:
             {Intrinsic::nvvm_read_ptx_sreg_ctaid_x, Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
              Intrinsic::nvvm_read_ptx_sreg_ctaid_z}};
   }
+  Value *blockDim(IRBuilderBase &B, unsigned dim) const override {
+    static constexpr Intrinsic::ID ntid[3] = {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                                              Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                                              Intrinsic::nvvm_read_ptx_sreg_ntid_z};
+    return B.CreateIntrinsic(ntid[dim], {}, {});
+  }
   // reqntid fixes each dimension; maxntid bounds the product of the block's
   // dimensions (PTX ISA, .maxntid), so any one of them too.
   uint64_t threadIdBound(const Function &F, unsigned dim) const override {

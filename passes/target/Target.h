@@ -160,6 +160,11 @@ public:
   llvm::Value *blockId(llvm::IRBuilderBase &B, unsigned dim) const {
     return B.CreateIntrinsic(indexIntrinsics().block[dim], {}, {});
   }
+  // The block's size in dimension dim, read where B stands; nullptr where
+  // the target has no intrinsic for it.
+  virtual llvm::Value *blockDim(llvm::IRBuilderBase & /*B*/, unsigned /*dim*/) const {
+    return nullptr;
+  }
   // What the kernel's launch bounds (__launch_bounds__, reqntid, HIP's
   // flat work-group size) promise: every thread index in dimension dim is
   // below the value returned; 0 when they say nothing.

@@ -80,6 +80,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <set>
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PointerIntPair.h"
@@ -128,6 +129,7 @@ STATISTIC(NumGroups, "Checks of constant-offset groups");
 STATISTIC(NumSymbolicGroups, "Checks of groups at a symbolic distance");
 STATISTIC(NumHoisted, "Accesses checked once before their loop");
 STATISTIC(NumHoistLoops, "Loops whose accesses are checked once before them");
+STATISTIC(NumEntryTested, "Accesses tested at the entry of a kernel copied whole");
 STATISTIC(NumConstant, "Accesses to constant or parameter memory, not checked");
 STATISTIC(NumUninitChecked, "Global loads checked for the uninit fill");
 
@@ -426,6 +428,7 @@ struct Counts {
   unsigned invariant = 0, invariantGroups = 0; // hoisted at a loop-invariant address (in hoisted)
   unsigned symbolicStride = 0;       // hoisted at a loop-invariant, not constant, stride
   unsigned versioned = 0;            // loops whose checks are all hoisted: copied whole (in loops)
+  unsigned atEntry = 0, entryTests = 0; // accesses tested at a kernel copied whole, and its tests
 };
 
 static unsigned fillBits(Type *T);
@@ -517,6 +520,15 @@ private:
     // access or of a group, whose range is [start + low, start + high).
     bool invariant = false;
     int64_t low = 0, high = 0;
+    // With an invariant start: the range reaches span (i64, >= 0) bytes
+    // further, [start + low, start + high + span) (the addresses of a
+    // block's threads, start the lowest).
+    const SCEV *span = nullptr;
+    // Where the test goes when there is no loop: a kernel's entry.
+    Instruction *at = nullptr;
+    Instruction *atPoint() const {
+      return loop ? loop->getLoopPreheader()->getTerminator() : at;
+    }
   };
   std::optional<HoistRange> hoistRange(const Access &A, const Provenance &p, ScalarEvolution &SE,
                                        LoopInfo &LI, SCEVExpander &X,
@@ -527,6 +539,8 @@ private:
   std::optional<HoistRange> invariantRange(Value *ptr, int64_t high, Loop *L,
                                            ScalarEvolution &SE, SCEVExpander &X,
                                            int64_t low = 0) const;
+  Value *objectOffsetOk(const Access &A, const Provenance &p, const HoistRange &R,
+                        ScalarEvolution &SE, SCEVExpander &X, const LaunchContext &ctx);
   std::pair<Value *, Value *> hoistedBounds(const Provenance &p, Type *ptrTy, IRBuilder<> &B,
                                             const LaunchContext &ctx);
   Value *boundedIvRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
@@ -554,11 +568,32 @@ private:
   // Asked per group, per loop and per test: each loop's answer, made once
   // per function (instrumentFunction clears it).
   Agree loopAgreement(Loop *L) const;
-  Agree scanAgreement(Loop *L) const;
+  Agree scanAgreement(ArrayRef<BasicBlock *> blocks) const;
   mutable DenseMap<const Loop *, Agree> agreement;
   bool versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
                    ArrayRef<bool> unchecked) const;
-  Value *agreedTest(Loop *L, Value *ok);
+  Value *agreedTest(Agree need, Instruction *at, Value *ok);
+  // An address as the threads of a block compute it: uniform plus the sum
+  // of c * tid over the thread-index reads it uses (coeffs), uniform the
+  // same for every thread of the block (kernel arguments, block indices and
+  // sizes, constants) and each c a constant. A narrower sum extended on the
+  // way (sext of an i32 index) is linear only where it does not wrap: each
+  // goes to `narrow`, its bits and extension set, to be tested.
+  struct ThreadLinear {
+    const SCEV *uniform;
+    SmallVector<std::pair<Value *, int64_t>, 3> coeffs;
+    bool isSigned = false;
+    unsigned bits = 0;
+  };
+  std::optional<ThreadLinear> threadLinear(const SCEV *E, ScalarEvolution &SE,
+                                           SmallVectorImpl<ThreadLinear> &narrow) const;
+  bool blockUniform(const SCEV *E) const;
+  bool versionKernel(Function &F, ArrayRef<Access> accesses, ArrayRef<Provenance> provenance,
+                     ArrayRef<bool> unchecked, ArrayRef<int> groupOf, ArrayRef<Group> groups,
+                     ScalarEvolution &SE, LoopInfo &LI, LazyValueInfo &LVI,
+                     const LaunchContext &ctx,
+                     ValueToValueMapTy &VMap, SmallVectorImpl<unsigned> &members,
+                     bool &uninitOk, unsigned &tests);
   void versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTree &DT,
                    ValueToValueMapTy &VMap);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
@@ -1762,11 +1797,13 @@ Value *OOBInstrumenter::boundedIvRangeOk(const Access &A, const Provenance &p,
 Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, const HoistRange &R,
                                        ScalarEvolution &SE, SCEVExpander &X,
                                        const LaunchContext &ctx) {
-  Instruction *at = R.loop->getLoopPreheader()->getTerminator();
+  Instruction *at = R.atPoint();
   const int64_t step = R.step;
   const uint64_t need = requiredAlignment(A);
   IRBuilder<> B(at);
   B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+  if (Value *ok = R.invariant ? objectOffsetOk(A, p, R, SE, X, ctx) : nullptr)
+    return ok;
   if (R.invariant || R.symbolicStep) {
     auto [begin, end] = hoistedBounds(p, A.ptr->getType(), B, ctx);
     Value *first = B.CreatePtrToInt(X.expandCodeFor(R.start, A.ptr->getType(), at), I64,
@@ -1776,6 +1813,8 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, con
     if (R.invariant) {
       lo = B.CreateAdd(first, B.getInt64(R.low));
       hi = B.CreateAdd(first, B.getInt64(R.high));
+      if (R.span)
+        hi = B.CreateAdd(hi, X.expandCodeFor(R.span, I64, at));
     } else {
       // first + k * stride for k <= trips: between first and the last,
       // when trips * stride does not overflow and the last does not wrap.
@@ -1795,7 +1834,16 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, con
       conds.push_back(B.CreateICmpEQ(argBound(ctx, p.argIndex, 2, B), B.getInt64(0)));
     if (need) {
       Value *mask = B.getInt64(need - 1);
-      conds.push_back(B.CreateICmpEQ(B.CreateAnd(first, mask), B.getInt64(0)));
+      // The object's own pointer where the rest of the address is a
+      // multiple of the alignment (one test for all its accesses).
+      Value *aligned = first;
+      const SCEV *base = SE.getPointerBase(R.start);
+      if (auto *U = dyn_cast<SCEVUnknown>(base);
+          U && isa<Argument>(U->getValue()) &&
+          (uint64_t(1) << std::min(SE.getMinTrailingZeros(SE.getMinusSCEV(R.start, base)),
+                                   63u)) % need == 0)
+        aligned = B.CreatePtrToInt(U->getValue(), I64);
+      conds.push_back(B.CreateICmpEQ(B.CreateAnd(aligned, mask), B.getInt64(0)));
       if (stride)
         conds.push_back(B.CreateICmpEQ(B.CreateAnd(stride, mask), B.getInt64(0)));
     }
@@ -1816,6 +1864,54 @@ Value *OOBInstrumenter::hoistedRangeOk(const Access &A, const Provenance &p, con
        B.CreateICmpEQ(argBound(ctx, p.argIndex, 2, B), B.getInt64(0))});
   if (need)
     ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));
+  ok->setName("kosan.hoist.ok");
+  return ok;
+}
+
+// A static object's or the dynamic shared memory's range test at an
+// invariant address, in the object's own terms: the address less the
+// object's (ScalarEvolution cancels the object: tile[ty][tx] is 4 * tx +
+// 132 * ty), [off + low, off + high) within [0, size), and the alignment
+// tested on off where the object's own alignment covers it. No address of
+// the generic window is formed (a shared object's would need the window's
+// base). Null when the address is not the object's plus such an offset.
+// Without a loop (versionKernel), the caller has made sure that the range
+// can be computed where it is tested.
+Value *OOBInstrumenter::objectOffsetOk(const Access &A, const Provenance &p, const HoistRange &R,
+                                       ScalarEvolution &SE, SCEVExpander &X,
+                                       const LaunchContext &ctx) {
+  if (p.kind != Provenance::StaticObject && p.kind != Provenance::DynamicShared)
+    return nullptr;
+  auto *G = dyn_cast_or_null<GlobalVariable>(p.base);
+  uint64_t need = requiredAlignment(A);
+  if (!G || (need && G->getAlign().valueOrOne().value() < need))
+    return nullptr;
+  Type *ptrTy = A.ptr->getType();
+  Constant *base = G->getType() == ptrTy ? cast<Constant>(G)
+                                         : ConstantExpr::getPointerCast(G, ptrTy);
+  const SCEV *baseS = SE.getSCEV(base);
+  if (SE.getPointerBase(R.start) != SE.getPointerBase(baseS))
+    return nullptr;
+  const SCEV *off = SE.getMinusSCEV(R.start, baseS);
+  if (isa<SCEVCouldNotCompute>(off) || !off->getType()->isIntegerTy() ||
+      off->getType()->getIntegerBitWidth() > 64 ||
+      (R.loop && !X.isSafeToExpandAt(off, R.atPoint())))
+    return nullptr;
+  Instruction *at = R.atPoint();
+  IRBuilder<> B(at);
+  B.SetCurrentDebugLocation(A.inst->getDebugLoc());
+  Value *first = X.expandCodeFor(SE.getTruncateOrSignExtend(off, I64), I64, at);
+  Value *size = p.kind == Provenance::DynamicShared ? ctx.dynSmem : B.getInt64(p.size);
+  SmallVector<Value *, 3> conds = {
+      B.CreateICmpSGE(B.CreateAdd(first, B.getInt64(R.low)), B.getInt64(0))};
+  Value *hi = B.CreateAdd(first, B.getInt64(R.high));
+  if (R.span)
+    hi = B.CreateAdd(hi, X.expandCodeFor(R.span, I64, at));
+  conds.push_back(B.CreateICmpSLE(hi, size));
+  if (need)
+    conds.push_back(
+        B.CreateICmpEQ(B.CreateAnd(first, B.getInt64(need - 1)), B.getInt64(0)));
+  Value *ok = B.CreateAnd(conds);
   ok->setName("kosan.hoist.ok");
   return ok;
 }
@@ -2267,14 +2363,14 @@ void OOBInstrumenter::checkCopies(ArrayRef<unsigned> members, MutableArrayRef<Ac
 OOBInstrumenter::Agree OOBInstrumenter::loopAgreement(Loop *L) const {
   auto [known, fresh] = agreement.try_emplace(L, Agree::Never);
   if (fresh)
-    known->second = scanAgreement(L);
+    known->second = scanAgreement(L->getBlocks());
   return known->second;
 }
 
-OOBInstrumenter::Agree OOBInstrumenter::scanAgreement(Loop *L) const {
+OOBInstrumenter::Agree OOBInstrumenter::scanAgreement(ArrayRef<BasicBlock *> blocks) const {
   Agree need = Agree::Thread;
   bool nvptx = Triple(M.getTargetTriple()).isNVPTX();
-  for (BasicBlock *BB : L->blocks())
+  for (BasicBlock *BB : blocks)
     for (Instruction &I : *BB) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
@@ -2329,14 +2425,13 @@ bool OOBInstrumenter::versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<L
   return true;
 }
 
-// The loop's test as the threads that must agree on it see it (at the end
-// of its preheader): the thread's own, all of its warp's, all of its
-// block's.
-Value *OOBInstrumenter::agreedTest(Loop *L, Value *ok) {
-  Agree need = loopAgreement(L);
+// A test as the threads that must agree on it see it (before `at`, the
+// end of a loop's preheader or a kernel's entry): the thread's own, all of
+// its warp's, all of its block's.
+Value *OOBInstrumenter::agreedTest(Agree need, Instruction *at, Value *ok) {
   if (need == Agree::Thread)
     return ok;
-  IRBuilder<> B(L->getLoopPreheader()->getTerminator());
+  IRBuilder<> B(at);
   if (need == Agree::Warp)
     return B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {},
                              {B.getInt32(~0u), ok}, nullptr, "kosan.loop.ok.warp");
@@ -2405,6 +2500,395 @@ void OOBInstrumenter::versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTre
         SSA.RewriteUse(*U);
     }
   DT.recalculate(F);
+}
+
+// Whether every thread of a block computes E alike: E reads nothing but
+// kernel arguments, block indices and sizes, and constants.
+bool OOBInstrumenter::blockUniform(const SCEV *E) const {
+  return !SCEVExprContains(E, [&](const SCEV *X) {
+    auto *U = dyn_cast<SCEVUnknown>(X);
+    if (!U || isa<Argument>(U->getValue()) || isa<Constant>(U->getValue()))
+      return false;
+    GpuValue g = S.target.classify(*U->getValue());
+    return g != GpuValue::BlockId && g != GpuValue::BlockDim && g != GpuValue::GridDim;
+  });
+}
+
+std::optional<OOBInstrumenter::ThreadLinear>
+OOBInstrumenter::threadLinear(const SCEV *E, ScalarEvolution &SE,
+                              SmallVectorImpl<ThreadLinear> &narrow) const {
+  if (blockUniform(E))
+    return ThreadLinear{E, {}};
+  if (auto *U = dyn_cast<SCEVUnknown>(E)) {
+    if (S.target.classify(*U->getValue()) != GpuValue::ThreadId)
+      return std::nullopt;
+    return ThreadLinear{SE.getZero(E->getType()), {{U->getValue(), 1}}};
+  }
+  // Coefficients stay within 32 bits, so that c * tid and their sums are
+  // exact in 64.
+  auto fits = [](int64_t c) { return c >= INT32_MIN && c <= INT32_MAX; };
+  if (auto *Add = dyn_cast<SCEVAddExpr>(E)) {
+    ThreadLinear sum{nullptr, {}};
+    SmallVector<const SCEV *, 4> uniform;
+    for (const SCEV *Op : Add->operands()) {
+      std::optional<ThreadLinear> L = threadLinear(Op, SE, narrow);
+      if (!L)
+        return std::nullopt;
+      uniform.push_back(L->uniform);
+      for (auto [T, c] : L->coeffs) {
+        auto *it = llvm::find_if(sum.coeffs, [&](auto &tc) { return tc.first == T; });
+        if (it == sum.coeffs.end())
+          sum.coeffs.push_back({T, c});
+        else if (AddOverflow(it->second, c, it->second) || !fits(it->second))
+          return std::nullopt;
+      }
+    }
+    sum.uniform = SE.getAddExpr(uniform);
+    return sum;
+  }
+  if (auto *Mul = dyn_cast<SCEVMulExpr>(E)) {
+    auto *C = Mul->getNumOperands() == 2 ? dyn_cast<SCEVConstant>(Mul->getOperand(0)) : nullptr;
+    if (!C || C->getAPInt().getSignificantBits() > 32)
+      return std::nullopt;
+    std::optional<ThreadLinear> L = threadLinear(Mul->getOperand(1), SE, narrow);
+    if (!L)
+      return std::nullopt;
+    for (auto &[T, c] : L->coeffs)
+      if (MulOverflow(c, C->getAPInt().getSExtValue(), c) || !fits(c))
+        return std::nullopt;
+    L->uniform = SE.getMulExpr(C, L->uniform);
+    return L;
+  }
+  auto *Cast = dyn_cast<SCEVCastExpr>(E);
+  if (!Cast)
+    return std::nullopt;
+  std::optional<ThreadLinear> L = threadLinear(Cast->getOperand(), SE, narrow);
+  if (!L)
+    return std::nullopt;
+  Type *Ty = E->getType();
+  if (isa<SCEVTruncateExpr>(E)) {
+    L->uniform = SE.getTruncateExpr(L->uniform, Ty);
+    return L;
+  }
+  if (isa<SCEVPtrToIntExpr>(E)) {
+    L->uniform = SE.getPtrToIntExpr(L->uniform, Ty);
+    return isa<SCEVCouldNotCompute>(L->uniform) ? std::nullopt : L;
+  }
+  bool isSigned = isa<SCEVSignExtendExpr>(E);
+  if (!isSigned && !isa<SCEVZeroExtendExpr>(E))
+    return std::nullopt;
+  ThreadLinear inner = *L;
+  inner.isSigned = isSigned;
+  inner.bits = Cast->getOperand()->getType()->getIntegerBitWidth();
+  if (inner.bits > 32)
+    return std::nullopt;
+  narrow.push_back(std::move(inner));
+  L->uniform = isSigned ? SE.getSignExtendExpr(L->uniform, Ty)
+                        : SE.getZeroExtendExpr(L->uniform, Ty);
+  return L;
+}
+
+// A kernel whose every checked access lies outside loops, in an object
+// whose bounds are known at its entry (a kernel argument, a static object,
+// the dynamic shared memory), at an address linear in the thread's index
+// and otherwise the same for the whole block (threadLinear), and whose
+// convergent operations allow it to be copied: the range of each access
+// over the block's threads is tested once at the entry, a group at
+// constant distances as one range, and the kernel is copied whole, its
+// code as compiled when the test passes and a copy checked access by
+// access when not (VMap: original to copy; members: the accesses tested,
+// in program order). Straight-line code checked in place branches to a
+// report after each access, and the backend neither hoists a guarded load
+// above such a branch nor sinks a store below it: stencil's halo loads,
+// which the plain kernel has in flight at once, ran one after the other.
+// The test reads nothing that differs between the block's threads, so the
+// whole block takes one copy, as barriers in both need, without a barrier
+// of its own: each thread's index ranges over [lo, hi], lo and hi what
+// the guards dominating the access allow (LazyValueInfo: stencil's halo
+// writes under threadIdx.x < RADIUS), hi also below the block's size.
+// An access under a guard on anything else (if (i < n) y[i]) is tested
+// whether its thread gets there or not: a block whose guard skips an
+// address outside its object takes the checked copy, which reports only
+// what runs. uninitOk: the test also fails for a launch with uninit=1
+// (the copy tests the loaded values); tests: the ranges tested.
+bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
+                                    ArrayRef<Provenance> provenance, ArrayRef<bool> unchecked,
+                                    ArrayRef<int> groupOf, ArrayRef<Group> groups,
+                                    ScalarEvolution &SE, LoopInfo &LI, LazyValueInfo &LVI,
+                                    const LaunchContext &ctx, ValueToValueMapTy &VMap,
+                                    SmallVectorImpl<unsigned> &members, bool &uninitOk,
+                                    unsigned &tests) {
+  if (!S.opts.versionKernelMax || F.getInstructionCount() > S.opts.versionKernelMax)
+    return false;
+  SmallPtrSet<const Instruction *, 16> tested;
+  for (unsigned i = 0; i < accesses.size(); ++i) {
+    if (unchecked[i])
+      continue;
+    const Access &A = accesses[i];
+    Provenance::Kind kind = provenance[i].kind;
+    if (LI.getLoopFor(A.inst->getParent()) || !canRedirect(A) ||
+        !SE.isSCEVable(A.ptr->getType()) ||
+        (kind != Provenance::KernelArg && kind != Provenance::StaticObject &&
+         kind != Provenance::DynamicShared))
+      return false;
+    members.push_back(i);
+    tested.insert(A.inst);
+  }
+  auto refuse = [&] {
+    members.clear();
+    return false;
+  };
+  if (members.empty())
+    return false;
+  // The whole block takes one copy, so barriers and warp operations of any
+  // mask meet as in the program; what cannot be copied (inline assembly,
+  // noduplicate, a convergent call of a device function, an alloca or EH
+  // pad outside the entry) keeps the checks in place.
+  BasicBlock &entry = F.getEntryBlock();
+  bool nvptx = Triple(M.getTargetTriple()).isNVPTX();
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (&BB != &entry &&
+          (I.isEHPad() || I.getType()->isTokenTy() || isa<AllocaInst>(I)))
+        return refuse();
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (CB && (CB->isInlineAsm() || CB->cannotDuplicate() ||
+                 (CB->isConvergent() &&
+                  (!nvptx || !CB->getCalledFunction() ||
+                   !CB->getCalledFunction()->isIntrinsic()))))
+        return refuse();
+    }
+  // One range per access, or per group at constant distances (its leader's
+  // address, over every member's thread indices).
+  struct Range {
+    unsigned who;
+    int64_t low, high;
+    SmallVector<unsigned, 4> of;
+    ThreadLinear linear;
+    SmallVector<ThreadLinear, 2> narrow;
+  };
+  SmallVector<Range, 16> ranges;
+  DenseMap<int, unsigned> rangeOfGroup;
+  for (unsigned m : members) {
+    int g = groupOf[m];
+    if (g >= 0 && !groups[g].unit) {
+      auto [it, fresh] = rangeOfGroup.try_emplace(g, ranges.size());
+      if (!fresh) {
+        ranges[it->second].of.push_back(m);
+        continue;
+      }
+      unsigned leader = unsigned(groups[g].leader);
+      ranges.push_back({leader, groups[g].minOffset, groups[g].maxEnd, {m}, {nullptr, {}}, {}});
+    } else {
+      ranges.push_back({m, 0, int64_t(accesses[m].constSize), {m}, {nullptr, {}}, {}});
+    }
+  }
+  for (Range &R : ranges) {
+    std::optional<ThreadLinear> L =
+        threadLinear(SE.getSCEV(accesses[R.who].ptr), SE, R.narrow);
+    uint64_t need = requiredAlignment(accesses[R.who]);
+    if (!L || llvm::any_of(L->coeffs, [&](auto &tc) {
+          return need && uint64_t(tc.second < 0 ? -tc.second : tc.second) % need;
+        }))
+      return refuse();
+    R.linear = std::move(*L);
+  }
+  // Each thread index's range where the accesses stand: [lo, hi] with lo a
+  // constant and hi the guards' bound, below the block's size when they
+  // bound it less.
+  const Target::IndexIntrinsics index = S.target.indexIntrinsics();
+  auto dimOf = [&](Value *T) {
+    auto *II = cast<IntrinsicInst>(T);
+    for (unsigned d = 0; d < 3; ++d)
+      if (II->getIntrinsicID() == index.thread[d])
+        return d;
+    return 3u;
+  };
+  Value *blockDims[3] = {nullptr, nullptr, nullptr};
+  SmallVector<Instruction *, 3> made;
+  IRBuilder<> head(&*entry.getFirstInsertionPt());
+  auto threadRange = [&](Value *T, ArrayRef<unsigned> of)
+      -> std::optional<std::pair<const SCEV *, const SCEV *>> {
+    unsigned d = dimOf(T);
+    if (d == 3)
+      return std::nullopt;
+    auto *def = cast<Instruction>(T);
+    ConstantRange all = LVI.getConstantRange(T, def->getNextNode(), /*UndefAllowed=*/false);
+    APInt lo = all.getUnsignedMax(), hi = all.getUnsignedMin();
+    for (unsigned m : of) {
+      ConstantRange at = LVI.getConstantRange(T, accesses[m].inst, /*UndefAllowed=*/false);
+      if (at.isEmptySet())
+        continue;
+      lo = APIntOps::umin(lo, at.getUnsignedMin());
+      hi = APIntOps::umax(hi, at.getUnsignedMax());
+    }
+    if (lo.ugt(hi))
+      return std::nullopt;
+    if (!blockDims[d]) {
+      blockDims[d] = S.target.blockDim(head, d);
+      if (!blockDims[d])
+        return std::nullopt;
+      made.push_back(cast<Instruction>(blockDims[d]));
+    }
+    const SCEV *last = SE.getMinusSCEV(SE.getZeroExtendExpr(SE.getSCEV(blockDims[d]), I64),
+                                       SE.getOne(I64));
+    if (hi.ult(all.getUnsignedMax()))
+      last = SE.getUMinExpr(last, SE.getConstant(I64, hi.getZExtValue()));
+    return std::make_pair(SE.getConstant(I64, lo.getZExtValue()), last);
+  };
+  // The lowest and the highest of uniform + sum c * tid over the ranges.
+  auto extremes = [&](const ThreadLinear &L, const SCEV *base,
+                      ArrayRef<unsigned> of) -> std::optional<std::pair<const SCEV *, const SCEV *>> {
+    SmallVector<const SCEV *, 4> low{base}, high{base};
+    for (auto [T, c] : L.coeffs) {
+      auto bounds = threadRange(T, of);
+      if (!bounds)
+        return std::nullopt;
+      const SCEV *k = SE.getConstant(I64, uint64_t(c), /*isSigned=*/true);
+      low.push_back(SE.getMulExpr(k, c > 0 ? bounds->first : bounds->second));
+      high.push_back(SE.getMulExpr(k, c > 0 ? bounds->second : bounds->first));
+    }
+    return std::make_pair(SE.getAddExpr(low), SE.getAddExpr(high));
+  };
+  auto undo = [&] {
+    for (Instruction *I : made)
+      if (I->use_empty())
+        I->eraseFromParent();
+    return refuse();
+  };
+  // The test goes before the entry's first checked access, or its branch.
+  Instruction *at = entry.getTerminator();
+  for (Instruction &I : entry)
+    if (tested.contains(&I)) {
+      at = &I;
+      break;
+    }
+  SCEVExpander X(SE, DL, "kosan.entry");
+  // What the tests read stands before `at` (the block sizes read above),
+  // where SCEVExpander::isSafeToExpandAt would take only the terminator.
+  auto safeAt = [&](const SCEV *E) {
+    return X.isSafeToExpand(E) && !SCEVExprContains(E, [&](const SCEV *Y) {
+      auto *U = dyn_cast<SCEVUnknown>(Y);
+      auto *I = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
+      return I && !(I->getParent() == &entry && I->comesBefore(at));
+    });
+  };
+  SmallVector<HoistRange, 16> hoisted;
+  // A narrow sum's extremes, each tested within its type (once).
+  SmallVector<std::tuple<const SCEV *, const SCEV *, bool, unsigned>, 8> wraps;
+  for (Range &R : ranges) {
+    HoistRange H{nullptr, nullptr, nullptr, 0, nullptr};
+    H.invariant = true;
+    H.at = at;
+    H.low = R.low;
+    H.high = R.high;
+    auto ends = extremes(R.linear, R.linear.uniform, R.of);
+    if (!ends)
+      return undo();
+    H.start = ends->first;
+    H.span = SE.getMinusSCEV(SE.getPtrToIntExpr(ends->second, I64),
+                             SE.getPtrToIntExpr(ends->first, I64));
+    if (isa<SCEVCouldNotCompute>(H.span) || !safeAt(H.start) || !safeAt(H.span))
+      return undo();
+    hoisted.push_back(H);
+    for (const ThreadLinear &N : R.narrow) {
+      const SCEV *wide = N.isSigned ? SE.getSignExtendExpr(N.uniform, I64)
+                                    : SE.getZeroExtendExpr(N.uniform, I64);
+      auto range = extremes(N, wide, R.of);
+      if (!range || !safeAt(range->first) || !safeAt(range->second))
+        return undo();
+      auto key = std::make_tuple(range->first, range->second, N.isSigned, N.bits);
+      if (!llvm::is_contained(wraps, key))
+        wraps.push_back(key);
+    }
+  }
+  SmallVector<Value *, 16> ok;
+  // One test per range (a load and a store of the same element share it).
+  std::set<std::tuple<const SCEV *, const SCEV *, int64_t, int64_t, const Value *, uint64_t>>
+      done;
+  for (auto [i, R] : llvm::enumerate(ranges)) {
+    const HoistRange &H = hoisted[i];
+    if (done.insert({H.start, H.span, H.low, H.high, provenance[R.who].base,
+                     requiredAlignment(accesses[R.who])})
+            .second)
+      ok.push_back(hoistedRangeOk(accesses[R.who], provenance[R.who], H, SE, X, ctx));
+    for (unsigned m : R.of)
+      uninitOk |= uninitTested(accesses[m]) && provenance[m].kind == Provenance::KernelArg;
+  }
+  tests = ok.size();
+  IRBuilder<> B(at);
+  B.SetCurrentDebugLocation(at->getDebugLoc());
+  for (auto [low, high, isSigned, bits] : wraps) {
+    const SCEV *min = SE.getConstant(I64, isSigned ? -(int64_t(1) << (bits - 1)) : 0, true);
+    const SCEV *max = SE.getConstant(I64, ((int64_t(1) << (bits - (isSigned ? 1 : 0))) - 1));
+    if (!SE.isKnownPredicate(CmpInst::ICMP_SGE, low, min))
+      ok.push_back(B.CreateICmpSGE(X.expandCodeFor(low, I64, at), X.expandCodeFor(min, I64, at)));
+    if (!SE.isKnownPredicate(CmpInst::ICMP_SLE, high, max))
+      ok.push_back(B.CreateICmpSLE(X.expandCodeFor(high, I64, at), X.expandCodeFor(max, I64, at)));
+  }
+  if (uninitOk)
+    ok.push_back(B.CreateNot(uninitOn(ctx, F), "kosan.uninit.off"));
+  // The tests' terms, each once (the tests of one argument share its pitch
+  // and alignment terms), and-ed as a balanced tree.
+  SmallVector<Value *, 32> terms, work(ok.rbegin(), ok.rend());
+  SmallVector<WeakTrackingVH, 32> roots(ok.begin(), ok.end());
+  std::map<std::tuple<unsigned, Value *, Value *>, Value *> seen;
+  while (!work.empty()) {
+    Value *V = work.pop_back_val();
+    if (auto *And = dyn_cast<BinaryOperator>(V);
+        And && And->getOpcode() == Instruction::And && And->getType()->isIntegerTy(1) &&
+        !And->hasNUsesOrMore(2)) {
+      work.push_back(And->getOperand(1));
+      work.push_back(And->getOperand(0));
+      continue;
+    }
+    if (auto *C = dyn_cast<ConstantInt>(V); C && C->isOne())
+      continue;
+    if (auto *Cmp = dyn_cast<ICmpInst>(V)) {
+      auto [it, fresh] = seen.try_emplace(
+          std::make_tuple(unsigned(Cmp->getPredicate()), Cmp->getOperand(0), Cmp->getOperand(1)),
+          Cmp);
+      if (!fresh)
+        continue;
+    }
+    if (!llvm::is_contained(terms, V))
+      terms.push_back(V);
+  }
+  while (terms.size() > 1) {
+    SmallVector<Value *, 32> next;
+    for (unsigned k = 0; k + 1 < terms.size(); k += 2)
+      next.push_back(B.CreateAnd(terms[k], terms[k + 1]));
+    if (terms.size() % 2)
+      next.push_back(terms.back());
+    terms = std::move(next);
+  }
+  Value *pass = terms.empty() ? B.getTrue() : terms.front();
+  if (auto *I = dyn_cast<Instruction>(pass))
+    I->setName("kosan.entry.ok");
+  BasicBlock *fast = SplitBlock(&entry, at, static_cast<DominatorTree *>(nullptr), nullptr,
+                                nullptr, "kosan.entry.fast");
+  SmallVector<BasicBlock *, 16> original, copies;
+  for (BasicBlock &BB : F)
+    if (&BB != &entry)
+      original.push_back(&BB);
+  for (BasicBlock *BB : original) {
+    BasicBlock *copy = CloneBasicBlock(BB, VMap, ".kosan", &F);
+    VMap[BB] = copy;
+    copies.push_back(copy);
+  }
+  remapInstructionsInBlocks(copies, VMap);
+  cast<BasicBlock>(VMap[fast])->setName("kosan.entry.checked");
+  Instruction *term = entry.getTerminator();
+  MDBuilder MDB(Ctx);
+  BranchInst *br = BranchInst::Create(fast, cast<BasicBlock>(VMap[fast]), pass, &entry);
+  br->setMetadata(LLVMContext::MD_prof, MDB.createLikelyBranchWeights());
+  br->setDebugLoc(term->getDebugLoc());
+  term->eraseFromParent();
+  // The tests as hoistedRangeOk and-ed them, now unused.
+  for (WeakTrackingVH &V : roots)
+    if (V)
+      RecursivelyDeleteTriviallyDeadInstructions(V);
+  return true;
 }
 
 void OOBInstrumenter::instrumentFunction(Function &clone, const Function &original,
@@ -2577,14 +3061,15 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   // Loops copied whole (versionable): the copy's accesses are checked below,
   // with the rest of the loop's hoisted ones.
   std::map<Loop *, std::unique_ptr<ValueToValueMapTy>> versioned;
+  // The accesses that need no check of their own in a copy's test.
+  SmallVector<bool, 32> unchecked(accesses.size(), false);
+  for (unsigned i = 0; i < accesses.size(); ++i) {
+    unsigned as = accesses[i].ptr->getType()->getPointerAddressSpace();
+    unchecked[i] = proven[i] || provenance[i].kind == Provenance::Constant ||
+                   (provenance[i].kind == Provenance::Unknown &&
+                    (as == kSharedAS || as == kLocalAS));
+  }
   if (!loopOk.empty()) {
-    SmallVector<bool, 32> unchecked(accesses.size(), false);
-    for (unsigned i = 0; i < accesses.size(); ++i) {
-      unsigned as = accesses[i].ptr->getType()->getPointerAddressSpace();
-      unchecked[i] = proven[i] || provenance[i].kind == Provenance::Constant ||
-                     (provenance[i].kind == Provenance::Unknown &&
-                      (as == kSharedAS || as == kLocalAS));
-    }
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(clone);
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(clone);
     SmallVector<Loop *, 4> toVersion;
@@ -2596,10 +3081,23 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
         toVersion.push_back(L);
     for (Loop *L : toVersion) {
       auto VMap = std::make_unique<ValueToValueMapTy>();
-      versionLoop(L, agreedTest(L, loopOk[L]), LI, DT, *VMap);
+      versionLoop(L,
+                  agreedTest(loopAgreement(L), L->getLoopPreheader()->getTerminator(), loopOk[L]),
+                  LI, DT, *VMap);
       versioned[L] = std::move(VMap);
     }
     counts.versioned = versioned.size();
+  }
+  // A kernel with no loop test whose checked accesses all lie outside loops:
+  // tested at its entry and copied whole (versionKernel).
+  SmallVector<unsigned, 16> entryMembers;
+  ValueToValueMapTy entryCopies;
+  bool entryUninitOk = false;
+  if (kernel && S.opts.hoistChecks && loopTests.empty()) {
+    if (!versionKernel(clone, accesses, provenance, unchecked, groupOf, groups, SE,
+                       FAM.getResult<LoopAnalysis>(clone), FAM.getResult<LazyValueAnalysis>(clone),
+                       ctx, entryCopies, entryMembers, entryUninitOk, counts.entryTests))
+      entryMembers.clear();
   }
   // Every loop with a checked access runs as compiled when its test passes:
   // the target may then fit the clone's registers to its original's loops.
@@ -2663,6 +3161,20 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       return sites[i] = S.sites.add(*X.inst, X.kind, q.space, X.constSize, objectName(q),
                                     q.kind == Provenance::KernelArg ? int(q.argIndex) : -1);
     };
+    if (!entryMembers.empty() && entryMembers.front() == index) {
+      for (unsigned m : entryMembers) {
+        addSite(m);
+        inStretch[m] = true;
+        ++(provenance[m].kind == Provenance::KernelArg ? counts.arg : counts.stat);
+        ++(provenance[m].kind == Provenance::KernelArg ? NumCheckedArg : NumCheckedStatic);
+        ++NumChecked;
+        ++counts.atEntry;
+        ++NumEntryTested;
+      }
+      checkCopies(entryMembers, accesses, provenance, sites, entryCopies, entryUninitOk, ctx,
+                  uninitLoads, hoistedGroups);
+      continue;
+    }
     if (Loop *L = hoistLoop[index]) {
       auto whole = versioned.find(L);
       SmallVector<unsigned, 8> members;
@@ -2747,32 +3259,36 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   unsigned checked = counts.arg + counts.stat + counts.table;
   OptimizationRemarkEmitter ORE(&clone);
   ORE.emit([&] {
-    return OptimizationRemark(DEBUG_TYPE, "Instrumented", &clone)
-           << (kernel ? "kernel '" : "device function '")
-           << ore::NV("Function", demangle(original.getName())) << "': "
-           << ore::NV("Checked", checked)
-           << " accesses checked (" << ore::NV("ViaArguments", counts.arg)
-           << " against kernel arguments, " << ore::NV("Static", counts.stat)
-           << " against shared/local/global objects, "
-           << ore::NV("Unresolved", counts.table)
-           << " against the table of all buffers) by "
-           << ore::NV("Checks",
-                      checked - counts.grouped + counts.groups - counts.hoisted + counts.loops)
-           << " checks, " << ore::NV("Grouped", counts.grouped) << " of them in "
-           << ore::NV("Groups", counts.groups) << " groups at constant distances, "
-           << ore::NV("Hoisted", counts.hoisted) << " hoisted out of "
-           << ore::NV("Loops", counts.loops) << " loops, "
-           << ore::NV("OneByOne", checked - counts.grouped - counts.hoisted)
-           << " checked one by one, "
-           << ore::NV("ProvenSafe", counts.safe) << " proven in bounds, "
-           << ore::NV("Unchecked", counts.constant)
-           << " to constant/parameter memory; "
-           << ore::NV("SymbolicGroups", counts.symbolicGroups)
-           << " of the groups at symbolic distances; of the hoisted, "
-           << ore::NV("Invariant", counts.invariant) << " at loop-invariant addresses (in "
-           << ore::NV("InvariantGroups", counts.invariantGroups) << " groups), "
-           << ore::NV("SymbolicStride", counts.symbolicStride) << " at symbolic strides; "
-           << ore::NV("Versioned", counts.versioned) << " of the loops copied whole";
+    OptimizationRemark R(DEBUG_TYPE, "Instrumented", &clone);
+    R << (kernel ? "kernel '" : "device function '")
+      << ore::NV("Function", demangle(original.getName())) << "': "
+      << ore::NV("Checked", checked)
+      << " accesses checked (" << ore::NV("ViaArguments", counts.arg)
+      << " against kernel arguments, " << ore::NV("Static", counts.stat)
+      << " against shared/local/global objects, "
+      << ore::NV("Unresolved", counts.table)
+      << " against the table of all buffers) by "
+      << ore::NV("Checks", checked - counts.grouped + counts.groups - counts.hoisted +
+                               counts.loops - counts.atEntry + counts.entryTests)
+      << " checks, " << ore::NV("Grouped", counts.grouped) << " of them in "
+      << ore::NV("Groups", counts.groups) << " groups at constant distances, "
+      << ore::NV("Hoisted", counts.hoisted) << " hoisted out of "
+      << ore::NV("Loops", counts.loops) << " loops, "
+      << ore::NV("OneByOne", checked - counts.grouped - counts.hoisted - counts.atEntry)
+      << " checked one by one, "
+      << ore::NV("ProvenSafe", counts.safe) << " proven in bounds, "
+      << ore::NV("Unchecked", counts.constant)
+      << " to constant/parameter memory; "
+      << ore::NV("SymbolicGroups", counts.symbolicGroups)
+      << " of the groups at symbolic distances; of the hoisted, "
+      << ore::NV("Invariant", counts.invariant) << " at loop-invariant addresses (in "
+      << ore::NV("InvariantGroups", counts.invariantGroups) << " groups), "
+      << ore::NV("SymbolicStride", counts.symbolicStride) << " at symbolic strides; "
+      << ore::NV("Versioned", counts.versioned) << " of the loops copied whole";
+    if (counts.atEntry)
+      R << "; " << ore::NV("AtEntry", counts.atEntry) << " outside loops tested at the entry by "
+        << ore::NV("EntryTests", counts.entryTests) << " tests (the kernel copied whole)";
+    return R;
   });
 }
 

@@ -13,7 +13,7 @@
 ; memcpy or memmove of a length that is not 1, 2, 4, 8 or 16 bytes; those
 ; short copies become a load and a store (cpy16, below).
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=__kosan_shared_sink
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -4,14 +4,14 @@
 ; uninstrumented), and device functions are not cloned either, so NAME's clone
 ; calls them as compiled.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ALL
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=k1 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=k1 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=K1
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=k2 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=k2 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=K2
 ; A name that matches nothing instruments nothing (and adds no site table).
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=nosuch -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=nosuch -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=NONE
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

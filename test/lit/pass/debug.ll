@@ -14,10 +14,10 @@
 
 ; Each access is checked on its own (no groups: a[i] and atomicAdd(&a[i])
 ; would share one check), so that each site has its own inline report.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-group-checks=0 -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-group-checks=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=DBG
 ; RUN: %opt -strip-debug -S < %s \
-; RUN:   | %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-group-checks=0 -kosan-link-runtime=false -S \
+; RUN:   | %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-group-checks=0 -kosan-link-runtime=false -S \
 ; RUN:   | FileCheck %s --check-prefix=NODBG
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -6,8 +6,8 @@
 ; does not know which kernel argument its pointer parameters came from, so
 ; accesses through them are checked against the table.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=ORIG
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-link-runtime=false -S < %s | FileCheck %s --check-prefix=ORIG
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -17,10 +17,10 @@
 ; distance has a constant part besides k * D (the ends would not be
 ; members' own).
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-group-checks=0 -pass-remarks=kosan-oob \
 ; RUN:   -S < %s 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 

@@ -36,14 +36,18 @@
 ; REMARK: kernel 'stride_in_loop': 2 accesses checked {{.*}} by 2 checks, 0 of them in 0 groups at constant distances, 1 hoisted out of 1 loops, 1 checked one by one, {{.*}} 0 at symbolic strides
 ; GROUPS-REMARK: kernel 'tiles': 6 accesses checked {{.*}} by 2 checks, 0 of them in 0 groups at constant distances, 5 hoisted out of 1 loops, 1 checked one by one, {{.*}}; of the hoisted, 5 at loop-invariant addresses (in 1 groups), 0 at symbolic strides
 
-; The store's address, tile + 128 * ty + 4 * tx, tested against the tile's
-; 4096 bytes; the group of four loads stays checked in the loop.
+; The store's address less the tile's, 128 * ty + 4 * tx, tested against
+; the tile's 4096 bytes (a static object's test is in its own offsets; no
+; address of the shared window is formed); the group of four loads stays
+; checked in the loop.
 ; CHECK-LABEL: define ptx_kernel void @tiles__kosan(
-; CHECK:         %kosan.hoist.first = ptrtoint ptr addrspace(3) %{{.*}} to i64
-; CHECK-NEXT:    %[[LO:[0-9]+]] = add i64 %kosan.hoist.first, 0
-; CHECK-NEXT:    %[[HI:[0-9]+]] = add i64 %kosan.hoist.first, 4
-; CHECK-NEXT:    icmp uge i64 %[[LO]], ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    icmp ule i64 %[[HI]], add (i64 ptrtoint (ptr addrspace(3) @tile to i64), i64 4096)
+; CHECK:         %[[ROW:[0-9]+]] = shl nsw i64 %ty, 7
+; CHECK-NEXT:    %[[COL:[0-9]+]] = shl nsw i64 %tx, 2
+; CHECK-NEXT:    %[[OFF:[0-9]+]] = add nsw i64 %[[ROW]], %[[COL]]
+; CHECK-NEXT:    %[[LO:[0-9]+]] = add i64 %[[OFF]], 0
+; CHECK-NEXT:    icmp sge i64 %[[LO]], 0
+; CHECK-NEXT:    %[[HI:[0-9]+]] = add i64 %[[OFF]], 4
+; CHECK-NEXT:    icmp sle i64 %[[HI]], 4096
 ; CHECK:         %kosan.loop.ok = and i1
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
@@ -57,10 +61,12 @@
 ; CHECK-NEXT:    %kosan.group = ptrtoint ptr addrspace(3) %p0 to i64
 
 ; GROUPS-LABEL: define ptx_kernel void @tiles__kosan(
-; The group's range: its four loads, 16 bytes.
-; GROUPS:         %kosan.hoist.first{{[0-9]+}} = ptrtoint ptr addrspace(3) %{{.*}} to i64
-; GROUPS-NEXT:    add i64 %kosan.hoist.first{{[0-9]+}}, 0
-; GROUPS-NEXT:    add i64 %kosan.hoist.first{{[0-9]+}}, 16
+; The group's range: its four loads, 16 bytes from tile[ty][0].
+; GROUPS:         %[[ROW:[0-9]+]] = shl nsw i64 %ty, 7
+; GROUPS:         %[[GLO:[0-9]+]] = add i64 %[[ROW]], 0
+; GROUPS-NEXT:    icmp sge i64 %[[GLO]], 0
+; GROUPS-NEXT:    %[[GHI:[0-9]+]] = add i64 %[[ROW]], 16
+; GROUPS-NEXT:    icmp sle i64 %[[GHI]], 4096
 ; GROUPS:         %kosan.loop.ok = and i1 %kosan.hoist.ok, %kosan.hoist.ok{{[0-9]+}}
 ; GROUPS:         call void @llvm.nvvm.barrier0()
 ; GROUPS-NEXT:    %p0 = getelementptr

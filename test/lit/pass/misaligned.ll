@@ -9,8 +9,8 @@
 ; Addresses proven aligned (a shared array and a scaled index), one-byte
 ; accesses and -kosan-misaligned=0 get no test.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -kosan-misaligned=0 -S < %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -kosan-misaligned=0 -S < %s | FileCheck %s --check-prefix=OFF
 
 ; OFF-NOT: misaligned
 

@@ -23,10 +23,10 @@
 ; -kosan-group-checks=0: each access its own check, the path these pin;
 ; groups_unrolled.ll tests the grouped one.)
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 \
 ; RUN:   -kosan-group-checks=0 -S < %s | FileCheck %s --implicit-check-not=__kosan_shared_sink
 ; The original kernels (which come first) are left as they were.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-uninit=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=ORIG
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -7,10 +7,10 @@
 ; load and store of y[i]). Users read these counts to see what the
 ; instrumentation costs; each category is exercised once here.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob -kosan-link-runtime=false \
 ; RUN:   -pass-remarks=kosan-oob -disable-output < %s 2>&1 | FileCheck %s
 ; Without the flag, nothing is printed.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob -kosan-link-runtime=false \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob -kosan-link-runtime=false \
 ; RUN:   -disable-output < %s 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 ; QUIET-NOT: remark
 
@@ -23,9 +23,13 @@
 ; CHECK: remark: <unknown>:0:0: device function 'helper': 1 accesses checked (0 against kernel arguments, 0 against shared/local/global objects, 1 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 1 checked one by one, 0 proven in bounds, 0 to constant/parameter memory
 ; CHECK-NOT: remark
 
-; CUDA: kernels.cu:10:1: remark: kernel 'saxpy(float, float const*, float*, int)': 3 accesses checked (3 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 2 checks, 2 of them in 1 groups at constant distances, 0 hoisted out of 0 loops, 1 checked one by one, 0 proven in bounds, 0 to constant/parameter memory; 0 of the groups at symbolic distances; of the hoisted, 0 at loop-invariant addresses (in 0 groups), 0 at symbolic strides; 0 of the loops copied whole [-Rpass=kosan-oob]
-; CUDA: kernels.cu:18:1: remark: kernel 'offset(int*, int)': 1 accesses checked (1 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 1 checked one by one, 0 proven in bounds, 0 to constant/parameter memory; 0 of the groups at symbolic distances; of the hoisted, 0 at loop-invariant addresses (in 0 groups), 0 at symbolic strides; 0 of the loops copied whole [-Rpass=kosan-oob]
-; CUDA: kernels.cu:24:1: remark: kernel 'reverse(float*)': 4 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 0 against the table of all buffers) by 4 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 4 checked one by one, 0 proven in bounds, 0 to constant/parameter memory; 0 of the groups at symbolic distances; of the hoisted, 0 at loop-invariant addresses (in 0 groups), 0 at symbolic strides; 0 of the loops copied whole [-Rpass=kosan-oob]
+; Straight-line kernels whose every address is linear in the thread's
+; index are tested once at their entry for the whole block and copied
+; whole: saxpy's load and store of y[i] share one test, as do reverse's
+; load and store of data[t].
+; CUDA: kernels.cu:10:1: remark: kernel 'saxpy(float, float const*, float*, int)': 3 accesses checked (3 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 2 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 0 checked one by one, 0 proven in bounds, 0 to constant/parameter memory; 0 of the groups at symbolic distances; of the hoisted, 0 at loop-invariant addresses (in 0 groups), 0 at symbolic strides; 0 of the loops copied whole; 3 outside loops tested at the entry by 2 tests (the kernel copied whole) [-Rpass=kosan-oob]
+; CUDA: kernels.cu:18:1: remark: kernel 'offset(int*, int)': 1 accesses checked (1 against kernel arguments, 0 against shared/local/global objects, 0 against the table of all buffers) by 1 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 0 checked one by one, 0 proven in bounds, 0 to constant/parameter memory; 0 of the groups at symbolic distances; of the hoisted, 0 at loop-invariant addresses (in 0 groups), 0 at symbolic strides; 0 of the loops copied whole; 1 outside loops tested at the entry by 1 tests (the kernel copied whole) [-Rpass=kosan-oob]
+; CUDA: kernels.cu:24:1: remark: kernel 'reverse(float*)': 4 accesses checked (2 against kernel arguments, 2 against shared/local/global objects, 0 against the table of all buffers) by 3 checks, 0 of them in 0 groups at constant distances, 0 hoisted out of 0 loops, 0 checked one by one, 0 proven in bounds, 0 to constant/parameter memory; 0 of the groups at symbolic distances; of the hoisted, 0 at loop-invariant addresses (in 0 groups), 0 at symbolic strides; 0 of the loops copied whole; 4 outside loops tested at the entry by 3 tests (the kernel copied whole) [-Rpass=kosan-oob]
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

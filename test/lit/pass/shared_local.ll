@@ -18,25 +18,25 @@
 ; some checked access needs it.
 
 ; No access to a static object reads or tests a pitch.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --implicit-check-not=pitch
 ; Only @local (a generic pointer into an alloca): the global sink, no shared one.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=local -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=local -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=GLOBALSINK --implicit-check-not=__kosan_shared_sink
 ; Only @shared_dyn (a shared pointer): the shared sink, no global one.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_dyn -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_dyn -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=SHAREDSINK --implicit-check-not=__kosan_sink
 ; Only @shared_var or only @shared_dyn_generic (generic pointers into shared
 ; memory among them): the shared sink alone, no global one either.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_var -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_var -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=GENSHARED --implicit-check-not=__kosan_sink
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_dyn_generic -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_dyn_generic -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=GENSHARED --implicit-check-not=__kosan_sink
 ; Only @local5 (a checked access through a local pointer) or only
 ; @shared_safe (no checked access at all): no sink.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=local5 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=local5 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=NOSINK --implicit-check-not=sink
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_safe -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob -kosan-misaligned=0 -kosan-link-runtime=false -kosan-debug-func=shared_safe -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=NOSINK --implicit-check-not=sink
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

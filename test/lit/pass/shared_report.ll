@@ -18,14 +18,14 @@
 ; memmove's meaning, and the two are checked as loads and stores; a 12-byte
 ; memcpy keeps its memcpy and its guarded checks.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-uninit=0 -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-uninit=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-uninit=0 -kosan-link-runtime=false -kosan-shared-report=0 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-uninit=0 -kosan-link-runtime=false -kosan-shared-report=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=INLINE
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=UNINIT
 ; -kosan-reload-after-report=0: the loaded value stays live across the call.
-; RUN: %opt -load-pass-plugin=%kosan_plugin -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-reload-after-report=0 -S < %s \
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -passes=kosan-oob,verify -kosan-misaligned=0 -kosan-link-runtime=false -kosan-reload-after-report=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=NORELOAD
 ; NORELOAD-LABEL: define ptx_kernel void @first__kosan(
 ; NORELOAD:         %v = load float, ptr %kosan.safe, align 4

@@ -12,8 +12,8 @@
 ; device functions that stay out of line call __kosan_oob_record. One-byte
 ; loads are not checked. -kosan-uninit=0 leaves all of it out.
 
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-link-runtime=false -S < %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-link-runtime=false -S < %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-version-kernel-max=0 -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-link-runtime=false -kosan-uninit=0 -S < %s | FileCheck %s --check-prefix=OFF
 
 ; OFF-NOT: kosan.uninit
 ; OFF-NOT: __kosan_oob_record

@@ -2756,13 +2756,18 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
         I->eraseFromParent();
     return refuse();
   };
-  // The test goes before the entry's first checked access, or its branch.
+  // The test goes before the entry's first checked access, or its branch;
+  // what follows it is copied (an alloca there would be copied out of the
+  // entry).
   Instruction *at = entry.getTerminator();
   for (Instruction &I : entry)
     if (tested.contains(&I)) {
       at = &I;
       break;
     }
+  for (Instruction *I = at; I; I = I->getNextNode())
+    if (isa<AllocaInst>(I))
+      return undo();
   SCEVExpander X(SE, DL, "kosan.entry");
   // What the tests read stands before `at` (the block sizes read above),
   // where SCEVExpander::isSafeToExpandAt would take only the terminator.

@@ -13,7 +13,9 @@
 ; (kosan.entry.fast: nothing of kosan's in it) or to a copy checked access
 ; by access (kosan.entry.checked), which reports only what runs. An
 ; address read from memory (gather), one not linear in the index (square)
-; or an access in a loop (in_loop) keeps the checks in place.
+; or an access in a loop (in_loop) keeps the checks in place, as does an
+; alloca after the first checked access (late_alloca: the copy would hold
+; it outside the entry).
 ; -kosan-version-kernel-max=0 turns the copies off.
 ;
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
@@ -35,6 +37,7 @@
 ; REMARK: kernel 'halo': 6 accesses checked {{.*}}; 6 outside loops tested at the entry by 6 tests (the kernel copied whole)
 ; REMARK: kernel 'gather': {{.*}} 0 of the loops copied whole{{$}}
 ; REMARK: kernel 'square': {{.*}} 0 of the loops copied whole{{$}}
+; REMARK: kernel 'late_alloca': {{.*}} 0 of the loops copied whole{{$}}
 ; REMARK: kernel 'in_loop': {{.*}} 1 hoisted out of 1 loops, {{.*}}; 1 of the loops copied whole{{$}}
 
 ; OFF-NOT: kosan.entry
@@ -85,6 +88,9 @@
 ; CHECK-NOT:     kosan.entry
 ; CHECK:         ret void
 ; CHECK-LABEL: define ptx_kernel void @square__kosan(
+; CHECK-NOT:     kosan.entry
+; CHECK:         ret void
+; CHECK-LABEL: define ptx_kernel void @late_alloca__kosan(
 ; CHECK-NOT:     kosan.entry
 ; CHECK:         ret void
 ; CHECK-LABEL: define ptx_kernel void @in_loop__kosan(
@@ -165,6 +171,17 @@ entry:
   ret void
 }
 
+define void @late_alloca(ptr %out) {
+entry:
+  %tid = call range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t64 = zext i32 %tid to i64
+  %q = getelementptr float, ptr %out, i64 %t64
+  store float 1.0, ptr %q, align 4
+  %slot = alloca float, align 4
+  store volatile float 2.0, ptr %slot, align 4
+  ret void
+}
+
 define void @in_loop(ptr %out, i32 %n) {
 entry:
   %tid = call range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -185,8 +202,9 @@ done:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
 !0 = !{ptr @halo, !"kernel", i32 1}
 !1 = !{ptr @gather, !"kernel", i32 1}
 !2 = !{ptr @square, !"kernel", i32 1}
 !3 = !{ptr @in_loop, !"kernel", i32 1}
+!4 = !{ptr @late_alloca, !"kernel", i32 1}

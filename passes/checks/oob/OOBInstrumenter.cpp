@@ -568,11 +568,11 @@ private:
   // Asked per group, per loop and per test: each loop's answer, made once
   // per function (instrumentFunction clears it).
   Agree loopAgreement(Loop *L) const;
-  Agree scanAgreement(ArrayRef<BasicBlock *> blocks) const;
+  Agree scanAgreement(Loop *L) const;
   mutable DenseMap<const Loop *, Agree> agreement;
   bool versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<Loop *> hoistLoop,
                    ArrayRef<bool> unchecked) const;
-  Value *agreedTest(Agree need, Instruction *at, Value *ok);
+  Value *agreedTest(Loop *L, Value *ok);
   // An address as the threads of a block compute it: uniform plus the sum
   // of c * tid over the thread-index reads it uses (coeffs), uniform the
   // same for every thread of the block (kernel arguments, block indices and
@@ -2363,14 +2363,14 @@ void OOBInstrumenter::checkCopies(ArrayRef<unsigned> members, MutableArrayRef<Ac
 OOBInstrumenter::Agree OOBInstrumenter::loopAgreement(Loop *L) const {
   auto [known, fresh] = agreement.try_emplace(L, Agree::Never);
   if (fresh)
-    known->second = scanAgreement(L->getBlocks());
+    known->second = scanAgreement(L);
   return known->second;
 }
 
-OOBInstrumenter::Agree OOBInstrumenter::scanAgreement(ArrayRef<BasicBlock *> blocks) const {
+OOBInstrumenter::Agree OOBInstrumenter::scanAgreement(Loop *L) const {
   Agree need = Agree::Thread;
   bool nvptx = Triple(M.getTargetTriple()).isNVPTX();
-  for (BasicBlock *BB : blocks)
+  for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
@@ -2425,13 +2425,14 @@ bool OOBInstrumenter::versionable(Loop *L, ArrayRef<Access> accesses, ArrayRef<L
   return true;
 }
 
-// A test as the threads that must agree on it see it (before `at`, the
-// end of a loop's preheader or a kernel's entry): the thread's own, all of
-// its warp's, all of its block's.
-Value *OOBInstrumenter::agreedTest(Agree need, Instruction *at, Value *ok) {
+// The loop's test as the threads that must agree on it see it (at the end
+// of its preheader): the thread's own, all of its warp's, all of its
+// block's.
+Value *OOBInstrumenter::agreedTest(Loop *L, Value *ok) {
+  Agree need = loopAgreement(L);
   if (need == Agree::Thread)
     return ok;
-  IRBuilder<> B(at);
+  IRBuilder<> B(L->getLoopPreheader()->getTerminator());
   if (need == Agree::Warp)
     return B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {},
                              {B.getInt32(~0u), ok}, nullptr, "kosan.loop.ok.warp");
@@ -2597,10 +2598,11 @@ OOBInstrumenter::threadLinear(const SCEV *E, ScalarEvolution &SE,
 // constant distances as one range, and the kernel is copied whole, its
 // code as compiled when the test passes and a copy checked access by
 // access when not (VMap: original to copy; members: the accesses tested,
-// in program order). Straight-line code checked in place branches to a
-// report after each access, and the backend neither hoists a guarded load
-// above such a branch nor sinks a store below it: stencil's halo loads,
-// which the plain kernel has in flight at once, ran one after the other.
+// in program order, partial when it returns false). Straight-line code
+// checked in place branches to a report after each access, and the
+// backend neither hoists a guarded load above such a branch nor sinks a
+// store below it: stencil's halo loads, which the plain kernel has in
+// flight at once, ran one after the other.
 // The test reads nothing that differs between the block's threads, so the
 // whole block takes one copy, as barriers in both need, without a barrier
 // of its own: each thread's index ranges over [lo, hi], lo and hi what
@@ -2634,10 +2636,6 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
     members.push_back(i);
     tested.insert(A.inst);
   }
-  auto refuse = [&] {
-    members.clear();
-    return false;
-  };
   if (members.empty())
     return false;
   // The whole block takes one copy, so barriers and warp operations of any
@@ -2650,13 +2648,13 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
     for (Instruction &I : BB) {
       if (&BB != &entry &&
           (I.isEHPad() || I.getType()->isTokenTy() || isa<AllocaInst>(I)))
-        return refuse();
+        return false;
       auto *CB = dyn_cast<CallBase>(&I);
       if (CB && (CB->isInlineAsm() || CB->cannotDuplicate() ||
                  (CB->isConvergent() &&
                   (!nvptx || !CB->getCalledFunction() ||
                    !CB->getCalledFunction()->isIntrinsic()))))
-        return refuse();
+        return false;
     }
   // One range per access, or per group at constant distances (its leader's
   // address, over every member's thread indices).
@@ -2664,8 +2662,9 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
     unsigned who;
     int64_t low, high;
     SmallVector<unsigned, 4> of;
-    ThreadLinear linear;
-    SmallVector<ThreadLinear, 2> narrow;
+    ThreadLinear linear{nullptr, {}};
+    SmallVector<ThreadLinear, 2> narrow = {};
+    HoistRange hoist{nullptr, nullptr, nullptr, 0, nullptr};
   };
   SmallVector<Range, 16> ranges;
   DenseMap<int, unsigned> rangeOfGroup;
@@ -2678,9 +2677,9 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
         continue;
       }
       unsigned leader = unsigned(groups[g].leader);
-      ranges.push_back({leader, groups[g].minOffset, groups[g].maxEnd, {m}, {nullptr, {}}, {}});
+      ranges.push_back({leader, groups[g].minOffset, groups[g].maxEnd, {m}});
     } else {
-      ranges.push_back({m, 0, int64_t(accesses[m].constSize), {m}, {nullptr, {}}, {}});
+      ranges.push_back({m, 0, int64_t(accesses[m].constSize), {m}});
     }
   }
   for (Range &R : ranges) {
@@ -2690,7 +2689,7 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
     if (!L || llvm::any_of(L->coeffs, [&](auto &tc) {
           return need && uint64_t(tc.second < 0 ? -tc.second : tc.second) % need;
         }))
-      return refuse();
+      return false;
     R.linear = std::move(*L);
   }
   // Each thread index's range where the accesses stand: [lo, hi] with lo a
@@ -2754,7 +2753,7 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
     for (Instruction *I : made)
       if (I->use_empty())
         I->eraseFromParent();
-    return refuse();
+    return false;
   };
   // The test goes before the entry's first checked access, or its branch;
   // what follows it is copied (an alloca there would be copied out of the
@@ -2778,11 +2777,10 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
       return I && !(I->getParent() == &entry && I->comesBefore(at));
     });
   };
-  SmallVector<HoistRange, 16> hoisted;
   // A narrow sum's extremes, each tested within its type (once).
   SmallVector<std::tuple<const SCEV *, const SCEV *, bool, unsigned>, 8> wraps;
   for (Range &R : ranges) {
-    HoistRange H{nullptr, nullptr, nullptr, 0, nullptr};
+    HoistRange &H = R.hoist;
     H.invariant = true;
     H.at = at;
     H.low = R.low;
@@ -2795,7 +2793,6 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
                              SE.getPtrToIntExpr(ends->first, I64));
     if (isa<SCEVCouldNotCompute>(H.span) || !safeAt(H.start) || !safeAt(H.span))
       return undo();
-    hoisted.push_back(H);
     for (const ThreadLinear &N : R.narrow) {
       const SCEV *wide = N.isSigned ? SE.getSignExtendExpr(N.uniform, I64)
                                     : SE.getZeroExtendExpr(N.uniform, I64);
@@ -2811,8 +2808,8 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
   // One test per range (a load and a store of the same element share it).
   std::set<std::tuple<const SCEV *, const SCEV *, int64_t, int64_t, const Value *, uint64_t>>
       done;
-  for (auto [i, R] : llvm::enumerate(ranges)) {
-    const HoistRange &H = hoisted[i];
+  for (Range &R : ranges) {
+    const HoistRange &H = R.hoist;
     if (done.insert({H.start, H.span, H.low, H.high, provenance[R.who].base,
                      requiredAlignment(accesses[R.who])})
             .second)
@@ -3086,9 +3083,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
         toVersion.push_back(L);
     for (Loop *L : toVersion) {
       auto VMap = std::make_unique<ValueToValueMapTy>();
-      versionLoop(L,
-                  agreedTest(loopAgreement(L), L->getLoopPreheader()->getTerminator(), loopOk[L]),
-                  LI, DT, *VMap);
+      versionLoop(L, agreedTest(L, loopOk[L]), LI, DT, *VMap);
       versioned[L] = std::move(VMap);
     }
     counts.versioned = versioned.size();

@@ -70,6 +70,12 @@ struct PassOptions {
   // when not (checks/oob); kernels of more instructions than this are not
   // copied (0: none is).
   unsigned versionKernelMax = 4000;
+  // Such a kernel's entry test, when it reads nothing but the launch, is
+  // decided by the host at each launch for boxes of blocks (core/
+  // EntryProgram.h); each block compares its index with the box. Off: every
+  // block computes the test. printEntryTests: the programs, on stderr.
+  bool entryOnHost = true;
+  bool printEntryTests = false;
   // The OOB check's reports (the event written to the log, halt_on_error)
   // are one function per module that every failing check calls, not a copy
   // inline at each check (checks/oob); off: inline (bisection, compile time

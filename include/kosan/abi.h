@@ -18,10 +18,10 @@
 
 #include "kosan/intercepts.h"
 
-#define KOSAN_ABI_VERSION 7
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v7"
+#define KOSAN_ABI_VERSION 8
+#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v8"
 // The same name as an identifier, for the runtime that defines it.
-#define KOSAN_VERSION_CHECK_FN __kosan_version_mismatch_check_v7
+#define KOSAN_VERSION_CHECK_FN __kosan_version_mismatch_check_v8
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -122,6 +122,15 @@ struct kosan_launch_info {
   // from the start of the dynamic shared memory (low 32 bits), and how many
   // granules it covers (high 32 bits). See kosan_race_header.
   uint64_t race_layout;
+  // The blocks that run a kernel copied whole as compiled (checks=oob,
+  // docs/design.md "Whole kernels"): those whose blockIdx lies in
+  // [fast_lo[d], fast_lo[d] + fast_n[d]) in every dimension d its entry
+  // test reads (kosan_kernel_entry::entry_dims); the others run the copy
+  // checked access by access. The host proves the test for them at each
+  // launch from the kernel's entry program (kosan_entry_op); 0 blocks where
+  // it cannot.
+  uint32_t fast_lo[3];
+  uint32_t fast_n[3];
   // followed by kosan_arg_bounds args[number of original kernel parameters]
 };
 
@@ -488,7 +497,8 @@ struct kosan_host_flag {
 
 // Site table blob, one per device module (KOSAN_SITE_TABLE_SYMBOL):
 //   kosan_site_table_header, kosan_site[nsites], kosan_kernel_entry[nkernels],
-//   kosan_param_entry[nparams], char strings[strings_size]
+//   kosan_param_entry[nparams], kosan_entry_op[nentry_ops],
+//   char strings[strings_size]
 // All *_str fields are byte offsets into strings (0 = empty string).
 struct kosan_site_table_header {
   uint32_t magic;         // KOSAN_SITE_TABLE_MAGIC
@@ -500,7 +510,7 @@ struct kosan_site_table_header {
   uint32_t fp_str;        // floating-point mode seen in the module
   uint32_t nkernels;
   uint32_t nparams;
-  uint32_t reserved;
+  uint32_t nentry_ops;
 };
 
 // What a kernel does with its parameters, as far as the compiler can tell:
@@ -514,7 +524,50 @@ struct kosan_kernel_entry {
   uint32_t first_site;    // sites of the kernel's clone: [first_site, first_site + nsites)
   uint32_t nsites;
   uint32_t order_str;     // checks=order: the static findings, as the remark says them
-  uint32_t reserved;
+  // The kernel's entry program, when the OOB check copied it whole and
+  // leaves its test to the host: ops [first_entry_op, first_entry_op +
+  // nentry_ops), and the dimensions of blockIdx it reads (bit d: d).
+  uint32_t entry_dims;
+  uint32_t first_entry_op;
+  uint32_t nentry_ops;
+};
+
+// One operation of a kernel's entry program: the test a block passes to
+// run the kernel as compiled, which the host evaluates at each launch for
+// ranges of blocks (runtime/host/core/entry_test.h) so that a block only
+// compares its index with kosan_launch_info::fast_lo and fast_n. Each
+// operation yields an integer of `bits` bits (1 to 64) with LLVM's
+// semantics (wrapping, two's complement); a, b, c index earlier operations
+// of the same program; the last one is the test (1 bit).
+//   X(NAME, operands): KOSAN_ENTRY_<NAME>. imm holds CONST's value,
+//   PARAM's parameter index (its value: the first bits / 8 bytes the
+//   launch passes for it, a pointer's address), INFO's byte offset in the
+//   launch info (a field of bits / 8 bytes), BLOCK_ID's, BLOCK_DIM's and
+//   GRID_DIM's dimension, ICMP's predicate (kosan_entry_cmp); shift
+//   amounts are operand b.
+#define KOSAN_ENTRY_OPS(X)                                                    \
+  X(CONST, 0) X(PARAM, 0) X(INFO, 0) X(BLOCK_ID, 0) X(BLOCK_DIM, 0)          \
+  X(GRID_DIM, 0) X(ADD, 2) X(SUB, 2) X(MUL, 2) X(SHL, 2) X(LSHR, 2)           \
+  X(ASHR, 2) X(AND, 2) X(OR, 2) X(XOR, 2) X(ZEXT, 1) X(SEXT, 1) X(TRUNC, 1)  \
+  X(ICMP, 2) X(SELECT, 3) X(UMIN, 2) X(UMAX, 2) X(SMIN, 2) X(SMAX, 2)
+enum kosan_entry_opcode : uint16_t {
+#define KOSAN_ENTRY_OPCODE_(name, operands) KOSAN_ENTRY_##name,
+  KOSAN_ENTRY_OPS(KOSAN_ENTRY_OPCODE_)
+#undef KOSAN_ENTRY_OPCODE_
+  KOSAN_ENTRY_NUM_OPS
+};
+#define KOSAN_ENTRY_CMPS(X) X(EQ) X(NE) X(UGT) X(UGE) X(ULT) X(ULE) X(SGT) X(SGE) X(SLT) X(SLE)
+enum kosan_entry_cmp : uint32_t {
+#define KOSAN_ENTRY_CMP_(name) KOSAN_ENTRY_CMP_##name,
+  KOSAN_ENTRY_CMPS(KOSAN_ENTRY_CMP_)
+#undef KOSAN_ENTRY_CMP_
+  KOSAN_ENTRY_NUM_CMPS
+};
+struct kosan_entry_op {
+  uint16_t op;            // kosan_entry_opcode
+  uint16_t bits;
+  uint32_t a, b, c;
+  uint64_t imm;
 };
 
 enum kosan_kernel_flags : uint32_t {
@@ -611,7 +664,7 @@ struct kosan_site {
 
 #ifdef __cplusplus
 static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
-static_assert(sizeof(kosan_launch_info) == 32, "ABI");
+static_assert(sizeof(kosan_launch_info) == 56, "ABI");
 static_assert(sizeof(kosan_oob_event) == 72, "ABI");
 static_assert(sizeof(kosan_device_state) == 88, "ABI");
 static_assert(sizeof(kosan_race_event) == 48, "ABI");
@@ -622,7 +675,8 @@ static_assert(sizeof(kosan_order_op) == 32, "ABI");
 static_assert(sizeof(kosan_order_store) == 16, "ABI");
 static_assert(sizeof(kosan_order_atomic) == 40, "ABI");
 static_assert(sizeof(kosan_site_table_header) == 40, "ABI");
-static_assert(sizeof(kosan_kernel_entry) == 32, "ABI");
+static_assert(sizeof(kosan_kernel_entry) == 40, "ABI");
+static_assert(sizeof(kosan_entry_op) == 24, "ABI");
 static_assert(sizeof(kosan_param_entry) == 16, "ABI");
 static_assert(sizeof(kosan_site) == 40, "ABI");
 static_assert(sizeof(kosan_host_flag) == 8, "ABI");

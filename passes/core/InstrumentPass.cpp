@@ -283,8 +283,12 @@ bool instrumentModule(Module &M, const Target &T, const PassOptions &opts,
       if (!n.empty())
         notes += (notes.empty() ? "" : "; ") + n;
     }
+    const EntryProgram *entry = nullptr;
+    for (auto &I : checks)
+      if (!entry)
+        entry = I->entryProgram(*F);
     S.sites.addKernel(F->getName(), summary, firstSite, S.sites.size() - firstSite, flags,
-                      notes);
+                      notes, entry);
     if (all_of(checks, [](const std::unique_ptr<Instrumenter> &I) { return I->fewRegisters(); }))
       T.fitRegistersToOriginal(*F, *clone);
     clone->removeFnAttr(kLoopsAsCompiled);

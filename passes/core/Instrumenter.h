@@ -80,6 +80,11 @@ public:
     return 0;
   }
   virtual std::string kernelNotes(const llvm::Function & /*original*/) const { return ""; }
+  // The program of the kernel's entry test, when the host decides it
+  // (core/EntryProgram.h); nullptr when the clone decides its own.
+  virtual const EntryProgram *entryProgram(const llvm::Function & /*original*/) const {
+    return nullptr;
+  }
   // Whether what it adds needs few registers beyond the original's: a clone
   // holding only such checks gets the register limit of a light original
   // (Target::fitRegistersToOriginal), so that it keeps the original's

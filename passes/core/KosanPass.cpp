@@ -70,6 +70,16 @@ static cl::opt<unsigned> ClVersionKernelMax(
              "as compiled or checked access by access, when it has at most this many "
              "instructions (0: never)"),
     cl::Hidden, cl::init(4000));
+static cl::opt<bool> ClEntryOnHost(
+    "kosan-entry-test-on-host",
+    cl::desc("kosan: let the host decide at each launch which blocks pass the entry test of "
+             "a kernel copied whole, when the test reads nothing but the launch (each block "
+             "then compares its index with the blocks the host proved)"),
+    cl::Hidden, cl::init(true));
+static cl::opt<bool> ClPrintEntryTests(
+    "kosan-print-entry-tests",
+    cl::desc("kosan: print the programs of the entry tests the host decides"), cl::Hidden,
+    cl::init(false));
 static cl::opt<bool> ClHoistGroups(
     "kosan-hoist-groups",
     cl::desc("kosan: also check a group of a static object at a loop-invariant address once "
@@ -173,6 +183,8 @@ PassOptions PassOptions::fromCommandLine() {
   o.hoistGroups = ClHoistGroups;
   o.versionLoops = ClVersionLoops;
   o.versionKernelMax = ClVersionKernelMax;
+  o.entryOnHost = ClEntryOnHost;
+  o.printEntryTests = ClPrintEntryTests;
   o.sharedReport = ClSharedReport;
   o.reloadAfterReport = ClReloadAfterReport;
   o.mutate = MutateOptions::fromCommandLine();

@@ -94,7 +94,7 @@ uint32_t SiteTable::add(const Instruction &I, kosan_access_kind access,
 
 void SiteTable::addKernel(StringRef mangledName, const KernelSummary &summary,
                           uint32_t firstSite, uint32_t nsites, uint32_t orderFlags,
-                          StringRef orderText) {
+                          StringRef orderText, const EntryProgram *entry) {
   kosan_kernel_entry k{};
   k.name_str = intern(mangledName);
   k.flags = summary.flags | orderFlags;
@@ -103,6 +103,12 @@ void SiteTable::addKernel(StringRef mangledName, const KernelSummary &summary,
   k.nparams = summary.params.size();
   k.first_site = firstSite;
   k.nsites = nsites;
+  if (entry) {
+    k.entry_dims = entry->dims;
+    k.first_entry_op = entryOps.size();
+    k.nentry_ops = entry->ops.size();
+    entryOps.insert(entryOps.end(), entry->ops.begin(), entry->ops.end());
+  }
   kernels.push_back(k);
   for (const ParamSummary &p : summary.params) {
     kosan_param_entry e{};
@@ -126,11 +132,13 @@ void SiteTable::emit(Module &M, StringRef fpMode) {
   h.fp_str = intern(fpMode);
   h.nkernels = kernels.size();
   h.nparams = params.size();
+  h.nentry_ops = entryOps.size();
   h.strings_size = strings.size();
 
   std::string blob(sizeof(h) + sites.size() * sizeof(kosan_site) +
                        kernels.size() * sizeof(kosan_kernel_entry) +
-                       params.size() * sizeof(kosan_param_entry) + strings.size(),
+                       params.size() * sizeof(kosan_param_entry) +
+                       entryOps.size() * sizeof(kosan_entry_op) + strings.size(),
                    '\0');
   char *out = blob.data();
   auto append = [&](const void *data, size_t bytes) {
@@ -142,6 +150,7 @@ void SiteTable::emit(Module &M, StringRef fpMode) {
   append(sites.data(), sites.size() * sizeof(kosan_site));
   append(kernels.data(), kernels.size() * sizeof(kosan_kernel_entry));
   append(params.data(), params.size() * sizeof(kosan_param_entry));
+  append(entryOps.data(), entryOps.size() * sizeof(kosan_entry_op));
   append(strings.data(), strings.size());
 
   Constant *init = ConstantDataArray::getString(M.getContext(), blob,

@@ -9,6 +9,7 @@
 #ifndef KOSAN_PASSES_SITETABLE_H
 #define KOSAN_PASSES_SITETABLE_H
 
+#include "core/EntryProgram.h"
 #include "core/KernelSummary.h"
 #include "kosan/abi.h"
 
@@ -39,9 +40,10 @@ public:
   // Records kernel `mangledName`'s parameter summary and its sites
   // [firstSite, firstSite + nsites).
   // orderFlags and orderText: checks=order's findings (KOSAN_KERNEL_* bits).
+  // entry: the program of its entry test, when the host decides it.
   void addKernel(llvm::StringRef mangledName, const KernelSummary &summary,
                  uint32_t firstSite, uint32_t nsites, uint32_t orderFlags = 0,
-                 llvm::StringRef orderText = "");
+                 llvm::StringRef orderText = "", const EntryProgram *entry = nullptr);
   const kosan_site &site(uint32_t id) const { return sites[id]; }
   llvm::StringRef str(uint32_t offset) const { return strings.data() + offset; }
   // Emits the table into M as KOSAN_SITE_TABLE_SYMBOL.
@@ -52,6 +54,7 @@ private:
   std::vector<kosan_site> sites;
   std::vector<kosan_kernel_entry> kernels;
   std::vector<kosan_param_entry> params;
+  std::vector<kosan_entry_op> entryOps;
   std::string strings = std::string(1, '\0');
   llvm::StringMap<uint32_t> interned;
 };

@@ -416,6 +416,13 @@ public:
     return GpuValue::None;
   }
 
+  unsigned dimension(const Value &V) const override {
+    if (classify(V) == GpuValue::None)
+      return 3;
+    StringRef name = cast<IntrinsicInst>(V).getCalledFunction()->getName();
+    return name.ends_with(".x") ? 0 : name.ends_with(".y") ? 1 : name.ends_with(".z") ? 2 : 3;
+  }
+
   bool isShuffle(const Value &V) const override {
     const auto *CI = dyn_cast<CallInst>(&V);
     if (!CI || !CI->getCalledFunction())

@@ -177,6 +177,9 @@ public:
   void boundThreadIds(llvm::Function &clone, const llvm::Function &original) const;
   // What a call reads, if it reads one of them (any dimension).
   virtual GpuValue classify(const llvm::Value &V) const = 0;
+  // The dimension (0 x, 1 y, 2 z) of what classify names; 3 where it has
+  // none or the target does not say.
+  virtual unsigned dimension(const llvm::Value & /*V*/) const { return 3; }
   // A warp shuffle: the target's intrinsic, or a call of the CUDA/HIP
   // headers' wrapper (at -O0, where nothing is inlined).
   virtual bool isShuffle(const llvm::Value &V) const = 0;

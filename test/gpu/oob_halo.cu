@@ -8,12 +8,19 @@
 // the last thread's read of it. A guard one too wide on the right halo's
 // read (tail) leaves the input in the last block alone: its thread 0 reads
 // in[n]. In bounds (fixed), nothing is reported and the output is the plain
-// build's.
+// build's. The host decides the test at the launch (verbosity=2 says for
+// which blocks): in bounds, every block but the first (in[g - 3] for the
+// left halo) and the last (in[g + blockDim.x]), whose guards the test does
+// not read; with the tile short, none.
 // RUN: %gpubin/oob_halo short 2>&1 | FileCheck %s --check-prefix=SHORT
 // RUN: %gpubin/oob_halo tail 2>&1 | FileCheck %s --check-prefix=TAIL
 // RUN: %gpubin/oob_halo fixed > %t.fixed 2> %t.err; FileCheck --allow-empty --check-prefix=FIXED %s < %t.err
 // RUN: %gpubin/oob_halo.plain fixed > %t.plain; diff %t.fixed %t.plain
+// RUN: env KOSAN_OPTIONS=verbosity=2 %gpubin/oob_halo fixed 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: env KOSAN_OPTIONS=verbosity=2 %gpubin/oob_halo short 2>&1 | FileCheck %s --check-prefix=NONE
 // REQUIRES: gpu
+// BLOCKS: kosan: launch #1 halo(float*, float const*, int, int): 14 of 16 blocks run as compiled, x in [1, 15)
+// NONE: kosan: launch #1 halo(float*, float const*, int, int): 0 of 16 blocks run as compiled
 #include "common.h"
 
 #include <cstring>

@@ -66,6 +66,7 @@
 //===----------------------------------------------------------------------===//
 #include "DeviceRuntime.h"
 #include "KosanPasses.h"
+#include "core/EntryProgram.h"
 #include "core/Instrumenter.h"
 #include "core/Provenance.h"
 #include "core/SiteTable.h"
@@ -429,6 +430,7 @@ struct Counts {
   unsigned symbolicStride = 0;       // hoisted at a loop-invariant, not constant, stride
   unsigned versioned = 0;            // loops whose checks are all hoisted: copied whole (in loops)
   unsigned atEntry = 0, entryTests = 0; // accesses tested at a kernel copied whole, and its tests
+  bool entryOnHost = false;          // that test decided by the host (core/EntryProgram.h)
 };
 
 static unsigned fillBits(Type *T);
@@ -450,6 +452,10 @@ public:
   void instrument(Function &clone, const Function &original, const LaunchContext &ctx,
                   FunctionAnalysisManager &FAM) override {
     instrumentFunction(clone, original, ctx, FAM);
+  }
+  const EntryProgram *entryProgram(const Function &original) const override {
+    auto it = entryPrograms.find(&original);
+    return it == entryPrograms.end() ? nullptr : &it->second;
   }
   // Link no runtime function the instrumentation did not need.
   void end() override {
@@ -593,7 +599,7 @@ private:
                      ScalarEvolution &SE, LoopInfo &LI, LazyValueInfo &LVI,
                      const LaunchContext &ctx,
                      ValueToValueMapTy &VMap, SmallVectorImpl<unsigned> &members,
-                     bool &uninitOk, unsigned &tests);
+                     bool &uninitOk, unsigned &tests, std::optional<EntryProgram> &program);
   void versionLoop(Loop *L, Value *ok, LoopInfo &LI, DominatorTree &DT,
                    ValueToValueMapTy &VMap);
   void checkGroupMember(Check &c, Group &G, int64_t offset);
@@ -636,6 +642,10 @@ private:
   Type *I64, *I32, *I1;
   PointerType *Ptr;
   FunctionCallee tableFn, recordFn;
+  // Kernels copied whole whose entry test the host decides, by original.
+  DenseMap<const Function *, EntryProgram> entryPrograms;
+  // What goes once the function is instrumented (versionKernel).
+  SmallVector<WeakTrackingVH, 2> deadAtEnd;
   Function *reportFn = nullptr; // the module's report function, made on first use
   DenseMap<std::pair<unsigned, unsigned>, Value *> argBoundCache;
   // Misalignment tests of kernel arguments, made once at entry.
@@ -2619,7 +2629,7 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
                                     ScalarEvolution &SE, LoopInfo &LI, LazyValueInfo &LVI,
                                     const LaunchContext &ctx, ValueToValueMapTy &VMap,
                                     SmallVectorImpl<unsigned> &members, bool &uninitOk,
-                                    unsigned &tests) {
+                                    unsigned &tests, std::optional<EntryProgram> &program) {
   if (!S.opts.versionKernelMax || F.getInstructionCount() > S.opts.versionKernelMax)
     return false;
   SmallPtrSet<const Instruction *, 16> tested;
@@ -2865,6 +2875,17 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
     terms = std::move(next);
   }
   Value *pass = terms.empty() ? B.getTrue() : terms.front();
+  // The host decides the test at each launch where it can (it reads only
+  // the launch); the block then compares its index with what the host
+  // proved.
+  Value *computed = nullptr;
+  if (S.opts.entryOnHost)
+    if ((program = serializeEntryTest(pass, ctx.info, S.target, DL))) {
+      if (S.opts.printEntryTests)
+        errs() << "kosan: entry test of " << F.getName() << ":\n" << printEntryProgram(*program);
+      computed = pass;
+      pass = blockInBox(B, S.target, ctx.info, program->dims);
+    }
   if (auto *I = dyn_cast<Instruction>(pass))
     I->setName("kosan.entry.ok");
   BasicBlock *fast = SplitBlock(&entry, at, static_cast<DominatorTree *>(nullptr), nullptr,
@@ -2886,10 +2907,18 @@ bool OOBInstrumenter::versionKernel(Function &F, ArrayRef<Access> accesses,
   br->setMetadata(LLVMContext::MD_prof, MDB.createLikelyBranchWeights());
   br->setDebugLoc(term->getDebugLoc());
   term->eraseFromParent();
-  // The tests as hoistedRangeOk and-ed them, now unused.
-  for (WeakTrackingVH &V : roots)
-    if (V)
-      RecursivelyDeleteTriviallyDeadInstructions(V);
+  // The tests as hoistedRangeOk and-ed them, now unused. Where the host
+  // decides the test, they and what and-ed them go once the function is
+  // instrumented: the checked copy's checks will use some of what they read
+  // (the uninit flag).
+  if (computed) {
+    deadAtEnd.push_back(computed);
+    deadAtEnd.append(roots.begin(), roots.end());
+  } else {
+    for (WeakTrackingVH &V : roots)
+      if (V)
+        RecursivelyDeleteTriviallyDeadInstructions(V);
+  }
   return true;
 }
 
@@ -3094,10 +3123,15 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
   ValueToValueMapTy entryCopies;
   bool entryUninitOk = false;
   if (kernel && S.opts.hoistChecks && loopTests.empty()) {
+    std::optional<EntryProgram> program;
     if (!versionKernel(clone, accesses, provenance, unchecked, groupOf, groups, SE,
                        FAM.getResult<LoopAnalysis>(clone), FAM.getResult<LazyValueAnalysis>(clone),
-                       ctx, entryCopies, entryMembers, entryUninitOk, counts.entryTests))
+                       ctx, entryCopies, entryMembers, entryUninitOk, counts.entryTests, program))
       entryMembers.clear();
+    else if (program) {
+      counts.entryOnHost = true;
+      entryPrograms[&original] = std::move(*program);
+    }
   }
   // Every loop with a checked access runs as compiled when its test passes:
   // the target may then fit the clone's registers to its original's loops.
@@ -3257,6 +3291,10 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       fillGroupTable(G, accesses, offsets, sites);
 
   unsigned checked = counts.arg + counts.stat + counts.table;
+  for (WeakTrackingVH &V : deadAtEnd)
+    if (V)
+      RecursivelyDeleteTriviallyDeadInstructions(V);
+  deadAtEnd.clear();
   OptimizationRemarkEmitter ORE(&clone);
   ORE.emit([&] {
     OptimizationRemark R(DEBUG_TYPE, "Instrumented", &clone);
@@ -3287,7 +3325,8 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
       << ore::NV("Versioned", counts.versioned) << " of the loops copied whole";
     if (counts.atEntry)
       R << "; " << ore::NV("AtEntry", counts.atEntry) << " outside loops tested at the entry by "
-        << ore::NV("EntryTests", counts.entryTests) << " tests (the kernel copied whole)";
+        << ore::NV("EntryTests", counts.entryTests) << " tests (the kernel copied whole"
+        << (counts.entryOnHost ? "; the host decides them per launch)" : ")");
     return R;
   });
 }

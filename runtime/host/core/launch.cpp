@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/collector.h"
+#include "core/entry_test.h"
 #include "core/runtime.h"
 
 #include "kosan/bounds.h"
@@ -68,6 +69,57 @@ CUresult Runtime::launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launc
                           block.z, launchShmem, s, params, nullptr);
 }
 
+// A kernel copied whole (checks=oob): the blocks that run it as compiled,
+// proven on the launch's values (core/entry_test.h). None where the kernel
+// has no usable program; then every block runs the checked copy.
+void Runtime::decideEntryTest(KernelInfo *k, const LaunchRequest &r,
+                              std::vector<uint64_t> &info) {
+  auto *hdr = reinterpret_cast<kosan_launch_info *>(info.data());
+  const KernelSummaryInfo *s = k->summary;
+  if (!s || s->entryOps.empty())
+    return;
+  if (!k->entryChecked) {
+    k->entryChecked = true;
+    k->entryWhy = checkEntryProgram(s->entryOps, k->paramSizes.size(), k->infoBytes);
+    if (!k->entryWhy.empty())
+      log("kosan: warning: kernel '%s' has a malformed entry test (%s); every block runs "
+          "its checked copy\n", k->name.c_str(), k->entryWhy.c_str());
+  }
+  if (!k->entryWhy.empty())
+    return;
+  EntryLaunch L;
+  L.args = r.args;
+  L.nargs = k->paramSizes.size();
+  L.info = reinterpret_cast<const uint8_t *>(info.data());
+  L.infoBytes = k->infoBytes;
+  const dim3 *dims[2] = {&r.grid, &r.block};
+  for (unsigned i = 0; i < 2; ++i) {
+    uint32_t *to = i ? L.block : L.grid;
+    to[0] = dims[i]->x;
+    to[1] = dims[i]->y;
+    to[2] = dims[i]->z;
+  }
+  std::vector<uint64_t> leaves = entryLeaves(s->entryOps, L);
+  if (leaves != k->entryLeaves) {
+    FastBlocks f = fastBlocks(s->entryOps, s->entryDims, L);
+    std::memcpy(k->entryAnswer.fast_lo, f.lo, sizeof f.lo);
+    std::memcpy(k->entryAnswer.fast_n, f.n, sizeof f.n);
+    k->entryLeaves = std::move(leaves);
+  }
+  std::memcpy(hdr->fast_lo, k->entryAnswer.fast_lo, sizeof hdr->fast_lo);
+  std::memcpy(hdr->fast_n, k->entryAnswer.fast_n, sizeof hdr->fast_n);
+  if (opts.verbosity >= 2) {
+    uint64_t blocks = uint64_t(r.grid.x) * r.grid.y * r.grid.z,
+             fast = uint64_t(hdr->fast_n[0]) * hdr->fast_n[1] * hdr->fast_n[2];
+    log("kosan: launch #%u %s: %llu of %llu blocks run as compiled, x in [%u, %u) y in "
+        "[%u, %u) z in [%u, %u) (the entry test, decided on the host)\n",
+        unsigned(launches.size() + 1), k->name.c_str(), (unsigned long long)fast,
+        (unsigned long long)blocks, hdr->fast_lo[0], hdr->fast_lo[0] + hdr->fast_n[0],
+        hdr->fast_lo[1], hdr->fast_lo[1] + hdr->fast_n[1], hdr->fast_lo[2],
+        hdr->fast_lo[2] + hdr->fast_n[2]);
+  }
+}
+
 int Runtime::launchKernel(const LaunchRequest &r) {
   std::unique_lock<std::mutex> lock(mu);
   registerExitHandler();
@@ -106,6 +158,7 @@ int Runtime::launchKernel(const LaunchRequest &r) {
     params.back() = info.data();
     for (const std::unique_ptr<Collector> &c : collectors)
       c->beforeLaunch(context);
+    decideEntryTest(k, r, info);
     instrumented = r.clone(k, params.data(), context.launchShmem);
   }
   if (!instrumented) {

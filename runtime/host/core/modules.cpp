@@ -101,7 +101,8 @@ void Runtime::loadSites(ModuleInfo *m) {
       size_t sitesAt = sizeof h;
       size_t kernelsAt = sitesAt + size_t(h.nsites) * sizeof(kosan_site);
       size_t paramsAt = kernelsAt + size_t(h.nkernels) * sizeof(kosan_kernel_entry);
-      size_t stringsAt = paramsAt + size_t(h.nparams) * sizeof(kosan_param_entry);
+      size_t opsAt = paramsAt + size_t(h.nparams) * sizeof(kosan_param_entry);
+      size_t stringsAt = opsAt + size_t(h.nentry_ops) * sizeof(kosan_entry_op);
       size_t need = stringsAt + h.strings_size;
       if (h.magic == KOSAN_SITE_TABLE_MAGIC && h.abi_version == KOSAN_ABI_VERSION &&
           need <= bytes) {
@@ -143,6 +144,13 @@ void Runtime::loadSites(ModuleInfo *m) {
           for (uint32_t j = 0; j < e.nparams; ++j) {
             const kosan_param_entry &pe = params[e.first_param + j];
             info.params.push_back({str(pe.name_str), pe.flags, pe.dtype});
+          }
+          if (e.nentry_ops && size_t(e.first_entry_op) + e.nentry_ops <= h.nentry_ops) {
+            info.entryOps.resize(e.nentry_ops);
+            std::memcpy(info.entryOps.data(),
+                        blob.data() + opsAt + size_t(e.first_entry_op) * sizeof(kosan_entry_op),
+                        e.nentry_ops * sizeof(kosan_entry_op));
+            info.entryDims = e.entry_dims;
           }
         }
         // Units of one module: their sources, one compiler and mode.

@@ -31,6 +31,10 @@ struct KernelSummaryInfo {
   std::string orderFindings;      // checks=order's static findings
   std::vector<ParamInfo> params;
   uint32_t firstSite = 0, nsites = 0;
+  // checks=oob, a kernel copied whole: its entry program and the
+  // dimensions of blockIdx it reads (abi.h, kosan_entry_op).
+  std::vector<kosan_entry_op> entryOps;
+  uint32_t entryDims = 0;
 };
 
 struct ModuleInfo {
@@ -76,6 +80,12 @@ struct KernelInfo {
   const KernelSummaryInfo *summary = nullptr;
   bool warnedNoSummary = false;
   int dynSmemOptIn = 0;           // the clone's opt-in to dynamic shared memory, as set
+  // The entry program's check (checkEntryProgram) once made: "" when it
+  // can be evaluated; and the last launch's leaves and answer.
+  bool entryChecked = false;
+  std::string entryWhy;
+  std::vector<uint64_t> entryLeaves;
+  kosan_launch_info entryAnswer{};
   bool hasClone() const { return instrumented || hipClone; }
 };
 

@@ -188,6 +188,7 @@ private:
   // launched between the collectors' beforeLaunch and afterLaunch, or the
   // plain kernel. Returns the plain launch's code, or 0.
   int launchKernel(const LaunchRequest &r);
+  void decideEntryTest(KernelInfo *k, const LaunchRequest &r, std::vector<uint64_t> &info);
   // The kernel a launch runs the clone of (mu held): null when it runs
   // plain (no device state, launched on another device). While capturing,
   // nothing synchronous is done.

@@ -50,7 +50,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.report:
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD19:%[0-9]+]], true
@@ -86,7 +86,7 @@ entry:
 ; CHECK-NEXT:    br label %kosan.cont
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.slow:
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 88
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 112
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD20:%[0-9]+]], true
@@ -124,7 +124,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[REPORT]], label %[[RB:kosan.report[0-9]+]], label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[RB]]:
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 88
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 112
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD21:%[0-9]+]], true
@@ -182,7 +182,7 @@ entry:
 ; CHECK-NEXT:    br label %[[SCONT:kosan.cont[0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[SSLOW]]:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 88
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 112
 ; CHECK-NEXT:    [[SSHAPE:%.*]] = load i64
 ; CHECK:         trunc i64 [[SSHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD22:%[0-9]+]], true
@@ -207,7 +207,7 @@ entry:
 ; CHECK-NEXT:    br label %kosan.cont
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.slow:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[DSHAPE:%.*]] = load i64
 ; CHECK:         trunc i64 [[DSHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD23:%[0-9]+]], true
@@ -259,7 +259,7 @@ entry:
 ; CHECK-NEXT:    br label %kosan.cont
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.slow:
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD24:%[0-9]+]], true

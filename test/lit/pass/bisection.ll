@@ -67,7 +67,7 @@ define void @k2(ptr %b) {
 ; K1-NEXT:      store i32 2, ptr %kosan.safe, align 4
 ; K1-NEXT:      br i1 {{%.*}}, label %kosan.report,
 ; K1:         kosan.report:
-; K1-NEXT:      getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; K1-NEXT:      getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; K1-NEXT:      load i64
 ; The event is recorded inline: address, size, and the key of site 0.
 ; K1:           %kosan.ok = xor i1

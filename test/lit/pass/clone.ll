@@ -55,9 +55,9 @@ attributes #0 = { memory(argmem: readwrite) nosync nounwind "target-cpu"="sm_90"
 ; ORIG-NEXT:  }
 
 ; The clones, with the trailing launch info sized by the parameter count.
-; CHECK:       define ptx_kernel void @k__kosan(ptr %a, i32 %n, ptr %b, ptr byval([16 x i64]) align 8 %kosan.launch_info) #[[CLONEATTR:[0-9]+]] {
+; CHECK:       define ptx_kernel void @k__kosan(ptr %a, i32 %n, ptr %b, ptr byval([19 x i64]) align 8 %kosan.launch_info) #[[CLONEATTR:[0-9]+]] {
 ; CHECK:         call void @llvm.nvvm.membar.sys()
-; CHECK:       define ptx_kernel void @k0__kosan(ptr byval([4 x i64]) align 8 %kosan.launch_info) #[[CLONEATTR]] {
+; CHECK:       define ptx_kernel void @k0__kosan(ptr byval([7 x i64]) align 8 %kosan.launch_info) #[[CLONEATTR]] {
 ; A device function gets context parameters, never a launch info.
 ; CHECK-LABEL: define void @not_a_kernel__kosan(ptr %p, i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i64 %kosan.dyn_smem)
 ; CHECK-NOT:   launch_info

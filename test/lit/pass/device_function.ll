@@ -58,7 +58,7 @@ attributes #1 = { nounwind memory(argmem: read) }
 
 ; The kernel clone calls f's clone with the context it read from the launch
 ; info; argument attributes stay, the call's memory() promise goes.
-; CHECK-LABEL: define ptx_kernel void @k__kosan(ptr %a, ptr %out, i64 %i, ptr byval([16 x i64]) align 8 %kosan.launch_info)
+; CHECK-LABEL: define ptx_kernel void @k__kosan(ptr %a, ptr %out, i64 %i, ptr byval([19 x i64]) align 8 %kosan.launch_info)
 ; CHECK:         %kosan.state = load i64
 ; CHECK:         %kosan.launch_id = load i32
 ; CHECK:         %kosan.flags = load i32

@@ -93,9 +93,9 @@
 ; report (the access's own site).
 ; CHECK:       kosan.unhoisted:
 ; CHECK-NEXT:    %kosan.addr = ptrtoint ptr %pin to i64
-; CHECK-NEXT:    [[BP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 64
+; CHECK-NEXT:    [[BP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 88
 ; CHECK-NEXT:    [[BEGIN:%.*]] = load i64, ptr [[BP]], align 8, !nosanitize
-; CHECK-NEXT:    [[EP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 72
+; CHECK-NEXT:    [[EP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 96
 ; CHECK-NEXT:    [[END:%.*]] = load i64, ptr [[EP]], align 8, !nosanitize
 ; CHECK:         %kosan.bad = or i1
 ; CHECK:         %kosan.safe = select i1 %kosan.bad, ptr addrspacecast (ptr addrspace(1) @__kosan_zero_sink to ptr), ptr %pin

@@ -56,7 +56,7 @@ entry:
   store float %v, ptr addrspace(1) %po, align 4
   ret void
 }
-; CHECK-LABEL: define ptx_kernel void @load_store__kosan(ptr %in, ptr %out, i64 %i, ptr byval([16 x i64]) align 8 %kosan.launch_info)
+; CHECK-LABEL: define ptx_kernel void @load_store__kosan(ptr %in, ptr %out, i64 %i, ptr byval([19 x i64]) align 8 %kosan.launch_info)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    [[P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 0
 ; CHECK-NEXT:    %kosan.state = load i64, ptr [[P]], align 8, !nosanitize
@@ -67,17 +67,17 @@ entry:
 ; CHECK-NEXT:    [[P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 16
 ; CHECK-NEXT:    %kosan.dyn_smem = load i64, ptr [[P]], align 8, !nosanitize
 ; Bounds and pitch of every argument used are read once, at entry.
-; CHECK-DAG:     [[P1P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
+; CHECK-DAG:     [[P1P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 104
 ; CHECK-DAG:     %kosan.arg1.pitch = load i64, ptr [[P1P]], align 8, !nosanitize
-; CHECK-DAG:     [[E1P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 72
+; CHECK-DAG:     [[E1P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 96
 ; CHECK-DAG:     %kosan.arg1.end = load i64, ptr [[E1P]], align 8, !nosanitize
-; CHECK-DAG:     [[B1P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 64
+; CHECK-DAG:     [[B1P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 88
 ; CHECK-DAG:     %kosan.arg1.begin = load i64, ptr [[B1P]], align 8, !nosanitize
-; CHECK-DAG:     [[P0P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 48
+; CHECK-DAG:     [[P0P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 72
 ; CHECK-DAG:     %kosan.arg0.pitch = load i64, ptr [[P0P]], align 8, !nosanitize
-; CHECK-DAG:     [[E0P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 40
+; CHECK-DAG:     [[E0P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 64
 ; CHECK-DAG:     %kosan.arg0.end = load i64, ptr [[E0P]], align 8, !nosanitize
-; CHECK-DAG:     [[B0P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 32
+; CHECK-DAG:     [[B0P:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
 ; CHECK-DAG:     %kosan.arg0.begin = load i64, ptr [[B0P]], align 8, !nosanitize
 ; The load: bad iff addr < begin || addr + 4 > end; reported also when pitched.
 ; CHECK-NEXT:    %pi = getelementptr inbounds float, ptr %in, i64 %i
@@ -96,7 +96,7 @@ entry:
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.report:
 ; CHECK-SAME:    ; preds = %entry
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; The report, inline (no call: a callee's registers would count against
 ; every instrumented kernel). It recomputes bad, adds the row test of a
@@ -236,7 +236,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[REPORT]], label %[[RB:kosan.report[0-9]+]], label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[RB]]:
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 88
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 112
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD2:%[0-9]+]], true
@@ -267,12 +267,12 @@ entry:
   store <4 x float> zeroinitializer, ptr %r, align 16
   ret void
 }
-; CHECK-LABEL: define ptx_kernel void @third_arg__kosan(i32 %n, float %x, ptr %p, i64 %i, ptr byval([20 x i64]) align 8 %kosan.launch_info)
-; CHECK-DAG:     [[PP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 112
+; CHECK-LABEL: define ptx_kernel void @third_arg__kosan(i32 %n, float %x, ptr %p, i64 %i, ptr byval([23 x i64]) align 8 %kosan.launch_info)
+; CHECK-DAG:     [[PP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 136
 ; CHECK-DAG:     %kosan.arg2.pitch = load i64, ptr [[PP]], align 8, !nosanitize
-; CHECK-DAG:     [[EP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 104
+; CHECK-DAG:     [[EP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 128
 ; CHECK-DAG:     %kosan.arg2.end = load i64, ptr [[EP]], align 8, !nosanitize
-; CHECK-DAG:     [[BP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 96
+; CHECK-DAG:     [[BP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 120
 ; CHECK-DAG:     %kosan.arg2.begin = load i64, ptr [[BP]], align 8, !nosanitize
 ; Nothing reads another argument's bounds.
 ; CHECK-NOT:     %kosan.arg{{[013]}}.
@@ -289,7 +289,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.report:
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 120
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 144
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD3:%[0-9]+]], true
@@ -351,7 +351,7 @@ exit:
 ; CHECK-NEXT:    %v = load i64, ptr %kosan.safe, align 8
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[LATCH]], !prof [[UNLIKELY]]
 ; CHECK:       kosan.report:
-; CHECK-NEXT:    [[SHAPEP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    [[SHAPEP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SHAPEP]], align 8
 ; CHECK-NEXT:    br label %kosan.group.scan
 ; CHECK:       kosan.group.scan:
@@ -413,7 +413,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.report:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    load i64
 ; CHECK:         trunc i64 {{%.*}} to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD6:%[0-9]+]], true
@@ -538,7 +538,7 @@ entry:
 ; CHECK-NEXT:    br label %kosan.cont
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.slow:
-; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    [[SP:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64, ptr [[SP]], align 8, !nosanitize
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD9:%[0-9]+]], true
@@ -644,7 +644,7 @@ entry:
 ; CHECK-NEXT:    br label %kosan.cont
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.slow:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD12:%[0-9]+]], true
@@ -681,7 +681,7 @@ entry:
 ; CHECK-NEXT:    br label %[[ACONT:kosan.cont[0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[SLOW]]:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD13:%[0-9]+]], true

@@ -65,7 +65,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[REPORT]], label %kosan.report, label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  kosan.report:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD14:%[0-9]+]], true
@@ -97,7 +97,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[REPORT]], label %[[RB:kosan.report[0-9]+]], label %[[CONT:[0-9a-z._]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[RB]]:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         %kosan.ok{{[0-9]*}} = xor i1 [[RBAD15:%[0-9]+]], true
@@ -267,7 +267,7 @@ entry:
 ; CHECK-NEXT:    %w = load i32, ptr %wa, align 128, !range [[R100:![0-9]+]], !invariant.load [[EMPTY:![0-9]+]], !noundef [[EMPTY]]{{$}}
 ; CHECK-NEXT:    br label %kosan.cont
 ; CHECK:       kosan.slow:
-; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[SHAPE:%.*]] = load i64
 ; CHECK:         trunc i64 [[SHAPE]] to i32
 ; CHECK:         [[OK:%kosan.ok[0-9]*]] = xor i1 [[RBAD18:%[0-9]+]], true

@@ -50,7 +50,7 @@ entry:
 ; bytes (the launch info's shape) and the call, no row test inline.
 ; CHECK-LABEL: define ptx_kernel void @first__kosan(
 ; CHECK:       kosan.report:
-; CHECK-NEXT:    [[SHAPE0:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 56
+; CHECK-NEXT:    [[SHAPE0:%.*]] = getelementptr inbounds i8, ptr %kosan.launch_info, i64 80
 ; CHECK-NEXT:    [[ROW0:%.*]] = load i64, ptr [[SHAPE0]], align 8, !nosanitize
 ; CHECK-NEXT:    %kosan.what = zext i1 %kosan.bad to i32
 ; CHECK-NEXT:    %kosan.ok = call i1 @__kosan_oob_report(i64 %kosan.state, i32 %kosan.launch_id, i32 %kosan.flags, i32 0, i64 %kosan.addr, i32 4, i64 %kosan.arg0.begin, i64 %kosan.arg0.end, i64 %kosan.arg0.pitch, i64 [[ROW0]], i32 %kosan.what)

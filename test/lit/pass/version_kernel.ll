@@ -19,22 +19,71 @@
 ; -kosan-version-kernel-max=0 turns the copies off.
 ;
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
-; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -pass-remarks=kosan-oob -S < %s 2>%t.remarks \
-; RUN:   | FileCheck %s
+; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-entry-test-on-host=0 -pass-remarks=kosan-oob \
+; RUN:   -S < %s 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
 ; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-version-kernel-max=0 -S < %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan,verify -kosan-misaligned=0 \
-; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-checks=oob,race -kosan-debug-func=halo -S < %s \
-; RUN:   | FileCheck %s --check-prefix=RACE
+; RUN:   -kosan-link-runtime=false -kosan-uninit=0 -kosan-checks=oob,race -kosan-debug-func=halo \
+; RUN:   -kosan-entry-test-on-host=0 -S < %s | FileCheck %s --check-prefix=RACE
 ; With the uninit check on, the test includes the launch's flag: the kernel
 ; as it was never reads the fill unchecked.
 ; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
-; RUN:   -kosan-link-runtime=false -kosan-uninit=1 -kosan-debug-func=halo -S < %s \
-; RUN:   | FileCheck %s --check-prefix=UNINIT
+; RUN:   -kosan-link-runtime=false -kosan-uninit=1 -kosan-debug-func=halo -kosan-entry-test-on-host=0 \
+; RUN:   -S < %s | FileCheck %s --check-prefix=UNINIT
 
-; REMARK: kernel 'halo': 6 accesses checked {{.*}}; 6 outside loops tested at the entry by 6 tests (the kernel copied whole)
+; The host decides the test (the default; core/EntryProgram.h): it gets the
+; program of the test above, which reads only the launch, and each block
+; compares its index with the blocks the host proved for the launch.
+; RUN: %opt -load-pass-plugin=%kosan_plugin -kosan-shared-report=0 -passes=kosan-oob,verify -kosan-misaligned=0 \
+; RUN:   -kosan-link-runtime=false -kosan-uninit=1 -kosan-debug-func=halo -kosan-print-entry-tests \
+; RUN:   -pass-remarks=kosan-oob -S < %s 2>%t.host | FileCheck %s --check-prefix=HOST
+; RUN: FileCheck %s --check-prefix=PROGRAM < %t.host
+
+; REMARK: kernel 'halo': 6 accesses checked {{.*}}; 6 outside loops tested at the entry by 6 tests (the kernel copied whole){{$}}
+
+; in[g]'s range: in (parameter 1) + 4 * sext(bid * bd) against in's begin
+; and end in the launch info (argument 1's bounds at 88 and 96); the shared
+; stores' ends against the dynamic shared memory's size (16), the guarded
+; one's highest index umin(bd - 1, 1); bid * bd + tid within i32; the
+; launch's uninit flag (bit 8 of the flags at 12).
+; PROGRAM:      kosan: entry test of halo__kosan:
+; PROGRAM-NEXT: dims 1
+; PROGRAM-NEXT: %[[IN:[0-9]+]] = PARAM i64 1
+; PROGRAM-NEXT: %[[BID:[0-9]+]] = BLOCK_ID i32 0
+; PROGRAM-NEXT: %[[BD:[0-9]+]] = BLOCK_DIM i32 0
+; PROGRAM-NEXT: %[[MUL:[0-9]+]] = MUL i32 %[[BID]], %[[BD]]
+; PROGRAM-NEXT: %[[WIDE:[0-9]+]] = SEXT i64 %[[MUL]]
+; PROGRAM:      %[[FIRST:[0-9]+]] = ADD i64 %[[IN]], %{{[0-9]+}}
+; PROGRAM:      %[[BEGIN:[0-9]+]] = INFO i64 88
+; PROGRAM-NEXT: ICMP i1 %{{[0-9]+}}, %[[BEGIN]] UGE
+; PROGRAM:      %[[END:[0-9]+]] = INFO i64 96
+; PROGRAM-NEXT: ICMP i1 %{{[0-9]+}}, %[[END]] ULE
+; PROGRAM:      %[[SMEM:[0-9]+]] = INFO i64 16
+; PROGRAM-NEXT: ICMP i1 %{{[0-9]+}}, %[[SMEM]] SLE
+; PROGRAM:      UMIN i64
+; PROGRAM:      CONST i64 2147483647
+; PROGRAM-NEXT: ICMP i1 %{{[0-9]+}}, %{{[0-9]+}} SLE
+; PROGRAM:      %[[FLAGS:[0-9]+]] = INFO i32 12
+; PROGRAM-NEXT: %[[BIT:[0-9]+]] = CONST i32 8
+; PROGRAM-NEXT: AND i32 %[[FLAGS]], %[[BIT]]
+; PROGRAM:      remark: {{.*}}kernel 'halo': {{.*}} 6 outside loops tested at the entry by 6 tests (the kernel copied whole; the host decides them per launch)
+
+; HOST-LABEL: define ptx_kernel void @halo__kosan(
+; HOST-NOT:     icmp {{u|s}}{{ge|le}} i64
+; HOST:         %kosan.fast.lo = load i32, ptr %{{[0-9]+}}, align 4, !nosanitize
+; HOST:         %kosan.fast.n = load i32, ptr %{{[0-9]+}}, align 4, !nosanitize
+; HOST-NEXT:    %[[ID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; HOST-NEXT:    %[[REL:[0-9]+]] = sub i32 %[[ID]], %kosan.fast.lo
+; HOST-NEXT:    %kosan.entry.ok = icmp ult i32 %[[REL]], %kosan.fast.n
+; HOST-NEXT:    br i1 %kosan.entry.ok, label %kosan.entry.fast, label %kosan.entry.checked, !prof
+; HOST:       kosan.entry.fast:
+; HOST-NOT:     {{%kosan\.(bad|safe|report|hoist|group|uninit)|@__kosan}}
+; HOST:         ret void
+; HOST:       kosan.entry.checked:
+; HOST:         %kosan.bad
 ; REMARK: kernel 'gather': {{.*}} 0 of the loops copied whole{{$}}
 ; REMARK: kernel 'square': {{.*}} 0 of the loops copied whole{{$}}
 ; REMARK: kernel 'late_alloca': {{.*}} 0 of the loops copied whole{{$}}

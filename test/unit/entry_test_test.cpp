@@ -1,0 +1,392 @@
+// The host's evaluation of a kernel's entry program (runtime/host/core/
+// entry_test.h): exact on single blocks (against a reference that computes
+// each operation on 64-bit words, as the device does), never wrong on a box
+// (a box it proves holds only blocks that pass), and finding the blocks of
+// a stencil with a halo (every block but the first and the last).
+#include "core/entry_test.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <optional>
+#include <random>
+
+using namespace kosan::rt;
+
+namespace {
+
+struct Program {
+  std::vector<kosan_entry_op> ops;
+  uint32_t add(kosan_entry_opcode op, unsigned bits, uint32_t a = 0, uint32_t b = 0,
+               uint32_t c = 0, uint64_t imm = 0) {
+    ops.push_back({uint16_t(op), uint16_t(bits), a, b, c, imm});
+    return uint32_t(ops.size() - 1);
+  }
+  uint32_t konst(unsigned bits, uint64_t v) { return add(KOSAN_ENTRY_CONST, bits, 0, 0, 0, v); }
+  uint32_t cmp(kosan_entry_cmp p, uint32_t a, uint32_t b) {
+    return add(KOSAN_ENTRY_ICMP, 1, a, b, 0, p);
+  }
+  uint32_t bin(kosan_entry_opcode op, uint32_t a, uint32_t b) {
+    return add(op, ops[a].bits, a, b);
+  }
+};
+
+uint64_t maskOf(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+int64_t sgn(uint64_t v, unsigned w) {
+  return w >= 64 ? int64_t(v) : int64_t(v << (64 - w)) >> (64 - w);
+}
+
+// Each operation on the value's bits, as LLVM defines it (shifts by the
+// width or more: poison, reported as nullopt).
+std::optional<uint64_t> reference(const std::vector<kosan_entry_op> &ops, const EntryLaunch &L,
+                                  const uint32_t block[3]) {
+  std::vector<uint64_t> v(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const kosan_entry_op &o = ops[i];
+    unsigned w = o.bits, wa = ops[o.a].bits;
+    uint64_t a = v[o.a], b = v[o.b], c = v[o.c], r = 0;
+    switch (o.op) {
+    case KOSAN_ENTRY_CONST: r = o.imm; break;
+    case KOSAN_ENTRY_PARAM: std::memcpy(&r, L.args[o.imm], (w + 7) / 8); break;
+    case KOSAN_ENTRY_INFO: std::memcpy(&r, L.info + o.imm, (w + 7) / 8); break;
+    case KOSAN_ENTRY_BLOCK_ID: r = block[o.imm]; break;
+    case KOSAN_ENTRY_BLOCK_DIM: r = L.block[o.imm]; break;
+    case KOSAN_ENTRY_GRID_DIM: r = L.grid[o.imm]; break;
+    case KOSAN_ENTRY_ADD: r = a + b; break;
+    case KOSAN_ENTRY_SUB: r = a - b; break;
+    case KOSAN_ENTRY_MUL: r = a * b; break;
+    case KOSAN_ENTRY_SHL: if (b >= w) return std::nullopt; r = a << b; break;
+    case KOSAN_ENTRY_LSHR: if (b >= w) return std::nullopt; r = a >> b; break;
+    case KOSAN_ENTRY_ASHR: if (b >= w) return std::nullopt; r = uint64_t(sgn(a, w) >> b); break;
+    case KOSAN_ENTRY_AND: r = a & b; break;
+    case KOSAN_ENTRY_OR: r = a | b; break;
+    case KOSAN_ENTRY_XOR: r = a ^ b; break;
+    case KOSAN_ENTRY_ZEXT: r = a; break;
+    case KOSAN_ENTRY_SEXT: r = uint64_t(sgn(a, wa)); break;
+    case KOSAN_ENTRY_TRUNC: r = a; break;
+    case KOSAN_ENTRY_SELECT: r = a ? b : c; break;
+    case KOSAN_ENTRY_UMIN: r = std::min(a, b); break;
+    case KOSAN_ENTRY_UMAX: r = std::max(a, b); break;
+    case KOSAN_ENTRY_SMIN: r = sgn(a, w) < sgn(b, w) ? a : b; break;
+    case KOSAN_ENTRY_SMAX: r = sgn(a, w) > sgn(b, w) ? a : b; break;
+    case KOSAN_ENTRY_ICMP: {
+      int64_t x = sgn(a, wa), y = sgn(b, wa);
+      switch (o.imm) {
+      case KOSAN_ENTRY_CMP_EQ: r = a == b; break;
+      case KOSAN_ENTRY_CMP_NE: r = a != b; break;
+      case KOSAN_ENTRY_CMP_UGT: r = a > b; break;
+      case KOSAN_ENTRY_CMP_UGE: r = a >= b; break;
+      case KOSAN_ENTRY_CMP_ULT: r = a < b; break;
+      case KOSAN_ENTRY_CMP_ULE: r = a <= b; break;
+      case KOSAN_ENTRY_CMP_SGT: r = x > y; break;
+      case KOSAN_ENTRY_CMP_SGE: r = x >= y; break;
+      case KOSAN_ENTRY_CMP_SLT: r = x < y; break;
+      default: r = x <= y; break;
+      }
+      break;
+    }
+    }
+    v[i] = r & maskOf(w);
+  }
+  return v.back();
+}
+
+// A random well-formed program over the block index (x and y), two
+// parameters and one launch-info word, ending in a truth value.
+Program randomProgram(std::mt19937_64 &rng) {
+  Program p;
+  auto pick = [&](uint64_t n) { return uint64_t(rng() % n); };
+  const unsigned widths[] = {1, 8, 16, 32, 64};
+  p.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 0);
+  p.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 1);
+  p.add(KOSAN_ENTRY_PARAM, 32, 0, 0, 0, 0);
+  p.add(KOSAN_ENTRY_PARAM, 64, 0, 0, 0, 1);
+  p.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, 8);
+  p.add(KOSAN_ENTRY_BLOCK_DIM, 32, 0, 0, 0, 0);
+  p.add(KOSAN_ENTRY_ZEXT, 64, 0);
+  p.add(KOSAN_ENTRY_SEXT, 64, 1);
+  p.add(KOSAN_ENTRY_MUL, 32, 0, 5);
+  auto ofWidth = [&](unsigned w) -> uint32_t {
+    std::vector<uint32_t> c;
+    for (uint32_t i = 0; i < p.ops.size(); ++i)
+      if (p.ops[i].bits == w)
+        c.push_back(i);
+    // Mostly the latest values, so that results depend on the block.
+    if (!c.empty() && pick(2))
+      return c[c.size() - 1 - pick(std::min<uint64_t>(c.size(), 2))];
+    if (c.empty() || pick(4) == 0) {
+      static const uint64_t small[] = {0, 1, 2, 3, 4, 12, 255, 1024, ~0ull, ~0ull - 11,
+                                       0x80000000ull, 0x7fffffffull};
+      return p.konst(w, small[pick(12)] & maskOf(w));
+    }
+    return c[pick(c.size())];
+  };
+  unsigned n = 4 + unsigned(pick(20));
+  for (unsigned k = 0; k < n; ++k) {
+    unsigned w = widths[pick(5)];
+    switch (pick(9)) {
+    case 0: {
+      static const kosan_entry_opcode arith[] = {KOSAN_ENTRY_ADD, KOSAN_ENTRY_SUB, KOSAN_ENTRY_MUL,
+                                                 KOSAN_ENTRY_AND, KOSAN_ENTRY_OR, KOSAN_ENTRY_XOR};
+      p.bin(arith[pick(6)], ofWidth(w), ofWidth(w));
+      break;
+    }
+    case 1:
+      p.bin(pick(2) ? KOSAN_ENTRY_ADD : KOSAN_ENTRY_MUL, ofWidth(w), ofWidth(w));
+      break;
+    case 2: {
+      static const kosan_entry_opcode shifts[] = {KOSAN_ENTRY_SHL, KOSAN_ENTRY_LSHR,
+                                                  KOSAN_ENTRY_ASHR};
+      p.bin(shifts[pick(3)], ofWidth(w), p.konst(w, pick(w)));
+      break;
+    }
+    case 3: {
+      static const kosan_entry_opcode mm[] = {KOSAN_ENTRY_UMIN, KOSAN_ENTRY_UMAX, KOSAN_ENTRY_SMIN,
+                                              KOSAN_ENTRY_SMAX};
+      p.bin(mm[pick(4)], ofWidth(w), ofWidth(w));
+      break;
+    }
+    case 4: {
+      unsigned from = widths[pick(5)];
+      uint32_t a = ofWidth(from);
+      if (from < w)
+        p.add(pick(2) ? KOSAN_ENTRY_ZEXT : KOSAN_ENTRY_SEXT, w, a);
+      else
+        p.add(KOSAN_ENTRY_TRUNC, w, a);
+      break;
+    }
+    case 5:
+      p.add(KOSAN_ENTRY_SELECT, w, ofWidth(1), ofWidth(w), ofWidth(w));
+      break;
+    default:
+      p.cmp(kosan_entry_cmp(pick(KOSAN_ENTRY_NUM_CMPS)), ofWidth(w), ofWidth(w));
+      break;
+    }
+  }
+  uint32_t last = ofWidth(1);
+  if (last != p.ops.size() - 1)
+    p.bin(KOSAN_ENTRY_AND, last, p.konst(1, 1));
+  return p;
+}
+
+struct Launch {
+  uint32_t n = 1000;
+  uint64_t ptr = 0x7f0000001000ull;
+  uint64_t info[4] = {0, 0x7f0000000000ull, 0, 0};
+  void *args[2] = {&n, &ptr};
+  EntryLaunch get(uint32_t gx, uint32_t gy, uint32_t bx) {
+    EntryLaunch L;
+    L.args = args;
+    L.nargs = 2;
+    L.info = reinterpret_cast<const uint8_t *>(info);
+    L.infoBytes = sizeof info;
+    L.grid[0] = gx;
+    L.grid[1] = gy;
+    L.block[0] = bx;
+    return L;
+  }
+};
+
+} // namespace
+
+TEST(EntryProgram, ExactOnEveryBlockAndNeverWrongOnABox) {
+  std::mt19937_64 rng(20261203);
+  Launch launch;
+  unsigned proven = 0, boxes = 0;
+  for (unsigned round = 0; round < 3000; ++round) {
+    Program p = randomProgram(rng);
+    ASSERT_EQ(checkEntryProgram(p.ops, 2, sizeof launch.info), "") << round;
+    launch.n = uint32_t(rng() % 5000);
+    EntryLaunch L = launch.get(uint32_t(1 + rng() % 300), uint32_t(1 + rng() % 3),
+                               uint32_t(1 + rng() % 1024));
+    for (unsigned k = 0; k < 4; ++k) {
+      uint32_t b[3] = {uint32_t(rng() % L.grid[0]), uint32_t(rng() % L.grid[1]), 0};
+      std::optional<uint64_t> want = reference(p.ops, L, b);
+      int got = evalEntryProgram(p.ops, L, b, b);
+      if (want) { // a shift beyond the width: LLVM's poison, any answer
+        ASSERT_EQ(got, int(*want)) << "round " << round;
+      }
+    }
+    uint32_t lo[3] = {uint32_t(rng() % L.grid[0]), 0, 0};
+    uint32_t hi[3] = {std::min(L.grid[0] - 1, lo[0] + uint32_t(rng() % 40)), L.grid[1] - 1, 0};
+    int box = evalEntryProgram(p.ops, L, lo, hi);
+    ++boxes;
+    if (box < 0)
+      continue;
+    ++proven;
+    for (uint32_t x = lo[0]; x <= hi[0]; ++x)
+      for (uint32_t y = lo[1]; y <= hi[1]; ++y) {
+        uint32_t b[3] = {x, y, 0};
+        std::optional<uint64_t> want = reference(p.ops, L, b);
+        if (want) {
+          ASSERT_EQ(uint64_t(box), *want) << "round " << round << " block " << x << "," << y;
+        }
+      }
+    FastBlocks f = fastBlocks(p.ops, 3, L);
+    for (uint32_t x = f.lo[0]; f.any() && x < f.lo[0] + f.n[0]; x += 1 + f.n[0] / 16)
+      for (uint32_t y = f.lo[1]; y < f.lo[1] + f.n[1]; ++y) {
+        uint32_t b[3] = {x, y, 0};
+        std::optional<uint64_t> want = reference(p.ops, L, b);
+        if (want) {
+          ASSERT_EQ(*want, 1u) << "round " << round << " fast block " << x << "," << y;
+        }
+      }
+  }
+  // Most boxes are decided: the evaluation is not vacuous.
+  EXPECT_GT(proven, boxes / 2);
+}
+
+namespace {
+
+// What the pass emits for a 1D stencil (bench/kernels.cu): in[g - 3] under
+// threadIdx.x < 3, in[g] and in[g + blockDim.x] under the same, g =
+// blockIdx.x * blockDim.x + threadIdx.x, each range tested against the
+// argument's bounds in the launch info; the tile of blockDim.x + 6 floats
+// in the dynamic shared memory.
+struct Stencil {
+  Program p;
+  Stencil() {
+    auto &q = p;
+    uint32_t bid = q.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 0);
+    uint32_t ntid = q.add(KOSAN_ENTRY_BLOCK_DIM, 32, 0, 0, 0, 0);
+    uint32_t in = q.add(KOSAN_ENTRY_PARAM, 64, 0, 0, 0, 1);
+    uint32_t begin = q.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, sizeof(kosan_launch_info) + 32);
+    uint32_t end = q.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, sizeof(kosan_launch_info) + 40);
+    uint32_t smem = q.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, 16);
+    uint32_t mulv = q.bin(KOSAN_ENTRY_MUL, bid, ntid);
+    uint32_t base = q.add(KOSAN_ENTRY_SEXT, 64, mulv);
+    uint32_t n64 = q.add(KOSAN_ENTRY_ZEXT, 64, ntid);
+    uint32_t last = q.bin(KOSAN_ENTRY_SUB, n64, q.konst(64, 1));
+    uint32_t halo = q.bin(KOSAN_ENTRY_UMIN, last, q.konst(64, 2));
+    auto range = [&](uint32_t firstElem, uint32_t lastElem) {
+      uint32_t lo = q.bin(KOSAN_ENTRY_ADD, in, q.bin(KOSAN_ENTRY_SHL, firstElem, q.konst(64, 2)));
+      uint32_t hi = q.bin(KOSAN_ENTRY_ADD, in,
+                          q.bin(KOSAN_ENTRY_SHL, q.bin(KOSAN_ENTRY_ADD, lastElem, q.konst(64, 1)),
+                                q.konst(64, 2)));
+      return q.bin(KOSAN_ENTRY_AND, q.cmp(KOSAN_ENTRY_CMP_UGE, lo, begin),
+                   q.cmp(KOSAN_ENTRY_CMP_ULE, hi, end));
+    };
+    uint32_t left = q.bin(KOSAN_ENTRY_SUB, base, q.konst(64, 3));
+    uint32_t t1 = range(left, q.bin(KOSAN_ENTRY_ADD, left, halo));
+    uint32_t t2 = range(base, q.bin(KOSAN_ENTRY_ADD, base, last));
+    uint32_t right = q.bin(KOSAN_ENTRY_ADD, base, n64);
+    uint32_t t3 = range(right, q.bin(KOSAN_ENTRY_ADD, right, halo));
+    uint32_t tile = q.bin(KOSAN_ENTRY_SHL, q.bin(KOSAN_ENTRY_ADD, n64, q.konst(64, 6)),
+                          q.konst(64, 2));
+    uint32_t t4 = q.cmp(KOSAN_ENTRY_CMP_SLE, tile, smem);
+    q.bin(KOSAN_ENTRY_AND, q.bin(KOSAN_ENTRY_AND, t1, t2), q.bin(KOSAN_ENTRY_AND, t3, t4));
+  }
+};
+
+struct StencilLaunch {
+  uint64_t out = 0x7f0000100000ull, in = 0x7f0000200000ull;
+  int32_t n;
+  void *args[3] = {&out, &in, &n};
+  std::vector<uint64_t> info;
+  EntryLaunch L;
+  StencilLaunch(int32_t elems, uint32_t block, uint64_t inBytes, uint64_t smem) : n(elems) {
+    info.assign(sizeof(kosan_launch_info) / 8 + 3 * 4, 0);
+    info[2] = smem;
+    info[sizeof(kosan_launch_info) / 8 + 4] = in;
+    info[sizeof(kosan_launch_info) / 8 + 5] = in + inBytes;
+    L.args = args;
+    L.nargs = 3;
+    L.info = reinterpret_cast<const uint8_t *>(info.data());
+    L.infoBytes = info.size() * 8;
+    L.grid[0] = uint32_t(elems / block);
+    L.block[0] = block;
+  }
+};
+
+} // namespace
+
+TEST(EntryProgram, AStencilRunsFastInEveryBlockButTheFirstAndTheLast) {
+  Stencil s;
+  ASSERT_EQ(checkEntryProgram(s.p.ops, 3, (sizeof(kosan_launch_info) / 8 + 12) * 8), "");
+  StencilLaunch ok(1 << 20, 256, 4u << 20, (256 + 6) * 4);
+  FastBlocks f = fastBlocks(s.p.ops, 1, ok.L);
+  EXPECT_EQ(f.lo[0], 1u);
+  EXPECT_EQ(f.n[0], 4096u - 2);
+  EXPECT_EQ(f.n[1], 1u);
+  EXPECT_EQ(f.n[2], 1u);
+  // Every block of the box passes, the two outside fail.
+  for (uint32_t b : {0u, 1u, 2u, 2047u, 4094u, 4095u}) {
+    uint32_t at[3] = {b, 0, 0};
+    EXPECT_EQ(evalEntryProgram(s.p.ops, ok.L, at, at), b >= 1 && b <= 4094 ? 1 : 0) << b;
+  }
+}
+
+TEST(EntryProgram, AShortBufferEndsTheFastBlocksBeforeIt) {
+  Stencil s;
+  // The input holds 1000 floats fewer than the grid covers: block 4091's
+  // right halo (elements 1047552..1047554) is the last in bounds.
+  StencilLaunch shortIn(1 << 20, 256, (4u << 20) - 4000, (256 + 6) * 4);
+  FastBlocks f = fastBlocks(s.p.ops, 1, shortIn.L);
+  EXPECT_EQ(f.lo[0], 1u);
+  EXPECT_EQ(f.lo[0] + f.n[0] - 1, 4091u);
+}
+
+TEST(EntryProgram, ATileOneFloatShortRunsEveryBlockChecked) {
+  Stencil s;
+  StencilLaunch tile(1 << 20, 256, 4u << 20, (256 + 6) * 4 - 4);
+  EXPECT_FALSE(fastBlocks(s.p.ops, 1, tile.L).any());
+}
+
+TEST(EntryProgram, AProgramThatHoldsEverywhereTakesTheWholeGrid) {
+  Program p;
+  uint32_t bid = p.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 0);
+  p.cmp(KOSAN_ENTRY_CMP_ULT, bid, p.add(KOSAN_ENTRY_GRID_DIM, 32, 0, 0, 0, 0));
+  Launch launch;
+  EntryLaunch L = launch.get(70000, 3, 128);
+  FastBlocks f = fastBlocks(p.ops, 1, L);
+  EXPECT_EQ(f.lo[0], 0u);
+  EXPECT_EQ(f.n[0], 70000u);
+  EXPECT_EQ(f.n[1], 3u);
+}
+
+TEST(EntryProgram, TwoDimensionsGetABox) {
+  // 1 <= x <= gx - 2 and y >= 2: a halo in x, two rows skipped in y.
+  Program p;
+  uint32_t x = p.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 0);
+  uint32_t y = p.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 1);
+  uint32_t gx = p.add(KOSAN_ENTRY_GRID_DIM, 32, 0, 0, 0, 0);
+  uint32_t tx = p.bin(KOSAN_ENTRY_AND, p.cmp(KOSAN_ENTRY_CMP_UGE, x, p.konst(32, 1)),
+                      p.cmp(KOSAN_ENTRY_CMP_ULT, p.bin(KOSAN_ENTRY_ADD, x, p.konst(32, 1)), gx));
+  p.bin(KOSAN_ENTRY_AND, tx, p.cmp(KOSAN_ENTRY_CMP_SGE, y, p.konst(32, 2)));
+  Launch launch;
+  EntryLaunch L = launch.get(64, 40, 128);
+  FastBlocks f = fastBlocks(p.ops, 3, L);
+  EXPECT_EQ(f.lo[0], 1u);
+  EXPECT_EQ(f.n[0], 62u);
+  EXPECT_EQ(f.lo[1], 2u);
+  EXPECT_EQ(f.n[1], 38u);
+}
+
+TEST(EntryProgram, MalformedProgramsAreRefused) {
+  Program p;
+  p.add(KOSAN_ENTRY_ADD, 32, 0, 1); // operands not before it
+  EXPECT_NE(checkEntryProgram(p.ops, 0, 56), "");
+  Program q;
+  q.add(KOSAN_ENTRY_PARAM, 32, 0, 0, 0, 5);
+  q.cmp(KOSAN_ENTRY_CMP_EQ, 0, 0);
+  EXPECT_NE(checkEntryProgram(q.ops, 2, 56), "") << "a parameter the kernel does not have";
+  Program r;
+  r.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, 52);
+  r.cmp(KOSAN_ENTRY_CMP_EQ, 0, 0);
+  EXPECT_NE(checkEntryProgram(r.ops, 0, 56), "") << "a field past the launch info";
+  Program s;
+  s.konst(32, 1);
+  EXPECT_NE(checkEntryProgram(s.ops, 0, 56), "") << "not a truth value";
+  Program t;
+  t.add(uint16_t(KOSAN_ENTRY_NUM_OPS) == 0 ? KOSAN_ENTRY_CONST : kosan_entry_opcode(200), 1);
+  EXPECT_NE(checkEntryProgram(t.ops, 0, 56), "");
+  EXPECT_NE(checkEntryProgram({}, 0, 56), "");
+}
+
+TEST(EntryProgram, LeavesNameTheLaunch) {
+  Stencil s;
+  StencilLaunch a(1 << 20, 256, 4u << 20, 1048), b(1 << 20, 256, 4u << 20, 1048),
+      c(1 << 20, 256, 4u << 20, 1044);
+  EXPECT_EQ(entryLeaves(s.p.ops, a.L), entryLeaves(s.p.ops, b.L));
+  EXPECT_NE(entryLeaves(s.p.ops, a.L), entryLeaves(s.p.ops, c.L));
+}

@@ -40,10 +40,13 @@ struct Iv {
 };
 
 Iv normalize(i128 lo, i128 hi, unsigned w) {
-  if (hi - lo >= pow2(w))
-    return {0, pow2(w) - 1};
-  i128 k = floorShift(lo + pow2(w - 1), w);
-  return {lo - k * pow2(w), hi - k * pow2(w)};
+  const i128 p = pow2(w), half = p >> 1;
+  if (hi - lo >= p)
+    return {0, p - 1};
+  if (lo >= -half && lo < half)
+    return {lo, hi};
+  i128 shift = floorShift(lo + half, w) * p;
+  return {lo - shift, hi - shift};
 }
 Iv point(uint64_t v, unsigned w) {
   v &= mask(w);
@@ -172,9 +175,10 @@ std::string checkEntryProgram(std::span<const kosan_entry_op> ops, size_t nargs,
   return "";
 }
 
-int evalEntryProgram(std::span<const kosan_entry_op> ops, const EntryLaunch &L,
-                     const uint32_t lo[3], const uint32_t hi[3]) {
-  std::vector<Iv> v(ops.size());
+namespace {
+int evaluate(std::span<const kosan_entry_op> ops, const EntryLaunch &L, const uint32_t lo[3],
+             const uint32_t hi[3], std::vector<Iv> &v) {
+  v.resize(ops.size());
   for (size_t i = 0; i < ops.size(); ++i) {
     const kosan_entry_op &o = ops[i];
     const unsigned w = o.bits;
@@ -288,6 +292,13 @@ int evalEntryProgram(std::span<const kosan_entry_op> ops, const EntryLaunch &L,
   }
   return truth(v.back());
 }
+} // namespace
+
+int evalEntryProgram(std::span<const kosan_entry_op> ops, const EntryLaunch &L,
+                     const uint32_t lo[3], const uint32_t hi[3]) {
+  std::vector<Iv> v;
+  return evaluate(ops, L, lo, hi, v);
+}
 
 FastBlocks fastBlocks(std::span<const kosan_entry_op> ops, uint32_t dims,
                       const EntryLaunch &L) {
@@ -299,7 +310,8 @@ FastBlocks fastBlocks(std::span<const kosan_entry_op> ops, uint32_t dims,
     lo[d] = 0;
     hi[d] = L.grid[d] - 1;
   }
-  auto holds = [&] { return evalEntryProgram(ops, L, lo, hi) == 1; };
+  std::vector<Iv> scratch;
+  auto holds = [&] { return evaluate(ops, L, lo, hi, scratch) == 1; };
   auto result = [&] {
     FastBlocks f;
     for (unsigned d = 0; d < 3; ++d) {
@@ -316,6 +328,21 @@ FastBlocks fastBlocks(std::span<const kosan_entry_op> ops, uint32_t dims,
       used[nused++] = d;
   if (!nused)
     return none;
+  // One dimension: a tail block (if (i < n) in the last block) or a halo
+  // (the first and the last) fails; each of these boxes is the largest
+  // there is when it holds and the larger ones do not.
+  if (nused == 1 && L.grid[used[0]] >= 3) {
+    unsigned d = used[0];
+    uint32_t last = L.grid[d] - 1;
+    for (auto [a, b] : {std::pair<uint32_t, uint32_t>{0, last - 1}, {1, last}, {1, last - 1}}) {
+      lo[d] = a;
+      hi[d] = b;
+      if (holds())
+        return result();
+    }
+    lo[d] = 0;
+    hi[d] = last;
+  }
   // A block that passes: the middle first, then next to the edges (a halo
   // fails in the first and the last block), the edges, the quarters.
   std::vector<uint32_t> tries[3];

@@ -390,3 +390,19 @@ TEST(EntryProgram, LeavesNameTheLaunch) {
   EXPECT_EQ(entryLeaves(s.p.ops, a.L), entryLeaves(s.p.ops, b.L));
   EXPECT_NE(entryLeaves(s.p.ops, a.L), entryLeaves(s.p.ops, c.L));
 }
+
+TEST(EntryProgram, AnElementwiseTailLeavesTheLastBlockChecked) {
+  // (bid + 1) * bd <= n: the block's last element is in bounds; n = 1000,
+  // blocks of 128: blocks 0..6 pass, block 7 (elements 896..1023) does not.
+  Program p;
+  uint32_t bid = p.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 0);
+  uint32_t bd = p.add(KOSAN_ENTRY_BLOCK_DIM, 32, 0, 0, 0, 0);
+  uint32_t n = p.add(KOSAN_ENTRY_PARAM, 32, 0, 0, 0, 0);
+  uint32_t end = p.bin(KOSAN_ENTRY_MUL, p.bin(KOSAN_ENTRY_ADD, bid, p.konst(32, 1)), bd);
+  p.cmp(KOSAN_ENTRY_CMP_SLE, end, n);
+  Launch launch;
+  EntryLaunch L = launch.get(8, 1, 128);
+  FastBlocks f = fastBlocks(p.ops, 1, L);
+  EXPECT_EQ(f.lo[0], 0u);
+  EXPECT_EQ(f.n[0], 7u);
+}

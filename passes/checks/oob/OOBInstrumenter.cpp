@@ -430,7 +430,6 @@ struct Counts {
   unsigned symbolicStride = 0;       // hoisted at a loop-invariant, not constant, stride
   unsigned versioned = 0;            // loops whose checks are all hoisted: copied whole (in loops)
   unsigned atEntry = 0, entryTests = 0; // accesses tested at a kernel copied whole, and its tests
-  bool entryOnHost = false;          // that test decided by the host (core/EntryProgram.h)
 };
 
 static unsigned fillBits(Type *T);
@@ -3128,10 +3127,8 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
                        FAM.getResult<LoopAnalysis>(clone), FAM.getResult<LazyValueAnalysis>(clone),
                        ctx, entryCopies, entryMembers, entryUninitOk, counts.entryTests, program))
       entryMembers.clear();
-    else if (program) {
-      counts.entryOnHost = true;
+    else if (program)
       entryPrograms[&original] = std::move(*program);
-    }
   }
   // Every loop with a checked access runs as compiled when its test passes:
   // the target may then fit the clone's registers to its original's loops.
@@ -3326,7 +3323,7 @@ void OOBInstrumenter::instrumentFunction(Function &clone, const Function &origin
     if (counts.atEntry)
       R << "; " << ore::NV("AtEntry", counts.atEntry) << " outside loops tested at the entry by "
         << ore::NV("EntryTests", counts.entryTests) << " tests (the kernel copied whole"
-        << (counts.entryOnHost ? "; the host decides them per launch)" : ")");
+        << (entryPrograms.count(&original) ? "; the host decides them per launch)" : ")");
     return R;
   });
 }

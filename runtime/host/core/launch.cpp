@@ -69,6 +69,10 @@ CUresult Runtime::launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launc
                           block.z, launchShmem, s, params, nullptr);
 }
 
+static_assert(sizeof(kosan::rt::FastBlocks::lo) == sizeof(kosan_launch_info::fast_lo) &&
+                  sizeof(kosan::rt::FastBlocks::n) == sizeof(kosan_launch_info::fast_n),
+              "the launch info holds a FastBlocks");
+
 // A kernel copied whole (checks=oob): the blocks that run it as compiled,
 // proven on the launch's values (core/entry_test.h). None where the kernel
 // has no usable program; then every block runs the checked copy.
@@ -101,19 +105,17 @@ void Runtime::decideEntryTest(KernelInfo *k, const LaunchRequest &r,
   }
   std::vector<uint64_t> leaves = entryLeaves(s->entryOps, L);
   if (leaves != k->entryLeaves) {
-    FastBlocks f = fastBlocks(s->entryOps, s->entryDims, L);
-    std::memcpy(k->entryAnswer.fast_lo, f.lo, sizeof f.lo);
-    std::memcpy(k->entryAnswer.fast_n, f.n, sizeof f.n);
+    k->entryAnswer = fastBlocks(s->entryOps, s->entryDims, L);
     k->entryLeaves = std::move(leaves);
   }
-  std::memcpy(hdr->fast_lo, k->entryAnswer.fast_lo, sizeof hdr->fast_lo);
-  std::memcpy(hdr->fast_n, k->entryAnswer.fast_n, sizeof hdr->fast_n);
+  std::memcpy(hdr->fast_lo, k->entryAnswer.lo, sizeof hdr->fast_lo);
+  std::memcpy(hdr->fast_n, k->entryAnswer.n, sizeof hdr->fast_n);
   if (opts.verbosity >= 2) {
     uint64_t blocks = uint64_t(r.grid.x) * r.grid.y * r.grid.z,
              fast = uint64_t(hdr->fast_n[0]) * hdr->fast_n[1] * hdr->fast_n[2];
     log("kosan: launch #%u %s: %llu of %llu blocks run as compiled, x in [%u, %u) y in "
         "[%u, %u) z in [%u, %u) (the entry test, decided on the host)\n",
-        unsigned(launches.size() + 1), k->name.c_str(), (unsigned long long)fast,
+        hdr->launch_id, k->name.c_str(), (unsigned long long)fast,
         (unsigned long long)blocks, hdr->fast_lo[0], hdr->fast_lo[0] + hdr->fast_n[0],
         hdr->fast_lo[1], hdr->fast_lo[1] + hdr->fast_n[1], hdr->fast_lo[2],
         hdr->fast_lo[2] + hdr->fast_n[2]);

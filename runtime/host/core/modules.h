@@ -7,6 +7,7 @@
 #ifndef KOSAN_RUNTIME_HOST_CORE_MODULES_H
 #define KOSAN_RUNTIME_HOST_CORE_MODULES_H
 
+#include "core/entry_test.h"
 #include "kosan/abi.h"
 #include "kosan/trace.h"
 
@@ -85,7 +86,7 @@ struct KernelInfo {
   bool entryChecked = false;
   std::string entryWhy;
   std::vector<uint64_t> entryLeaves;
-  kosan_launch_info entryAnswer{};
+  FastBlocks entryAnswer;
   bool hasClone() const { return instrumented || hipClone; }
 };
 

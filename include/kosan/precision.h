@@ -262,8 +262,11 @@ KOSAN_PREC_FN double ulpErrorFinite(double real, double shadow, uint32_t dtype) 
   // then two exact steps, 2^(-k-512) and 2^512 (an overflow of the first
   // product is the result's). Selected, not branched (the product by 1.0
   // is exact); 0 when real == shadow (0 == -0 too) as the difference is.
+  // The exponent field alone: a subnormal or zero `larger` (field 0, e =
+  // -1023) lies below every dtype's emin, as its true exponent does, and
+  // both are clamped to emin.
   int emin = minExponent(dtype);
-  int e = isZero(larger) ? emin : exponentOf(larger);
+  int e = (int)(bitsOf(larger) >> 52) - 1023;
   int m = p - 1 - (e < emin ? emin : e);
   bool beyond = m > 1023;
   double scale = fromBits((uint64_t)(m - (beyond ? 512 : 0) + 1023) << 52);
@@ -294,9 +297,15 @@ KOSAN_PREC_FN double ulpError(double real, double shadow, uint32_t dtype) {
 // bin is floor(log2) from the exponent field: exact at every edge.
 KOSAN_PREC_FN int histBin(double ulpErr) {
   // NaN and infinity have the largest exponent field (e = 1024): bin 7.
-  // Counted, not branched: this runs for every value a kernel stores.
+  // Counted, not branched: this runs for every value a kernel stores. The
+  // bin is the number of edges at or below e: the edges are the set bits
+  // of kEdges, e clamped to [0, 31] selects bits 0..e of it, and a
+  // population count counts them (a handful of integer operations, where
+  // seven compares and their sum were about twenty).
+  constexpr uint32_t kEdges = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 12 | 1u << 16 | 1u << 24;
   int e = (int)((bitsOf(ulpErr) & ~kSignBit) >> 52) - 1023;
-  return (e >= 1) + (e >= 2) + (e >= 4) + (e >= 8) + (e >= 12) + (e >= 16) + (e >= 24);
+  uint32_t upTo = (2u << (e < 0 ? 0 : e > 31 ? 31 : e)) - 1;  // bits 0..e
+  return __builtin_popcount(kEdges & upTo);
 }
 
 // Lower edge of a bin in bits lost (upper edge: the next bin's; bin 7 has none).
@@ -374,26 +383,27 @@ KOSAN_PREC_FN uint64_t maxBitsOf(double err) {
 
 KOSAN_PREC_FN LaneSample errorSample(double real, double shadow, uint32_t dtype) {
   LaneSample s;
-  double rel, ulp, abs, scale;
+  double rel;
   if (bothFinite(real, shadow)) {
     // Almost every value: relError, ulpError, absError and scaleOf without
-    // their NaN and infinity cases, which each would test again.
+    // their NaN and infinity cases, which each would test again. The ULP
+    // and absolute errors are then never NaN and never negative (for a
+    // floating-point dtype): their bit patterns are their maxima's, with
+    // no NaN test after the two paths meet.
     rel = relErrorFinite(real, shadow);
-    ulp = ulpErrorFinite(real, shadow, dtype);
-    abs = absOf(real - shadow);
-    scale = absOf(shadow);
+    double ulp = ulpErrorFinite(real, shadow, dtype);
+    s.ulpErrBits = significandBits(dtype) ? bitsOf(ulp) : maxBitsOf(ulp);
+    s.absErrBits = bitsOf(absOf(real - shadow));
+    s.scaleBits = bitsOf(absOf(shadow));
   } else {
     rel = relError(real, shadow);
-    ulp = ulpError(real, shadow, dtype);
-    abs = absError(real, shadow);
-    scale = scaleOf(shadow);
+    s.ulpErrBits = maxBitsOf(ulpError(real, shadow, dtype));
+    s.absErrBits = maxBitsOf(absError(real, shadow));
+    s.scaleBits = bitsOf(scaleOf(shadow));
   }
   s.sumRelErr = isFinite(rel) ? rel : 0.0;
   s.relErrBits = maxBitsOf(rel);
-  s.ulpErrBits = maxBitsOf(ulp);
-  s.absErrBits = maxBitsOf(abs);
-  s.scaleBits = bitsOf(scale);
-  s.bin = (uint32_t)histBin(ulp);
+  s.bin = (uint32_t)histBin(fromBits(s.ulpErrBits));
   s.real = real;
   s.shadow = shadow;
   return s;

@@ -326,10 +326,17 @@ void recordError(Target t, uint32_t launch, uint32_t slotIndex,
     // A maximum that was reduced (nonzero: some lane exceeded the slot's),
     // read again first: another warp may have raised it since.
     raised = publish(slot, n, sum, max);
-    for (uint32_t b = 0; b < (uint32_t)kHistBins; ++b) {
-      uint32_t inBin = group & ((b & 1) ? bin0 : ~bin0) &
-                       ((b & 2) ? bin1 : ~bin1) & ((b & 4) ? bin2 : ~bin2);
-      addU64(&slot->hist[b], popc(inBin));
+    // One round per bin that some lane of the group landed in (most groups
+    // land in one or two of the eight): the lowest lane not yet counted
+    // names its bin, and every lane with the same three bits is counted
+    // with it.
+    for (uint32_t left = group; left;) {
+      uint32_t first = (uint32_t)__builtin_ctz(left);
+      uint32_t b = (bin0 >> first & 1) | (bin1 >> first & 1) << 1 | (bin2 >> first & 1) << 2;
+      uint32_t inBin = left & ((b & 1) ? bin0 : ~bin0) & ((b & 2) ? bin1 : ~bin1) &
+                       ((b & 4) ? bin2 : ~bin2);
+      __atomic_fetch_add(&slot->hist[b], (uint64_t)popc(inBin), __ATOMIC_RELAXED);
+      left &= ~inBin;
     }
     addU64(&slot->overflows, popc(overflows));
     addU64(&slot->underflows, popc(underflows));
@@ -518,7 +525,14 @@ KOSAN_INLINED void __kosan_prec_tally(uint64_t state, uint32_t launch, uint32_t 
                        t->max_ulp_err_bits, t->max_abs_err_bits, t->max_scale_bits,
                        t->worst_real, t->worst_shadow, t->worst_cause_code,
                        t->worst_cause_slot));
-    *t = kosan_prec_tally{};
+    // Only the sums start again. The maxima and the worst value are kept:
+    // the slot holds them now, and adding them again raises nothing (a
+    // maximum is raised, and the worst value written, only when larger).
+    // Reset, they would be a second copy of the tally for every value's
+    // path to merge with, which ptxas pays for in copies on every trip.
+    t->count = 0;
+    t->hist = 0;
+    t->sum_rel_err = 0;
   }
 }
 

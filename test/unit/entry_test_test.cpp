@@ -1,9 +1,10 @@
 // The host's evaluation of a kernel's entry program (runtime/host/core/
-// entry_test.h): exact on single blocks (against a reference that computes
-// each operation on 64-bit words, as the device does), never wrong on a box
+// entry_test.h): exact on single blocks (against test/fuzz/entry_reference.h,
+// each operation on 64-bit words, as the device computes it), never wrong on a box
 // (a box it proves holds only blocks that pass), and finding the blocks of
 // a stencil with a halo (every block but the first and the last).
 #include "core/entry_test.h"
+#include "fuzz/entry_reference.h"
 
 #include <gtest/gtest.h>
 
@@ -31,64 +32,11 @@ struct Program {
   }
 };
 
-uint64_t maskOf(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
-int64_t sgn(uint64_t v, unsigned w) {
-  return w >= 64 ? int64_t(v) : int64_t(v << (64 - w)) >> (64 - w);
-}
+using kosan::test::maskOf;
 
-// Each operation on the value's bits, as LLVM defines it (shifts by the
-// width or more: poison, reported as nullopt).
 std::optional<uint64_t> reference(const std::vector<kosan_entry_op> &ops, const EntryLaunch &L,
                                   const uint32_t block[3]) {
-  std::vector<uint64_t> v(ops.size());
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const kosan_entry_op &o = ops[i];
-    unsigned w = o.bits, wa = ops[o.a].bits;
-    uint64_t a = v[o.a], b = v[o.b], c = v[o.c], r = 0;
-    switch (o.op) {
-    case KOSAN_ENTRY_CONST: r = o.imm; break;
-    case KOSAN_ENTRY_PARAM: std::memcpy(&r, L.args[o.imm], (w + 7) / 8); break;
-    case KOSAN_ENTRY_INFO: std::memcpy(&r, L.info + o.imm, (w + 7) / 8); break;
-    case KOSAN_ENTRY_BLOCK_ID: r = block[o.imm]; break;
-    case KOSAN_ENTRY_BLOCK_DIM: r = L.block[o.imm]; break;
-    case KOSAN_ENTRY_GRID_DIM: r = L.grid[o.imm]; break;
-    case KOSAN_ENTRY_ADD: r = a + b; break;
-    case KOSAN_ENTRY_SUB: r = a - b; break;
-    case KOSAN_ENTRY_MUL: r = a * b; break;
-    case KOSAN_ENTRY_SHL: if (b >= w) return std::nullopt; r = a << b; break;
-    case KOSAN_ENTRY_LSHR: if (b >= w) return std::nullopt; r = a >> b; break;
-    case KOSAN_ENTRY_ASHR: if (b >= w) return std::nullopt; r = uint64_t(sgn(a, w) >> b); break;
-    case KOSAN_ENTRY_AND: r = a & b; break;
-    case KOSAN_ENTRY_OR: r = a | b; break;
-    case KOSAN_ENTRY_XOR: r = a ^ b; break;
-    case KOSAN_ENTRY_ZEXT: r = a; break;
-    case KOSAN_ENTRY_SEXT: r = uint64_t(sgn(a, wa)); break;
-    case KOSAN_ENTRY_TRUNC: r = a; break;
-    case KOSAN_ENTRY_SELECT: r = a ? b : c; break;
-    case KOSAN_ENTRY_UMIN: r = std::min(a, b); break;
-    case KOSAN_ENTRY_UMAX: r = std::max(a, b); break;
-    case KOSAN_ENTRY_SMIN: r = sgn(a, w) < sgn(b, w) ? a : b; break;
-    case KOSAN_ENTRY_SMAX: r = sgn(a, w) > sgn(b, w) ? a : b; break;
-    case KOSAN_ENTRY_ICMP: {
-      int64_t x = sgn(a, wa), y = sgn(b, wa);
-      switch (o.imm) {
-      case KOSAN_ENTRY_CMP_EQ: r = a == b; break;
-      case KOSAN_ENTRY_CMP_NE: r = a != b; break;
-      case KOSAN_ENTRY_CMP_UGT: r = a > b; break;
-      case KOSAN_ENTRY_CMP_UGE: r = a >= b; break;
-      case KOSAN_ENTRY_CMP_ULT: r = a < b; break;
-      case KOSAN_ENTRY_CMP_ULE: r = a <= b; break;
-      case KOSAN_ENTRY_CMP_SGT: r = x > y; break;
-      case KOSAN_ENTRY_CMP_SGE: r = x >= y; break;
-      case KOSAN_ENTRY_CMP_SLT: r = x < y; break;
-      default: r = x <= y; break;
-      }
-      break;
-    }
-    }
-    v[i] = r & maskOf(w);
-  }
-  return v.back();
+  return kosan::test::referenceEntryProgram(ops, L, block);
 }
 
 // A random well-formed program over the block index (x and y), two
@@ -174,6 +122,7 @@ struct Launch {
   uint64_t ptr = 0x7f0000001000ull;
   uint64_t info[4] = {0, 0x7f0000000000ull, 0, 0};
   void *args[2] = {&n, &ptr};
+  const std::vector<size_t> sizes = {sizeof n, sizeof ptr};
   EntryLaunch get(uint32_t gx, uint32_t gy, uint32_t bx) {
     EntryLaunch L;
     L.args = args;
@@ -195,7 +144,7 @@ TEST(EntryProgram, ExactOnEveryBlockAndNeverWrongOnABox) {
   unsigned proven = 0, boxes = 0;
   for (unsigned round = 0; round < 3000; ++round) {
     Program p = randomProgram(rng);
-    ASSERT_EQ(checkEntryProgram(p.ops, 2, sizeof launch.info), "") << round;
+    ASSERT_EQ(checkEntryProgram(p.ops, launch.sizes, sizeof launch.info), "") << round;
     launch.n = uint32_t(rng() % 5000);
     EntryLaunch L = launch.get(uint32_t(1 + rng() % 300), uint32_t(1 + rng() % 3),
                                uint32_t(1 + rng() % 1024));
@@ -302,7 +251,9 @@ struct StencilLaunch {
 
 TEST(EntryProgram, AStencilRunsFastInEveryBlockButTheFirstAndTheLast) {
   Stencil s;
-  ASSERT_EQ(checkEntryProgram(s.p.ops, 3, (sizeof(kosan_launch_info) / 8 + 12) * 8), "");
+  ASSERT_EQ(checkEntryProgram(s.p.ops, std::vector<size_t>{8, 8, 4},
+                              (sizeof(kosan_launch_info) / 8 + 12) * 8),
+            "");
   StencilLaunch ok(1 << 20, 256, 4u << 20, (256 + 6) * 4);
   FastBlocks f = fastBlocks(s.p.ops, 1, ok.L);
   EXPECT_EQ(f.lo[0], 1u);
@@ -365,22 +316,29 @@ TEST(EntryProgram, TwoDimensionsGetABox) {
 TEST(EntryProgram, MalformedProgramsAreRefused) {
   Program p;
   p.add(KOSAN_ENTRY_ADD, 32, 0, 1); // operands not before it
-  EXPECT_NE(checkEntryProgram(p.ops, 0, 56), "");
+  EXPECT_NE(checkEntryProgram(p.ops, {}, 56), "");
   Program q;
   q.add(KOSAN_ENTRY_PARAM, 32, 0, 0, 0, 5);
   q.cmp(KOSAN_ENTRY_CMP_EQ, 0, 0);
-  EXPECT_NE(checkEntryProgram(q.ops, 2, 56), "") << "a parameter the kernel does not have";
+  EXPECT_NE(checkEntryProgram(q.ops, std::vector<size_t>{4, 4}, 56), "")
+      << "a parameter the kernel does not have";
+  Program w;
+  w.add(KOSAN_ENTRY_PARAM, 64, 0, 0, 0, 1);
+  w.cmp(KOSAN_ENTRY_CMP_EQ, 0, 0);
+  EXPECT_EQ(checkEntryProgram(w.ops, std::vector<size_t>{4, 8}, 56), "");
+  EXPECT_NE(checkEntryProgram(w.ops, std::vector<size_t>{8, 4}, 56), "")
+      << "8 bytes of a 4-byte parameter";
   Program r;
   r.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, 52);
   r.cmp(KOSAN_ENTRY_CMP_EQ, 0, 0);
-  EXPECT_NE(checkEntryProgram(r.ops, 0, 56), "") << "a field past the launch info";
+  EXPECT_NE(checkEntryProgram(r.ops, {}, 56), "") << "a field past the launch info";
   Program s;
   s.konst(32, 1);
-  EXPECT_NE(checkEntryProgram(s.ops, 0, 56), "") << "not a truth value";
+  EXPECT_NE(checkEntryProgram(s.ops, {}, 56), "") << "not a truth value";
   Program t;
   t.add(uint16_t(KOSAN_ENTRY_NUM_OPS) == 0 ? KOSAN_ENTRY_CONST : kosan_entry_opcode(200), 1);
-  EXPECT_NE(checkEntryProgram(t.ops, 0, 56), "");
-  EXPECT_NE(checkEntryProgram({}, 0, 56), "");
+  EXPECT_NE(checkEntryProgram(t.ops, {}, 56), "");
+  EXPECT_NE(checkEntryProgram({}, {}, 56), "");
 }
 
 TEST(EntryProgram, LeavesNameTheLaunch) {

@@ -119,8 +119,8 @@ uint64_t readBytes(const void *from, unsigned bits) {
 
 } // namespace
 
-std::string checkEntryProgram(std::span<const kosan_entry_op> ops, size_t nargs,
-                              size_t infoBytes) {
+std::string checkEntryProgram(std::span<const kosan_entry_op> ops,
+                              std::span<const size_t> paramSizes, size_t infoBytes) {
   if (ops.empty())
     return "an empty entry program";
   for (size_t i = 0; i < ops.size(); ++i) {
@@ -138,7 +138,7 @@ std::string checkEntryProgram(std::span<const kosan_entry_op> ops, size_t nargs,
     bool ok = true;
     switch (o.op) {
     case KOSAN_ENTRY_PARAM:
-      ok = o.imm < nargs;
+      ok = o.imm < paramSizes.size() && size_t(o.bits + 7) / 8 <= paramSizes[o.imm];
       break;
     case KOSAN_ENTRY_INFO:
       ok = o.imm <= infoBytes && size_t(o.bits + 7) / 8 <= infoBytes - o.imm;

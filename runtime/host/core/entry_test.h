@@ -47,10 +47,12 @@ struct FastBlocks {
 };
 
 // Why a program cannot be evaluated (malformed: an operand after its
-// operation, an unknown opcode, a width outside 1..64, a parameter or
-// launch-info field outside what the kernel has), or "" when it can.
-std::string checkEntryProgram(std::span<const kosan_entry_op> ops, size_t nargs,
-                              size_t infoBytes);
+// operation, an unknown opcode, a width outside 1..64, a parameter the
+// kernel does not have or wider than it, a launch-info field outside the
+// launch info), or "" when it can. paramSizes: the bytes of each of the
+// kernel's parameters (an evaluation reads no byte beyond them).
+std::string checkEntryProgram(std::span<const kosan_entry_op> ops,
+                              std::span<const size_t> paramSizes, size_t infoBytes);
 
 // The test's value over one box of block indices (lo[d]..hi[d]): 1 when it
 // holds for every block of the box, 0 when for none, -1 when the interval

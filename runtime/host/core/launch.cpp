@@ -84,7 +84,7 @@ void Runtime::decideEntryTest(KernelInfo *k, const LaunchRequest &r,
     return;
   if (!k->entryChecked) {
     k->entryChecked = true;
-    k->entryWhy = checkEntryProgram(s->entryOps, k->paramSizes.size(), k->infoBytes);
+    k->entryWhy = checkEntryProgram(s->entryOps, k->paramSizes, k->infoBytes);
     if (!k->entryWhy.empty())
       log("kosan: warning: kernel '%s' has a malformed entry test (%s); every block runs "
           "its checked copy\n", k->name.c_str(), k->entryWhy.c_str());

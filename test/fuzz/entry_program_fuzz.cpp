@@ -6,7 +6,7 @@
 // malformed one without a crash or a read outside the launch; a program it
 // accepts is then evaluated as the runtime does (fastBlocks, entryLeaves),
 // and the answer must be sound: every block of the box it returns passes
-// the test one block at a time (test/fuzz/entry_reference.h), and a single
+// the test one block at a time (test/support/entry_programs.h), and a single
 // block's evaluation is the reference's.
 //
 // Layout: 12 bytes of grid and block sizes (six 16-bit words), 1 byte of
@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/entry_test.h"
-#include "entry_reference.h"
+#include "support/entry_programs.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,10 +1,10 @@
 // The host's evaluation of a kernel's entry program (runtime/host/core/
-// entry_test.h): exact on single blocks (against test/fuzz/entry_reference.h,
+// entry_test.h): exact on single blocks (against test/support/entry_programs.h,
 // each operation on 64-bit words, as the device computes it), never wrong on a box
 // (a box it proves holds only blocks that pass), and finding the blocks of
 // a stencil with a halo (every block but the first and the last).
 #include "core/entry_test.h"
-#include "fuzz/entry_reference.h"
+#include "support/entry_programs.h"
 
 #include <gtest/gtest.h>
 
@@ -13,24 +13,12 @@
 #include <random>
 
 using namespace kosan::rt;
+using kosan::test::Program;
+using kosan::test::Stencil;
+using kosan::test::StencilLaunch;
 
 namespace {
 
-struct Program {
-  std::vector<kosan_entry_op> ops;
-  uint32_t add(kosan_entry_opcode op, unsigned bits, uint32_t a = 0, uint32_t b = 0,
-               uint32_t c = 0, uint64_t imm = 0) {
-    ops.push_back({uint16_t(op), uint16_t(bits), a, b, c, imm});
-    return uint32_t(ops.size() - 1);
-  }
-  uint32_t konst(unsigned bits, uint64_t v) { return add(KOSAN_ENTRY_CONST, bits, 0, 0, 0, v); }
-  uint32_t cmp(kosan_entry_cmp p, uint32_t a, uint32_t b) {
-    return add(KOSAN_ENTRY_ICMP, 1, a, b, 0, p);
-  }
-  uint32_t bin(kosan_entry_opcode op, uint32_t a, uint32_t b) {
-    return add(op, ops[a].bits, a, b);
-  }
-};
 
 using kosan::test::maskOf;
 
@@ -186,66 +174,6 @@ TEST(EntryProgram, ExactOnEveryBlockAndNeverWrongOnABox) {
 }
 
 namespace {
-
-// What the pass emits for a 1D stencil (bench/kernels.cu): in[g - 3] under
-// threadIdx.x < 3, in[g] and in[g + blockDim.x] under the same, g =
-// blockIdx.x * blockDim.x + threadIdx.x, each range tested against the
-// argument's bounds in the launch info; the tile of blockDim.x + 6 floats
-// in the dynamic shared memory.
-struct Stencil {
-  Program p;
-  Stencil() {
-    auto &q = p;
-    uint32_t bid = q.add(KOSAN_ENTRY_BLOCK_ID, 32, 0, 0, 0, 0);
-    uint32_t ntid = q.add(KOSAN_ENTRY_BLOCK_DIM, 32, 0, 0, 0, 0);
-    uint32_t in = q.add(KOSAN_ENTRY_PARAM, 64, 0, 0, 0, 1);
-    uint32_t begin = q.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, sizeof(kosan_launch_info) + 32);
-    uint32_t end = q.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, sizeof(kosan_launch_info) + 40);
-    uint32_t smem = q.add(KOSAN_ENTRY_INFO, 64, 0, 0, 0, 16);
-    uint32_t mulv = q.bin(KOSAN_ENTRY_MUL, bid, ntid);
-    uint32_t base = q.add(KOSAN_ENTRY_SEXT, 64, mulv);
-    uint32_t n64 = q.add(KOSAN_ENTRY_ZEXT, 64, ntid);
-    uint32_t last = q.bin(KOSAN_ENTRY_SUB, n64, q.konst(64, 1));
-    uint32_t halo = q.bin(KOSAN_ENTRY_UMIN, last, q.konst(64, 2));
-    auto range = [&](uint32_t firstElem, uint32_t lastElem) {
-      uint32_t lo = q.bin(KOSAN_ENTRY_ADD, in, q.bin(KOSAN_ENTRY_SHL, firstElem, q.konst(64, 2)));
-      uint32_t hi = q.bin(KOSAN_ENTRY_ADD, in,
-                          q.bin(KOSAN_ENTRY_SHL, q.bin(KOSAN_ENTRY_ADD, lastElem, q.konst(64, 1)),
-                                q.konst(64, 2)));
-      return q.bin(KOSAN_ENTRY_AND, q.cmp(KOSAN_ENTRY_CMP_UGE, lo, begin),
-                   q.cmp(KOSAN_ENTRY_CMP_ULE, hi, end));
-    };
-    uint32_t left = q.bin(KOSAN_ENTRY_SUB, base, q.konst(64, 3));
-    uint32_t t1 = range(left, q.bin(KOSAN_ENTRY_ADD, left, halo));
-    uint32_t t2 = range(base, q.bin(KOSAN_ENTRY_ADD, base, last));
-    uint32_t right = q.bin(KOSAN_ENTRY_ADD, base, n64);
-    uint32_t t3 = range(right, q.bin(KOSAN_ENTRY_ADD, right, halo));
-    uint32_t tile = q.bin(KOSAN_ENTRY_SHL, q.bin(KOSAN_ENTRY_ADD, n64, q.konst(64, 6)),
-                          q.konst(64, 2));
-    uint32_t t4 = q.cmp(KOSAN_ENTRY_CMP_SLE, tile, smem);
-    q.bin(KOSAN_ENTRY_AND, q.bin(KOSAN_ENTRY_AND, t1, t2), q.bin(KOSAN_ENTRY_AND, t3, t4));
-  }
-};
-
-struct StencilLaunch {
-  uint64_t out = 0x7f0000100000ull, in = 0x7f0000200000ull;
-  int32_t n;
-  void *args[3] = {&out, &in, &n};
-  std::vector<uint64_t> info;
-  EntryLaunch L;
-  StencilLaunch(int32_t elems, uint32_t block, uint64_t inBytes, uint64_t smem) : n(elems) {
-    info.assign(sizeof(kosan_launch_info) / 8 + 3 * 4, 0);
-    info[2] = smem;
-    info[sizeof(kosan_launch_info) / 8 + 4] = in;
-    info[sizeof(kosan_launch_info) / 8 + 5] = in + inBytes;
-    L.args = args;
-    L.nargs = 3;
-    L.info = reinterpret_cast<const uint8_t *>(info.data());
-    L.infoBytes = info.size() * 8;
-    L.grid[0] = uint32_t(elems / block);
-    L.block[0] = block;
-  }
-};
 
 } // namespace
 

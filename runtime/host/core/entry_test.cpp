@@ -320,8 +320,12 @@ FastBlocks fastBlocks(std::span<const kosan_entry_op> ops, uint32_t dims,
     }
     return f;
   };
-  if (holds())
+  // The whole grid: the test proven for every block, or proven false for
+  // every block (a tile too short for any block): no search either way.
+  if (int whole = evaluate(ops, L, lo, hi, scratch); whole == 1)
     return result();
+  else if (whole == 0)
+    return none;
   unsigned used[3], nused = 0;
   for (unsigned d = 0; d < 3; ++d)
     if (dims >> d & 1)
@@ -371,28 +375,40 @@ FastBlocks fastBlocks(std::span<const kosan_entry_op> ops, uint32_t dims,
   if (!found)
     return none;
   // Widen the box one dimension at a time; each step keeps a proven box.
-  for (unsigned k = 0; k < nused; ++k) {
-    unsigned d = used[k];
-    uint32_t low = 0, high = lo[d];
+  // The blocks that fail lie at the edges in the kernels this is for (a
+  // halo, a tail), so each end gallops from the grid's edge inward (the
+  // edge, then 1, 3, 7, ... blocks in) and bisects between the last try
+  // that failed and the first that held: about 2 log2 of the failing
+  // blocks' depth evaluations, where a bisection from the passing block
+  // takes log2 of the grid.
+  auto widen = [&](uint32_t &end, uint32_t edge, uint32_t good, bool down) {
+    // Distances from the edge: `good` held, `bad` (when any) failed.
+    uint32_t goodDist = down ? good - edge : edge - good;
+    int64_t badDist = -1;
+    for (uint64_t step = 1; step - 1 < goodDist; step *= 2) {
+      uint32_t dist = uint32_t(step - 1);
+      end = down ? edge + dist : edge - dist;
+      if (holds()) {
+        goodDist = dist;
+        break;
+      }
+      badDist = dist;
+    }
+    uint64_t low = uint64_t(badDist + 1), high = goodDist;
     while (low < high) {
-      uint32_t mid = low + (high - low) / 2;
-      lo[d] = mid;
+      uint64_t mid = low + (high - low) / 2;
+      end = down ? edge + uint32_t(mid) : edge - uint32_t(mid);
       if (holds())
         high = mid;
       else
         low = mid + 1;
     }
-    lo[d] = high;
-    uint32_t up = hi[d], top = L.grid[d] - 1;
-    while (up < top) {
-      uint32_t mid = up + (top - up + 1) / 2;
-      hi[d] = mid;
-      if (holds())
-        up = mid;
-      else
-        top = mid - 1;
-    }
-    hi[d] = up;
+    end = down ? edge + uint32_t(high) : edge - uint32_t(high);
+  };
+  for (unsigned k = 0; k < nused; ++k) {
+    unsigned d = used[k];
+    widen(lo[d], 0, lo[d], true);
+    widen(hi[d], L.grid[d] - 1, hi[d], false);
   }
   return result();
 }

@@ -43,8 +43,8 @@ volatile uint64_t sink;
 int main(int argc, char **argv) {
   unsigned reps = argc > 1 ? unsigned(std::atoi(argv[1])) : 20000;
   test::Stencil s;
-  if (std::string why = rt::checkEntryProgram(s.p.ops, std::vector<size_t>{8, 8, 4},
-                                              (sizeof(kosan_launch_info) / 8 + 12) * 8);
+  test::StencilLaunch first(1 << 20, 256, 4u << 20, (256 + 6) * 4);
+  if (std::string why = rt::checkEntryProgram(s.p.ops, first.sizes, first.L.infoBytes);
       !why.empty()) {
     std::fprintf(stderr, "kosan_entry_search_bench: %s\n", why.c_str());
     return 1;

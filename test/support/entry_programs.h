@@ -150,6 +150,8 @@ struct StencilLaunch {
   uint64_t out = 0x7f0000100000ull, in = 0x7f0000200000ull;
   int32_t n;
   void *args[3] = {&out, &in, &n};
+  // The kernel's parameter sizes, as checkEntryProgram takes them.
+  const std::vector<size_t> sizes = {sizeof out, sizeof in, sizeof n};
   std::vector<uint64_t> info;
   rt::EntryLaunch L;
   StencilLaunch(int32_t elems, uint32_t block, uint64_t inBytes, uint64_t smem) : n(elems) {

@@ -17,15 +17,10 @@ using kosan::test::Program;
 using kosan::test::Stencil;
 using kosan::test::StencilLaunch;
 
-namespace {
-
-
 using kosan::test::maskOf;
+using kosan::test::referenceEntryProgram;
 
-std::optional<uint64_t> reference(const std::vector<kosan_entry_op> &ops, const EntryLaunch &L,
-                                  const uint32_t block[3]) {
-  return kosan::test::referenceEntryProgram(ops, L, block);
-}
+namespace {
 
 // A random well-formed program over the block index (x and y), two
 // parameters and one launch-info word, ending in a truth value.
@@ -138,7 +133,7 @@ TEST(EntryProgram, ExactOnEveryBlockAndNeverWrongOnABox) {
                                uint32_t(1 + rng() % 1024));
     for (unsigned k = 0; k < 4; ++k) {
       uint32_t b[3] = {uint32_t(rng() % L.grid[0]), uint32_t(rng() % L.grid[1]), 0};
-      std::optional<uint64_t> want = reference(p.ops, L, b);
+      std::optional<uint64_t> want = referenceEntryProgram(p.ops, L, b);
       int got = evalEntryProgram(p.ops, L, b, b);
       if (want) { // a shift beyond the width: LLVM's poison, any answer
         ASSERT_EQ(got, int(*want)) << "round " << round;
@@ -154,7 +149,7 @@ TEST(EntryProgram, ExactOnEveryBlockAndNeverWrongOnABox) {
     for (uint32_t x = lo[0]; x <= hi[0]; ++x)
       for (uint32_t y = lo[1]; y <= hi[1]; ++y) {
         uint32_t b[3] = {x, y, 0};
-        std::optional<uint64_t> want = reference(p.ops, L, b);
+        std::optional<uint64_t> want = referenceEntryProgram(p.ops, L, b);
         if (want) {
           ASSERT_EQ(uint64_t(box), *want) << "round " << round << " block " << x << "," << y;
         }
@@ -163,7 +158,7 @@ TEST(EntryProgram, ExactOnEveryBlockAndNeverWrongOnABox) {
     for (uint32_t x = f.lo[0]; f.any() && x < f.lo[0] + f.n[0]; x += 1 + f.n[0] / 16)
       for (uint32_t y = f.lo[1]; y < f.lo[1] + f.n[1]; ++y) {
         uint32_t b[3] = {x, y, 0};
-        std::optional<uint64_t> want = reference(p.ops, L, b);
+        std::optional<uint64_t> want = referenceEntryProgram(p.ops, L, b);
         if (want) {
           ASSERT_EQ(*want, 1u) << "round " << round << " fast block " << x << "," << y;
         }
@@ -173,16 +168,10 @@ TEST(EntryProgram, ExactOnEveryBlockAndNeverWrongOnABox) {
   EXPECT_GT(proven, boxes / 2);
 }
 
-namespace {
-
-} // namespace
-
 TEST(EntryProgram, AStencilRunsFastInEveryBlockButTheFirstAndTheLast) {
   Stencil s;
-  ASSERT_EQ(checkEntryProgram(s.p.ops, std::vector<size_t>{8, 8, 4},
-                              (sizeof(kosan_launch_info) / 8 + 12) * 8),
-            "");
   StencilLaunch ok(1 << 20, 256, 4u << 20, (256 + 6) * 4);
+  ASSERT_EQ(checkEntryProgram(s.p.ops, ok.sizes, ok.L.infoBytes), "");
   FastBlocks f = fastBlocks(s.p.ops, 1, ok.L);
   EXPECT_EQ(f.lo[0], 1u);
   EXPECT_EQ(f.n[0], 4096u - 2);

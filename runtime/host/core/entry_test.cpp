@@ -383,27 +383,27 @@ FastBlocks fastBlocks(std::span<const kosan_entry_op> ops, uint32_t dims,
   // takes log2 of the grid.
   auto widen = [&](uint32_t &end, uint32_t edge, uint32_t good, bool down) {
     // Distances from the edge: `good` held, `bad` (when any) failed.
-    uint32_t goodDist = down ? good - edge : edge - good;
+    auto place = [&](uint64_t dist) { end = down ? edge + uint32_t(dist) : edge - uint32_t(dist); };
+    uint64_t goodDist = down ? good - edge : edge - good;
     int64_t badDist = -1;
     for (uint64_t step = 1; step - 1 < goodDist; step *= 2) {
-      uint32_t dist = uint32_t(step - 1);
-      end = down ? edge + dist : edge - dist;
+      place(step - 1);
       if (holds()) {
-        goodDist = dist;
+        goodDist = step - 1;
         break;
       }
-      badDist = dist;
+      badDist = int64_t(step - 1);
     }
     uint64_t low = uint64_t(badDist + 1), high = goodDist;
     while (low < high) {
       uint64_t mid = low + (high - low) / 2;
-      end = down ? edge + uint32_t(mid) : edge - uint32_t(mid);
+      place(mid);
       if (holds())
         high = mid;
       else
         low = mid + 1;
     }
-    end = down ? edge + uint32_t(high) : edge - uint32_t(high);
+    place(high);
   };
   for (unsigned k = 0; k < nused; ++k) {
     unsigned d = used[k];

@@ -70,6 +70,10 @@ struct PassOptions {
   // when not (checks/oob); kernels of more instructions than this are not
   // copied (0: none is).
   unsigned versionKernelMax = 4000;
+  // NVPTX, not relocatable: each kernel's clone is compiled by the driver at
+  // its first checked launch instead of with its module (core/
+  // DeferredClones.h). kosan-clang++ turns it on for builds of objects.
+  bool deferClones = false;
   // Such a kernel's entry test, when it reads nothing but the launch, is
   // decided by the host at each launch for boxes of blocks (core/
   // EntryProgram.h); each block compares its index with the box. Off: every

@@ -214,6 +214,8 @@ protected:
               << bad << kosan::checkNameList(false);
           return false;
         }
+      } else if (key == "defer") {
+        opts.deferClones = value == "1";
       } else if (key == "debug-func") {
         opts.debugFunction = value.str();
       } else if (key == "mutate") {
@@ -225,7 +227,7 @@ protected:
       } else {
         D.Report(D.getCustomDiagID(clang::DiagnosticsEngine::Error,
                                    "kosan: unknown plugin argument '%0' "
-                                   "(valid: checks=, debug-func=, mutate=, "
+                                   "(valid: checks=, defer=, debug-func=, mutate=, "
                                    "mutate-list=, mutate-report=)"))
             << arg;
         return false;

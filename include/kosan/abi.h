@@ -495,6 +495,56 @@ struct kosan_host_flag {
   volatile uint32_t halted;   // a kernel trapped at an error (halt_on_error=1, stop_after)
 };
 
+// Deferred clones (NVPTX, not relocatable device code): the instrumented
+// clone of a kernel is not compiled to machine code with its module. Its
+// PTX, a module of its own (the clone, the device functions it calls and
+// the device runtime), is kept zstd-compressed in the device global
+// KOSAN_DEFERRED_SYMBOL of the plain module, and the runtime has the driver
+// compile it at the kernel's first checked launch (docs/design.md,
+// "Deferred clones"). A deferred clone reaches the plain module's globals
+// through its KOSAN_DEFERRED_GTAB_SYMBOL, a .const array of their
+// addresses whose declaration line the runtime rewrites with the values
+// before loading the PTX; its copies of the module's __constant__
+// variables are refreshed from the plain module's before each launch.
+//   kosan_deferred_header, kosan_deferred_kernel[nkernels],
+//   kosan_deferred_ref[nrefs], char strings[strings_size],
+//   payload (each kernel's zstd frame at ptx_offset)
+#define KOSAN_DEFERRED_SYMBOL "__kosan_deferred"
+#define KOSAN_DEFERRED_MAGIC 0x4645444bu /* "KDEF" */
+#define KOSAN_DEFERRED_GTAB_SYMBOL "__kosan_gtab"
+
+struct kosan_deferred_header {
+  uint32_t magic;         // KOSAN_DEFERRED_MAGIC
+  uint32_t abi_version;
+  uint32_t nkernels;
+  uint32_t nrefs;
+  uint32_t strings_size;
+  uint32_t reserved;
+  uint64_t payload_size;
+};
+
+struct kosan_deferred_kernel {
+  uint32_t name_str;      // the clone's name (KOSAN_CLONE_SUFFIX)
+  uint32_t first_ref;     // its refs: [first_ref, first_ref + nrefs)
+  uint32_t nrefs;
+  uint32_t reserved;
+  uint64_t ptx_offset;    // its zstd frame in the payload
+  uint64_t ptx_zbytes;
+  uint64_t ptx_bytes;     // the PTX's size, decompressed (no terminating NUL)
+};
+
+// How a deferred clone reaches a global of the plain module.
+enum kosan_deferred_ref_kind {
+  KOSAN_DEFERRED_ADDRESS = 0, // the next element of its KOSAN_DEFERRED_GTAB_SYMBOL
+  KOSAN_DEFERRED_MIRROR = 1,  // its own copy of the same name, refreshed before each launch
+};
+
+struct kosan_deferred_ref {
+  uint32_t name_str;      // the global's name, the same in both modules
+  uint32_t kind;          // kosan_deferred_ref_kind
+  uint64_t bytes;
+};
+
 // Site table blob, one per device module (KOSAN_SITE_TABLE_SYMBOL):
 //   kosan_site_table_header, kosan_site[nsites], kosan_kernel_entry[nkernels],
 //   kosan_param_entry[nparams], kosan_entry_op[nentry_ops],

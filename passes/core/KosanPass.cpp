@@ -1,5 +1,6 @@
 //===- passes/core/KosanPass.cpp - Dispatch by module and the pass options ------===//
 #include "KosanPasses.h"
+#include "core/DeferredClones.h"
 
 #include "kosan/abi.h"
 #include "kosan/checks.h"
@@ -80,6 +81,11 @@ static cl::opt<bool> ClPrintEntryTests(
     "kosan-print-entry-tests",
     cl::desc("kosan: print the programs of the entry tests the host decides"), cl::Hidden,
     cl::init(false));
+static cl::opt<bool> ClDeferClones(
+    "kosan-defer-clones",
+    cl::desc("kosan: compile each kernel's clone at its first checked launch (its PTX kept in "
+             "the module) instead of with the module (NVPTX, not relocatable device code)"),
+    cl::Hidden, cl::init(false));
 static cl::opt<bool> ClHoistGroups(
     "kosan-hoist-groups",
     cl::desc("kosan: also check a group of a static object at a loop-invariant address once "
@@ -183,6 +189,7 @@ PassOptions PassOptions::fromCommandLine() {
   o.hoistGroups = ClHoistGroups;
   o.versionLoops = ClVersionLoops;
   o.versionKernelMax = ClVersionKernelMax;
+  o.deferClones = ClDeferClones;
   o.entryOnHost = ClEntryOnHost;
   o.printEntryTests = ClPrintEntryTests;
   o.sharedReport = ClSharedReport;
@@ -274,6 +281,8 @@ PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
   if (!PA.areAllPreserved() && !verifyKosanOutput(M))
     return PreservedAnalyses::none();
+  if (isDeviceModule(M) && opts.deferClones && !opts.rdc && deferClones(M, opts.fpFusion))
+    PA = PreservedAnalyses::none();
   return PA;
 }
 

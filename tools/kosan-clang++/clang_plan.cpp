@@ -56,6 +56,8 @@ DriverOptions parseDriverOptions(const std::vector<std::string> &Args) {
       Options.PrintCudaPath = true;
     else if (Arg == "--kosan-dlink")
       Options.DeviceLinkOnly = true;
+    else if (Arg == "--kosan-defer-clones=0" || Arg == "--kosan-defer-clones=1")
+      Options.DeferClones = Arg.back() == '1';
     else if (startsWith(Arg, "--kosan-mutate=")) {
       std::string Id(Arg.substr(std::strlen("--kosan-mutate=")));
       if (Id.size() != 12 ||
@@ -220,6 +222,8 @@ CommandFacts inspectCommand(const std::vector<std::string> &ClangArgs,
       Facts.StopsBeforeLink = true;
     else if (Arg == "-###")
       Facts.DryRun = true;
+    if (Arg == "-S" || Arg == "-E" || Arg == "-emit-llvm")
+      Facts.EmitsText = true;
     else if (startsWith(Arg, "-l"))
       Facts.LinksCudart |= isCudartLibrary(Arg.substr(2));
     else if (startsWith(Arg, "-Wl,")) {
@@ -497,6 +501,10 @@ void planCommands(const DriverOptions &Options, const CommandFacts &Facts,
   // pass (passes/compat/CudaCompat.cpp) makes device code compute what nvcc's does.
   Add({"-fplugin=" + Env.Plugin,
        "-fplugin-arg-kosan-checks=" + (Instrument ? Options.Checks : "none")});
+  // Clones compiled at their first checked launch: not when the user reads
+  // the device code clang writes (-S, -emit-llvm), where they stay in it.
+  if (Instrument && Options.DeferClones && !Facts.EmitsText)
+    Add({"-fplugin-arg-kosan-defer=1"});
   // Mutation analysis (docs/mutate.md), in plain builds too.
   if (Options.Mutate) {
     P.MutateReport = Facts.DryRun ? "mutants-applied"

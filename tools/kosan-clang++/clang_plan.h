@@ -37,6 +37,9 @@ struct DriverOptions {
   bool PrintCudaPath = false; // --kosan-print-cuda-path
   bool Help = false;
   bool DeviceLinkOnly = false; // --kosan-dlink
+  // --kosan-defer-clones=0: compile the clones with their module (the
+  // default defers each to its first checked launch; see DeferredClones.h)
+  bool DeferClones = true;
   std::optional<std::string> Mutate;     // --kosan-mutate=ID: build that mutant
   std::optional<std::string> MutateList; // --kosan-mutate-list=FILE
 };
@@ -51,6 +54,7 @@ struct CommandFacts {
   bool LinksCudart = false;
   bool DryRun = false; // -###
   bool Rdc = false;    // -fgpu-rdc, the last of it and -fno-gpu-rdc
+  bool EmitsText = false; // -S, -E or -emit-llvm: the user reads what clang writes
   /// Why the build cannot be instrumented, if it cannot.
   std::optional<std::string> Refusal;
 

@@ -50,6 +50,12 @@ struct DriverApi {
   CUresult (*streamCreate)(CUstream *, unsigned) = nullptr;
   CUresult (*streamSynchronize)(CUstream) = nullptr;
   CUresult (*memcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*memcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*moduleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *,
+                               void **) = nullptr;
+  CUresult (*threadExchangeStreamCaptureMode)(CUstreamCaptureMode *) = nullptr;
+  CUresult (*streamDestroy)(CUstream) = nullptr;
+  CUresult (*getErrorName)(CUresult, const char **) = nullptr;
   CUresult (*memFreeHost)(void *) = nullptr;
   // Optional: with them, snapshot copies are queued back to back, one event
   // per staging buffer (without them, each copy is waited for before the
@@ -100,6 +106,11 @@ struct DriverApi {
     get("cuStreamCreate", streamCreate);
     get("cuStreamSynchronize", streamSynchronize);
     get("cuMemcpyDtoHAsync", memcpyDtoHAsync);
+    get("cuMemcpyDtoDAsync", memcpyDtoDAsync);
+    get("cuModuleLoadDataEx", moduleLoadDataEx);
+    get("cuThreadExchangeStreamCaptureMode", threadExchangeStreamCaptureMode);
+    get("cuStreamDestroy", streamDestroy);
+    get("cuGetErrorName", getErrorName);
     get("cuMemFreeHost", memFreeHost);
     get("cuEventCreate", eventCreate);
     get("cuEventRecord", eventRecord);

@@ -48,6 +48,9 @@ KernelInfo *Runtime::kernelToLaunch(const void *func, bool capturing) {
 CUresult Runtime::launchClone(KernelInfo *k, dim3 grid, dim3 block, size_t launchShmem,
                               CUstream s, void **params, bool cooperative,
                               const cudaLaunchConfig_t *ex) {
+  for (const KernelInfo::Mirror &mirror : k->mirrors)
+    if (CUresult e = drv.memcpyDtoDAsync(mirror.to, mirror.from, mirror.bytes, s))
+      return e;
   if (ex) {
     CUlaunchConfig config{};
     config.gridDimX = grid.x;

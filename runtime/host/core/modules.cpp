@@ -244,9 +244,9 @@ KernelInfo *Runtime::kernelFor(const void *func) {
   k->module = moduleFor(mod);
   std::string cloneName = k->mangled + KOSAN_CLONE_SUFFIX;
   if (drv.moduleGetFunction(&k->instrumented, mod, cloneName.c_str()) != CUDA_SUCCESS) {
-    k->instrumented = nullptr;
-    k->whyPlain = "it was compiled without kosan";
-    return k;
+    k->instrumented = loadDeferredClone(k, cloneName);
+    if (!k->instrumented)
+      return k;
   }
   std::vector<size_t> sizes;
   for (size_t i = 0;; ++i) {

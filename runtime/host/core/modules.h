@@ -7,6 +7,7 @@
 #ifndef KOSAN_RUNTIME_HOST_CORE_MODULES_H
 #define KOSAN_RUNTIME_HOST_CORE_MODULES_H
 
+#include "core/deferred_table.h"
 #include "core/entry_test.h"
 #include "kosan/abi.h"
 #include "kosan/trace.h"
@@ -54,6 +55,13 @@ struct ModuleInfo {
   uint32_t precBase = 0, precSlots = 0;
   std::vector<kosan_site> sites;
   std::unordered_map<std::string, KernelSummaryInfo> summaries; // by mangled name
+  // Its deferred clones (abi.h, KOSAN_DEFERRED_SYMBOL): the table, read at
+  // the first launch that needs it (empty: none), and the modules the driver
+  // compiled from it.
+  bool deferredRead = false;
+  std::vector<char> deferred;
+  std::vector<DeferredKernel> deferredKernels;
+  std::vector<CUmodule> deferredModules;
   std::string strings;
   std::string str(uint32_t off) const {
     return off < strings.size() ? std::string(strings.c_str() + off) : "";
@@ -81,6 +89,13 @@ struct KernelInfo {
   const KernelSummaryInfo *summary = nullptr;
   bool warnedNoSummary = false;
   int dynSmemOptIn = 0;           // the clone's opt-in to dynamic shared memory, as set
+  // A deferred clone's copies of the module's __constant__ variables,
+  // refreshed from the module's before each launch of it.
+  struct Mirror {
+    CUdeviceptr from = 0, to = 0;
+    size_t bytes = 0;
+  };
+  std::vector<Mirror> mirrors;
   // The entry program's check (checkEntryProgram) once made: "" when it
   // can be evaluated; and the last launch's leaves and answer.
   bool entryChecked = false;

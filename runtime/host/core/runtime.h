@@ -198,6 +198,10 @@ private:
                        void **params, bool cooperative, const cudaLaunchConfig_t *ex);
   // The kernel's record when it has a usable instrumented clone (mu held).
   KernelInfo *instrumentedKernel(const void *func);
+  // A kernel's deferred clone (abi.h), compiled by the driver on first use;
+  // null with k->whyPlain set when it has none or it cannot be had.
+  CUfunction loadDeferredClone(KernelInfo *k, const std::string &cloneName);
+  bool readDeferredTable(ModuleInfo *m);
   ModuleInfo *moduleFor(CUmodule mod);
   void registerExitHandler();
   void installSignalHandlers();

@@ -1,0 +1,159 @@
+//===- runtime/host/core/deferred.cpp - Clones compiled at their first launch ===//
+//
+// A deferred clone (abi.h, KOSAN_DEFERRED_SYMBOL; passes/core/
+// DeferredClones.h) is PTX kept in its plain module. At the kernel's first
+// checked launch the table is read, the clone's PTX decompressed, its
+// table of the plain module's global addresses written into its text, and
+// the driver compiles it (and caches the machine code on disk, keyed by
+// the text, for later runs). Nothing here is a stream operation, so it may
+// happen while a stream is being captured into a graph.
+//
+//===----------------------------------------------------------------------===//
+#include "core/deferred_table.h"
+#include "core/modules.h"
+#include "core/runtime.h"
+
+#include "kosan/zstd_api.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace kosan::rt {
+
+namespace {
+
+// Copies from device memory on a stream of its own, so that a capture on
+// another stream (even in the global mode) is neither joined nor broken.
+bool copyFromDevice(const DriverApi &drv, void *dst, uint64_t src, size_t bytes) {
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  bool exchanged = drv.threadExchangeStreamCaptureMode &&
+                   drv.threadExchangeStreamCaptureMode(&mode) == CUDA_SUCCESS;
+  CUstream s = nullptr;
+  bool ok = drv.streamCreate(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
+            drv.memcpyDtoHAsync(dst, src, bytes, s) == CUDA_SUCCESS &&
+            drv.streamSynchronize(s) == CUDA_SUCCESS;
+  if (s && drv.streamDestroy)
+    drv.streamDestroy(s);
+  if (exchanged)
+    drv.threadExchangeStreamCaptureMode(&mode);
+  return ok;
+}
+
+} // namespace
+
+bool Runtime::readDeferredTable(ModuleInfo *m) {
+  if (m->deferredRead)
+    return !m->deferred.empty();
+  m->deferredRead = true;
+  uint64_t ptr = 0;
+  size_t bytes = 0;
+  if (isHip() || !moduleGlobal(m, KOSAN_DEFERRED_SYMBOL, ptr, bytes))
+    return false;
+  std::vector<char> blob(bytes);
+  if (!copyFromDevice(drv, blob.data(), ptr, bytes)) {
+    log("kosan: warning: cannot read a module's deferred clones; its kernels run "
+        "uninstrumented\n");
+    return false;
+  }
+  std::string why = parseDeferredTable(blob, m->deferredKernels);
+  if (!why.empty()) {
+    log("kosan: warning: cannot read a module's deferred clones (%s); its kernels run "
+        "uninstrumented\n", why.c_str());
+    m->deferredKernels.clear();
+    return false;
+  }
+  m->deferred = std::move(blob); // the kernels' frames point into it
+  return true;
+}
+
+CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneName) {
+  k->whyPlain = "it was compiled without kosan";
+  ModuleInfo *m = k->module;
+  if (!readDeferredTable(m))
+    return nullptr;
+  const DeferredKernel *e = nullptr;
+  for (const DeferredKernel &d : m->deferredKernels)
+    if (d.name == cloneName)
+      e = &d;
+  if (!e)
+    return nullptr;
+  const detail::ZstdApi *z = detail::zstdApi();
+  if (!z) {
+    k->whyPlain = "its instrumented code is zstd-compressed and libzstd was not found";
+    return nullptr;
+  }
+  if (e->ptxBytes > detail::maxZstdContentSize(e->zptx.size())) {
+    k->whyPlain = "its deferred clone's table is damaged";
+    return nullptr;
+  }
+  std::string ptx(e->ptxBytes, '\0');
+  size_t got = z->decompress(ptx.data(), ptx.size(), e->zptx.data(), e->zptx.size());
+  if (z->isError(got) || got != e->ptxBytes) {
+    k->whyPlain = "its deferred clone does not decompress";
+    return nullptr;
+  }
+  // The plain module's globals: addresses for the gtab, sources of mirrors.
+  std::vector<uint64_t> addresses;
+  std::vector<std::pair<std::string, KernelInfo::Mirror>> mirrors;
+  for (const DeferredRef &r : e->refs) {
+    uint64_t ptr = 0;
+    size_t bytes = 0;
+    if (!moduleGlobal(m, r.name, ptr, bytes)) {
+      k->whyPlain = "its module lacks the global '" + r.name + "' its deferred clone uses";
+      return nullptr;
+    }
+    if (r.kind == KOSAN_DEFERRED_MIRROR)
+      mirrors.push_back({r.name, {ptr, 0, bytes}});
+    else
+      addresses.push_back(ptr);
+  }
+  std::string why = writeGlobalTable(ptx, addresses);
+  if (!why.empty()) {
+    k->whyPlain = "its deferred clone is damaged (" + why + ")";
+    return nullptr;
+  }
+  char errors[4096] = {0};
+  CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errors, reinterpret_cast<void *>(uintptr_t(sizeof errors - 1))};
+  auto start = std::chrono::steady_clock::now();
+  CUmodule mod = nullptr;
+  CUresult rc = drv.moduleLoadDataEx ? drv.moduleLoadDataEx(&mod, ptx.c_str(), 2, keys, values)
+                                     : CUDA_ERROR_NOT_SUPPORTED;
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (rc != CUDA_SUCCESS) {
+    const char *name = nullptr;
+    if (drv.getErrorName)
+      drv.getErrorName(rc, &name);
+    std::string first(errors, strnlen(errors, sizeof errors));
+    first = first.substr(0, first.find('\n'));
+    k->whyPlain = std::string("the driver cannot compile its instrumented clone (") +
+                  (name ? name : "error " + std::to_string(int(rc))) +
+                  (first.empty() ? "" : ": " + first) + ")";
+    return nullptr;
+  }
+  m->deferredModules.push_back(mod);
+  CUfunction f = nullptr;
+  if (drv.moduleGetFunction(&f, mod, cloneName.c_str()) != CUDA_SUCCESS) {
+    k->whyPlain = "its deferred clone lacks the kernel";
+    return nullptr;
+  }
+  for (auto &[name, mirror] : mirrors) {
+    CUdeviceptr to = 0;
+    size_t bytes = 0;
+    if (drv.moduleGetGlobal(&to, &bytes, mod, name.c_str()) != CUDA_SUCCESS ||
+        bytes != mirror.bytes) {
+      k->whyPlain = "its deferred clone lacks its copy of '" + name + "'";
+      return nullptr;
+    }
+    mirror.to = to;
+    k->mirrors.push_back(mirror);
+  }
+  if (seconds >= 1.0)
+    log("kosan: note: compiled the instrumented clone of '%s' in %.1f s (first checked "
+        "launch; the driver caches it for later runs)\n",
+        k->name.c_str(), seconds);
+  k->whyPlain.clear();
+  return f;
+}
+
+} // namespace kosan::rt

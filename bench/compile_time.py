@@ -11,6 +11,11 @@ cases under bench/compile/ (named compile/NAME).
   bench/compile_time.py --samples /path/to/cuda-samples \\
       --programs compile/unrolled,reduction,threadFenceReduction --checks oob
 
+Clones are deferred to their first checked launch by default (kosan-clang++
+--kosan-defer-clones); --eager adds the builds that compile them with the
+module. The PTX lines are those of --cuda-device-only -S, which keeps the
+clones in the module either way.
+
 --baseline-driver OTHER adds OTHER's instrumented builds (another kosan, as
 "base:SETTING"), measured in the same run, program by program, so that the
 two compare under the same load.
@@ -96,6 +101,9 @@ def main():
     ap.add_argument("--cpu", action="store_true",
                     help="CPU seconds (user + system) of the compiler processes instead of wall "
                          "seconds: steadier on a loaded machine")
+    ap.add_argument("--eager", action="store_true",
+                    help="also measure each setting with the clones compiled with the build "
+                         "(--kosan-defer-clones=0), as \"eager:SETTING\"")
     ap.add_argument("--reps", type=int, default=1,
                     help="compiles per source and build, the fastest kept (on a shared machine) (default 1)")
     args = ap.parse_args()
@@ -106,6 +114,9 @@ def main():
     modes = [("plain", ["--kosan-plain"], args.driver)]
     if args.baseline_driver:
         modes += [("base:" + s, ["--kosan-checks=" + s], args.baseline_driver) for s in settings]
+    if args.eager:
+        modes += [("eager:" + s, ["--kosan-checks=" + s, "--kosan-defer-clones=0"], args.driver)
+                  for s in settings]
     modes += [(s, ["--kosan-checks=" + s], args.driver) for s in settings]
     head = "| program | " + " | ".join(
         f"{m} (s)" + ("" if args.no_ptx else f" | {m} PTX lines") + ("" if m == "plain" else f" | {m}/plain")

@@ -508,7 +508,8 @@ struct kosan_host_flag {
 // variables are refreshed from the plain module's before each launch.
 //   kosan_deferred_header, kosan_deferred_kernel[nkernels],
 //   kosan_deferred_ref[nrefs], char strings[strings_size],
-//   payload (each kernel's zstd frame at ptx_offset)
+//   payload: one zstd frame of every clone's PTX, one after another (the
+//   clones of one module share most of their text)
 #define KOSAN_DEFERRED_SYMBOL "__kosan_deferred"
 #define KOSAN_DEFERRED_MAGIC 0x4645444bu /* "KDEF" */
 #define KOSAN_DEFERRED_GTAB_SYMBOL "__kosan_gtab"
@@ -520,7 +521,8 @@ struct kosan_deferred_header {
   uint32_t nrefs;
   uint32_t strings_size;
   uint32_t reserved;
-  uint64_t payload_size;
+  uint64_t payload_zbytes;  // the frame
+  uint64_t payload_bytes;   // what it decompresses to
 };
 
 struct kosan_deferred_kernel {
@@ -528,9 +530,8 @@ struct kosan_deferred_kernel {
   uint32_t first_ref;     // its refs: [first_ref, first_ref + nrefs)
   uint32_t nrefs;
   uint32_t reserved;
-  uint64_t ptx_offset;    // its zstd frame in the payload
-  uint64_t ptx_zbytes;
-  uint64_t ptx_bytes;     // the PTX's size, decompressed (no terminating NUL)
+  uint64_t ptx_offset;    // its PTX in the decompressed payload
+  uint64_t ptx_bytes;     // (no terminating NUL)
 };
 
 // How a deferred clone reaches a global of the plain module.

@@ -150,8 +150,7 @@ struct Deferred {
   std::string name;
   std::vector<std::pair<std::string, Kind>> refs; // Address refs in gtab order
   std::vector<uint64_t> refBytes;
-  SmallVector<uint8_t, 0> zptx;
-  uint64_t ptxBytes = 0;
+  std::string ptx;
 };
 
 class Deferrer {
@@ -359,9 +358,8 @@ void emitTable(Module &M, const std::vector<Deferred> &deferred) {
     k.first_ref = refs.size();
     k.nrefs = D.refs.size();
     k.ptx_offset = payload.size();
-    k.ptx_zbytes = D.zptx.size();
-    k.ptx_bytes = D.ptxBytes;
-    payload.append(reinterpret_cast<const char *>(D.zptx.data()), D.zptx.size());
+    k.ptx_bytes = D.ptx.size();
+    payload += D.ptx;
     for (size_t i = 0; i < D.refs.size(); ++i) {
       kosan_deferred_ref r{};
       r.name_str = str(D.refs[i].first);
@@ -377,12 +375,15 @@ void emitTable(Module &M, const std::vector<Deferred> &deferred) {
   h.nkernels = kernels.size();
   h.nrefs = refs.size();
   h.strings_size = strings.size();
-  h.payload_size = payload.size();
+  SmallVector<uint8_t, 0> zpayload;
+  compression::zstd::compress(arrayRefFromStringRef(payload), zpayload, /*Level=*/3);
+  h.payload_zbytes = zpayload.size();
+  h.payload_bytes = payload.size();
   std::string blob(reinterpret_cast<const char *>(&h), sizeof h);
   blob.append(reinterpret_cast<const char *>(kernels.data()), kernels.size() * sizeof(kernels[0]));
   blob.append(reinterpret_cast<const char *>(refs.data()), refs.size() * sizeof(kosan_deferred_ref));
   blob += strings;
-  blob += payload;
+  blob.append(reinterpret_cast<const char *>(zpayload.data()), zpayload.size());
   Constant *Init = ConstantDataArray::getRaw(blob, blob.size(), Type::getInt8Ty(M.getContext()));
   auto *G = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
                                GlobalValue::ExternalLinkage, Init, KOSAN_DEFERRED_SYMBOL, nullptr,
@@ -421,8 +422,7 @@ bool deferClones(Module &M, FPFusion fusion) {
     if (MK)
       ptx = DF.compile(*MK, *K, whyNot);
     if (!ptx.empty()) {
-      D.ptxBytes = ptx.size();
-      compression::zstd::compress(arrayRefFromStringRef(ptx), D.zptx, /*Level=*/3);
+      D.ptx = std::move(ptx);
       deferred.push_back(std::move(D));
       gone.insert(K);
       for (GlobalVariable *G : C.globals)

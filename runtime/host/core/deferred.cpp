@@ -2,10 +2,10 @@
 //
 // A deferred clone (abi.h, KOSAN_DEFERRED_SYMBOL; passes/core/
 // DeferredClones.h) is PTX kept in its plain module. At the kernel's first
-// checked launch the table is read, the clone's PTX decompressed, its
-// table of the plain module's global addresses written into its text, and
-// the driver compiles it (and caches the machine code on disk, keyed by
-// the text, for later runs). Nothing here is a stream operation, so it may
+// checked launch the table is read, the clone's PTX decompressed and
+// compiled by the driver (which caches the machine code on disk, keyed by
+// the text, for later runs), and the plain module's global addresses
+// written into the loaded clone's table. Nothing here is a stream operation, so it may
 // happen while a stream is being captured into a graph.
 //
 //===----------------------------------------------------------------------===//
@@ -22,15 +22,17 @@ namespace kosan::rt {
 
 namespace {
 
-// Copies from device memory on a stream of its own, so that a capture on
-// another stream (even in the global mode) is neither joined nor broken.
-bool copyFromDevice(const DriverApi &drv, void *dst, uint64_t src, size_t bytes) {
+// A copy between host and device memory on a stream of its own, so that a
+// capture on another stream (even in the global mode) is neither joined nor
+// broken.
+bool copyAside(const DriverApi &drv, void *host, CUdeviceptr device, size_t bytes, bool toDevice) {
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
   bool exchanged = drv.threadExchangeStreamCaptureMode &&
                    drv.threadExchangeStreamCaptureMode(&mode) == CUDA_SUCCESS;
   CUstream s = nullptr;
   bool ok = drv.streamCreate(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
-            drv.memcpyDtoHAsync(dst, src, bytes, s) == CUDA_SUCCESS &&
+            (toDevice ? drv.memcpyHtoDAsync(device, host, bytes, s)
+                      : drv.memcpyDtoHAsync(host, device, bytes, s)) == CUDA_SUCCESS &&
             drv.streamSynchronize(s) == CUDA_SUCCESS;
   if (s && drv.streamDestroy)
     drv.streamDestroy(s);
@@ -50,16 +52,16 @@ bool Runtime::readDeferredTable(ModuleInfo *m) {
   if (isHip() || !moduleGlobal(m, KOSAN_DEFERRED_SYMBOL, ptr, bytes))
     return false;
   std::vector<char> blob(bytes);
-  if (!copyFromDevice(drv, blob.data(), ptr, bytes)) {
+  if (!copyAside(drv, blob.data(), ptr, bytes, /*toDevice=*/false)) {
     log("kosan: warning: cannot read a module's deferred clones; its kernels run "
         "uninstrumented\n");
     return false;
   }
-  std::string why = parseDeferredTable(blob, m->deferredKernels);
+  std::string why = parseDeferredTable(blob, m->deferredTable);
   if (!why.empty()) {
     log("kosan: warning: cannot read a module's deferred clones (%s); its kernels run "
         "uninstrumented\n", why.c_str());
-    m->deferredKernels.clear();
+    m->deferredTable = {};
     return false;
   }
   m->deferred = std::move(blob); // the kernels' frames point into it
@@ -72,7 +74,7 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
   if (!readDeferredTable(m))
     return nullptr;
   const DeferredKernel *e = nullptr;
-  for (const DeferredKernel &d : m->deferredKernels)
+  for (const DeferredKernel &d : m->deferredTable.kernels)
     if (d.name == cloneName)
       e = &d;
   if (!e)
@@ -82,16 +84,22 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
     k->whyPlain = "its instrumented code is zstd-compressed and libzstd was not found";
     return nullptr;
   }
-  if (e->ptxBytes > detail::maxZstdContentSize(e->zptx.size())) {
-    k->whyPlain = "its deferred clone's table is damaged";
-    return nullptr;
+  const DeferredTable &t = m->deferredTable;
+  if (m->deferredPtx.size() != t.payloadBytes) {
+    if (t.payloadBytes > detail::maxZstdContentSize(t.zpayload.size())) {
+      k->whyPlain = "its deferred clone's table is damaged";
+      return nullptr;
+    }
+    m->deferredPtx.assign(t.payloadBytes, '\0');
+    size_t got = z->decompress(m->deferredPtx.data(), m->deferredPtx.size(), t.zpayload.data(),
+                               t.zpayload.size());
+    if (z->isError(got) || got != t.payloadBytes) {
+      m->deferredPtx.clear();
+      k->whyPlain = "its deferred clone does not decompress";
+      return nullptr;
+    }
   }
-  std::string ptx(e->ptxBytes, '\0');
-  size_t got = z->decompress(ptx.data(), ptx.size(), e->zptx.data(), e->zptx.size());
-  if (z->isError(got) || got != e->ptxBytes) {
-    k->whyPlain = "its deferred clone does not decompress";
-    return nullptr;
-  }
+  std::string ptx = m->deferredPtx.substr(e->ptxOffset, e->ptxBytes);
   // The plain module's globals: addresses for the gtab, sources of mirrors.
   std::vector<uint64_t> addresses;
   std::vector<std::pair<std::string, KernelInfo::Mirror>> mirrors;
@@ -106,11 +114,6 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
       mirrors.push_back({r.name, {ptr, 0, bytes}});
     else
       addresses.push_back(ptr);
-  }
-  std::string why = writeGlobalTable(ptx, addresses);
-  if (!why.empty()) {
-    k->whyPlain = "its deferred clone is damaged (" + why + ")";
-    return nullptr;
   }
   char errors[4096] = {0};
   CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -136,6 +139,18 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
   if (drv.moduleGetFunction(&f, mod, cloneName.c_str()) != CUDA_SUCCESS) {
     k->whyPlain = "its deferred clone lacks the kernel";
     return nullptr;
+  }
+  // The addresses go into the loaded module, not its text: the text stays
+  // the same from run to run, so the driver's cache of compiled code finds it.
+  if (!addresses.empty()) {
+    CUdeviceptr gtab = 0;
+    size_t bytes = 0;
+    if (drv.moduleGetGlobal(&gtab, &bytes, mod, KOSAN_DEFERRED_GTAB_SYMBOL) != CUDA_SUCCESS ||
+        bytes != addresses.size() * sizeof(uint64_t) || !drv.memcpyHtoDAsync ||
+        !copyAside(drv, addresses.data(), gtab, bytes, /*toDevice=*/true)) {
+      k->whyPlain = "cannot give its deferred clone the addresses of the module's globals";
+      return nullptr;
+    }
   }
   for (auto &[name, mirror] : mirrors) {
     CUdeviceptr to = 0;

@@ -5,8 +5,8 @@
 
 namespace kosan::rt {
 
-std::string parseDeferredTable(std::span<const char> blob, std::vector<DeferredKernel> &out) {
-  out.clear();
+std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out) {
+  out = {};
   kosan_deferred_header h;
   if (blob.size() < sizeof h)
     return "the table is shorter than its header";
@@ -19,8 +19,10 @@ std::string parseDeferredTable(std::span<const char> blob, std::vector<DeferredK
   uint64_t refsAt = kernelsAt + uint64_t(h.nkernels) * sizeof(kosan_deferred_kernel);
   uint64_t stringsAt = refsAt + uint64_t(h.nrefs) * sizeof(kosan_deferred_ref);
   uint64_t payloadAt = stringsAt + h.strings_size;
-  if (h.payload_size > blob.size() || payloadAt > blob.size() - h.payload_size)
+  if (h.payload_zbytes > blob.size() || payloadAt > blob.size() - h.payload_zbytes)
     return "the table is damaged (its parts run past its end)";
+  out.zpayload = std::string_view(blob.data() + payloadAt, h.payload_zbytes);
+  out.payloadBytes = h.payload_bytes;
   std::string_view strings(blob.data() + stringsAt, h.strings_size);
   auto str = [&](uint32_t off) -> std::string {
     if (off >= strings.size())
@@ -31,12 +33,12 @@ std::string parseDeferredTable(std::span<const char> blob, std::vector<DeferredK
   for (uint32_t i = 0; i < h.nkernels; ++i) {
     kosan_deferred_kernel e;
     std::memcpy(&e, blob.data() + kernelsAt + uint64_t(i) * sizeof e, sizeof e);
-    if (uint64_t(e.first_ref) + e.nrefs > h.nrefs || e.ptx_offset > h.payload_size ||
-        e.ptx_zbytes > h.payload_size - e.ptx_offset)
+    if (uint64_t(e.first_ref) + e.nrefs > h.nrefs || e.ptx_offset > h.payload_bytes ||
+        e.ptx_bytes > h.payload_bytes - e.ptx_offset)
       return "the table is damaged (a kernel's entry points past it)";
     DeferredKernel k;
     k.name = str(e.name_str);
-    k.zptx = std::string_view(blob.data() + payloadAt + e.ptx_offset, e.ptx_zbytes);
+    k.ptxOffset = e.ptx_offset;
     k.ptxBytes = e.ptx_bytes;
     for (uint32_t j = 0; j < e.nrefs; ++j) {
       kosan_deferred_ref r;
@@ -45,25 +47,8 @@ std::string parseDeferredTable(std::span<const char> blob, std::vector<DeferredK
         return "the table is damaged (a global of unknown kind)";
       k.refs.push_back({str(r.name_str), r.kind, r.bytes});
     }
-    out.push_back(std::move(k));
+    out.kernels.push_back(std::move(k));
   }
-  return {};
-}
-
-std::string writeGlobalTable(std::string &ptx, std::span<const uint64_t> addresses) {
-  if (addresses.empty())
-    return {};
-  size_t at = ptx.find(KOSAN_DEFERRED_GTAB_SYMBOL "[");
-  size_t begin = at == std::string::npos ? at : ptx.rfind('\n', at);
-  size_t end = at == std::string::npos ? at : ptx.find(';', at);
-  if (begin == std::string::npos || end == std::string::npos)
-    return "the clone's PTX has no table of global addresses";
-  std::string line = ".visible .const .align 8 .u64 " KOSAN_DEFERRED_GTAB_SYMBOL "[" +
-                     std::to_string(addresses.size()) + "] = {";
-  for (size_t i = 0; i < addresses.size(); ++i)
-    line += (i ? ", " : "") + std::to_string(addresses[i]);
-  line += "}";
-  ptx.replace(begin + 1, end - begin - 1, line);
   return {};
 }
 

@@ -1,8 +1,8 @@
 //===- runtime/host/core/deferred_table.h - The table of deferred clones ---===//
 //
-// Reading a module's table of deferred clones (abi.h, KOSAN_DEFERRED_SYMBOL)
-// and preparing one clone's PTX for the driver: pure functions, tested on
-// tables the pass wrote (test/lit/pass/defer_clones.test).
+// Reading a module's table of deferred clones (abi.h, KOSAN_DEFERRED_SYMBOL):
+// a pure function, tested on tables the pass wrote
+// (test/lit/pass/defer_clones.test, through test/tools/kosan-deferred-dump).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KOSAN_RUNTIME_HOST_CORE_DEFERRED_TABLE_H
@@ -27,18 +27,18 @@ struct DeferredRef {
 struct DeferredKernel {
   std::string name; // the clone's
   std::vector<DeferredRef> refs;
-  std::string_view zptx; // its zstd frame, in the table
-  uint64_t ptxBytes = 0;
+  uint64_t ptxOffset = 0, ptxBytes = 0; // in the decompressed payload
+};
+
+struct DeferredTable {
+  std::vector<DeferredKernel> kernels;
+  std::string_view zpayload; // the zstd frame, in the table
+  uint64_t payloadBytes = 0; // what it decompresses to
 };
 
 // The kernels of a table; an error (one line) when it is not one this kosan
 // wrote, or is damaged.
-std::string parseDeferredTable(std::span<const char> blob, std::vector<DeferredKernel> &out);
-
-// Writes the addresses (in the order of the clone's KOSAN_DEFERRED_ADDRESS
-// refs) into the clone's PTX, as the initializer of its
-// KOSAN_DEFERRED_GTAB_SYMBOL; an error when the PTX has no such table.
-std::string writeGlobalTable(std::string &ptx, std::span<const uint64_t> addresses);
+std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out);
 
 } // namespace kosan::rt
 

@@ -51,6 +51,7 @@ struct DriverApi {
   CUresult (*streamSynchronize)(CUstream) = nullptr;
   CUresult (*memcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
   CUresult (*memcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*memcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream) = nullptr;
   CUresult (*moduleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *,
                                void **) = nullptr;
   CUresult (*threadExchangeStreamCaptureMode)(CUstreamCaptureMode *) = nullptr;
@@ -107,6 +108,7 @@ struct DriverApi {
     get("cuStreamSynchronize", streamSynchronize);
     get("cuMemcpyDtoHAsync", memcpyDtoHAsync);
     get("cuMemcpyDtoDAsync", memcpyDtoDAsync);
+    get("cuMemcpyHtoDAsync", memcpyHtoDAsync);
     get("cuModuleLoadDataEx", moduleLoadDataEx);
     get("cuThreadExchangeStreamCaptureMode", threadExchangeStreamCaptureMode);
     get("cuStreamDestroy", streamDestroy);

@@ -60,7 +60,8 @@ struct ModuleInfo {
   // compiled from it.
   bool deferredRead = false;
   std::vector<char> deferred;
-  std::vector<DeferredKernel> deferredKernels;
+  DeferredTable deferredTable;
+  std::string deferredPtx; // the payload, decompressed at the first clone wanted
   std::vector<CUmodule> deferredModules;
   std::string strings;
   std::string str(uint32_t off) const {

@@ -413,6 +413,8 @@ bool deferClones(Module &M, FPFusion fusion) {
   for (Function *K : clones) {
     Closure C = closureOf(*K, handles);
     std::string whyNot = C.whyNot;
+    if (whyNot.empty() && !K->use_empty())
+      whyNot = "the module refers to it";
     Deferred D;
     D.name = K->getName().str();
     std::unique_ptr<Module> MK;

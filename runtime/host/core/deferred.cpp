@@ -118,6 +118,12 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
   char errors[4096] = {0};
   CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {errors, reinterpret_cast<void *>(uintptr_t(sizeof errors - 1))};
+  // Large clones take the driver seconds (cudaTensorCoreGemm's, 1.7 MB of
+  // PTX: 12-19 s): say so before the wait, not only after it.
+  if (ptx.size() >= (512u << 10))
+    log("kosan: note: compiling the instrumented clone of '%s' (%zu KiB of PTX) for its "
+        "first checked launch\n",
+        k->name.c_str(), ptx.size() >> 10);
   auto start = std::chrono::steady_clock::now();
   CUmodule mod = nullptr;
   CUresult rc = drv.moduleLoadDataEx ? drv.moduleLoadDataEx(&mod, ptx.c_str(), 2, keys, values)

@@ -147,9 +147,13 @@ bool initializerNeedsAddress(const Constant *C) {
 }
 
 struct Deferred {
+  struct Ref {
+    std::string name;
+    Kind kind;
+    uint64_t bytes;
+  };
   std::string name;
-  std::vector<std::pair<std::string, Kind>> refs; // Address refs in gtab order
-  std::vector<uint64_t> refBytes;
+  std::vector<Ref> refs; // Address refs in gtab order, then Mirror refs
   std::string ptx;
 };
 
@@ -192,14 +196,14 @@ public:
       VMap[G] = NG;
       if (kind == Kind::Address) {
         addressed.push_back(NG);
-        D.refs.push_back({G->getName().str(), kind});
-        D.refBytes.push_back(M.getDataLayout().getTypeAllocSize(G->getValueType()));
+        D.refs.push_back({G->getName().str(), kind,
+                          M.getDataLayout().getTypeAllocSize(G->getValueType())});
       }
     }
     for (GlobalVariable *G : C.globals)
       if (kindOf(*G) == Kind::Mirror) {
-        D.refs.push_back({G->getName().str(), Kind::Mirror});
-        D.refBytes.push_back(M.getDataLayout().getTypeAllocSize(G->getValueType()));
+        D.refs.push_back({G->getName().str(), Kind::Mirror,
+                          M.getDataLayout().getTypeAllocSize(G->getValueType())});
       }
     for (Function *F : C.functions) {
       Function *NF = Function::Create(F->getFunctionType(), F->getLinkage(),
@@ -360,11 +364,11 @@ void emitTable(Module &M, const std::vector<Deferred> &deferred) {
     k.ptx_offset = payload.size();
     k.ptx_bytes = D.ptx.size();
     payload += D.ptx;
-    for (size_t i = 0; i < D.refs.size(); ++i) {
+    for (const Deferred::Ref &ref : D.refs) {
       kosan_deferred_ref r{};
-      r.name_str = str(D.refs[i].first);
-      r.kind = D.refs[i].second == Kind::Mirror ? KOSAN_DEFERRED_MIRROR : KOSAN_DEFERRED_ADDRESS;
-      r.bytes = D.refBytes[i];
+      r.name_str = str(ref.name);
+      r.kind = ref.kind == Kind::Mirror ? KOSAN_DEFERRED_MIRROR : KOSAN_DEFERRED_ADDRESS;
+      r.bytes = ref.bytes;
       refs.push_back(r);
     }
     kernels.push_back(k);

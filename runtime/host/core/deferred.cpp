@@ -5,8 +5,8 @@
 // checked launch the table is read, the clone's PTX decompressed and
 // compiled by the driver (which caches the machine code on disk, keyed by
 // the text, for later runs), and the plain module's global addresses
-// written into the loaded clone's table. Nothing here is a stream operation, so it may
-// happen while a stream is being captured into a graph.
+// written into the loaded clone's table. Its copies go through a stream of
+// their own, so it may happen while a stream is being captured into a graph.
 //
 //===----------------------------------------------------------------------===//
 #include "core/deferred_table.h"
@@ -140,7 +140,6 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
                   (first.empty() ? "" : ": " + first) + ")";
     return nullptr;
   }
-  m->deferredModules.push_back(mod);
   CUfunction f = nullptr;
   if (drv.moduleGetFunction(&f, mod, cloneName.c_str()) != CUDA_SUCCESS) {
     k->whyPlain = "its deferred clone lacks the kernel";

@@ -56,13 +56,12 @@ struct ModuleInfo {
   std::vector<kosan_site> sites;
   std::unordered_map<std::string, KernelSummaryInfo> summaries; // by mangled name
   // Its deferred clones (abi.h, KOSAN_DEFERRED_SYMBOL): the table, read at
-  // the first launch that needs it (empty: none), and the modules the driver
-  // compiled from it.
+  // the first launch that needs it (empty: none); the driver's modules of
+  // the clones live as long as the context, like the module's own.
   bool deferredRead = false;
   std::vector<char> deferred;
   DeferredTable deferredTable;
   std::string deferredPtx; // the payload, decompressed at the first clone wanted
-  std::vector<CUmodule> deferredModules;
   std::string strings;
   std::string str(uint32_t off) const {
     return off < strings.size() ? std::string(strings.c_str() + off) : "";

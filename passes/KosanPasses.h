@@ -15,8 +15,14 @@
 #include "llvm/IR/PassManager.h"
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kosan {
+
+// Where an NVPTX kernel's clone is compiled (core/DeferredClones.h): with
+// its module (Off), or at its first checked launch from its module kept as
+// bitcode (made PTX by libkosan_codegen.so) or as PTX made at build time.
+enum class DeferClones { Off, Bitcode, Ptx };
 
 struct PassOptions {
   uint32_t checks = 0;        // KOSAN_CHECK_* bits
@@ -70,10 +76,13 @@ struct PassOptions {
   // when not (checks/oob); kernels of more instructions than this are not
   // copied (0: none is).
   unsigned versionKernelMax = 4000;
-  // NVPTX, not relocatable: each kernel's clone is compiled by the driver at
-  // its first checked launch instead of with its module (core/
-  // DeferredClones.h). kosan-clang++ turns it on for builds of objects.
-  bool deferClones = false;
+  // NVPTX, not relocatable: each kernel's clone is compiled at its first
+  // checked launch instead of with its module (core/DeferredClones.h).
+  // kosan-clang++ turns it on (Bitcode) for builds of objects.
+  DeferClones deferClones = DeferClones::Off;
+  // The build's -mllvm -nvptx-* options, as the frontend saw them: a clone
+  // made PTX at run time is compiled with them (core/ClonePtx.h).
+  std::vector<std::string> codegenArgs;
   // Such a kernel's entry test, when it reads nothing but the launch, is
   // decided by the host at each launch for boxes of blocks (core/
   // EntryProgram.h); each block compares its index with the box. Off: every

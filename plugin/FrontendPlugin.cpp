@@ -186,6 +186,9 @@ protected:
     o.compileFlags = compileFlags(CI);
     o.fpFusion = fpFusion(CI);
     o.rdc |= CI.getLangOpts().GPURelocatableDeviceCode;
+    for (const std::string &arg : CI.getFrontendOpts().LLVMArgs)
+      if (StringRef(arg).starts_with("-nvptx-"))
+        o.codegenArgs.push_back(arg);
     if (o.mutate.active())
       o.mutate.skipPrefixes = systemHeaderDirectories(CI);
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
@@ -215,7 +218,15 @@ protected:
           return false;
         }
       } else if (key == "defer") {
-        opts.deferClones = value == "1";
+        if (value != "0" && value != "1" && value != "ptx") {
+          D.Report(D.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                     "kosan: -fplugin-arg-kosan-defer takes 0, 1 or ptx, not '%0'"))
+              << value;
+          return false;
+        }
+        opts.deferClones = value == "0"   ? kosan::DeferClones::Off
+                           : value == "1" ? kosan::DeferClones::Bitcode
+                                          : kosan::DeferClones::Ptx;
       } else if (key == "debug-func") {
         opts.debugFunction = value.str();
       } else if (key == "mutate") {

@@ -18,10 +18,15 @@
 
 #include "kosan/intercepts.h"
 
-#define KOSAN_ABI_VERSION 8
-#define KOSAN_VERSION_CHECK_SYMBOL "__kosan_version_mismatch_check_v8"
-// The same name as an identifier, for the runtime that defines it.
-#define KOSAN_VERSION_CHECK_FN __kosan_version_mismatch_check_v8
+#define KOSAN_ABI_VERSION 9
+// __kosan_version_mismatch_check_v<KOSAN_ABI_VERSION>, as an identifier for
+// the runtime that defines it and as a string for the pass that calls it.
+#define KOSAN_PASTE_(a, b) a##b
+#define KOSAN_PASTE(a, b) KOSAN_PASTE_(a, b)
+#define KOSAN_STRINGIFY_(x) #x
+#define KOSAN_STRINGIFY(x) KOSAN_STRINGIFY_(x)
+#define KOSAN_VERSION_CHECK_FN KOSAN_PASTE(__kosan_version_mismatch_check_v, KOSAN_ABI_VERSION)
+#define KOSAN_VERSION_CHECK_SYMBOL KOSAN_STRINGIFY(KOSAN_VERSION_CHECK_FN)
 
 // Suffix of the instrumented clone of every kernel and device function. The
 // uninstrumented original keeps its name, so a run with checks off launches
@@ -497,19 +502,21 @@ struct kosan_host_flag {
 
 // Deferred clones (NVPTX, not relocatable device code): the instrumented
 // clone of a kernel is not compiled to machine code with its module. Its
-// PTX, a module of its own (the clone, the device functions it calls and
-// the device runtime), is kept zstd-compressed in the device global
-// KOSAN_DEFERRED_SYMBOL of the plain module, and the runtime has the driver
-// compile it at the kernel's first checked launch (docs/design.md,
-// "Deferred clones"). A deferred clone reaches the plain module's globals
-// through its KOSAN_DEFERRED_GTAB_SYMBOL, a .const array of their
-// addresses whose declaration line the runtime rewrites with the values
-// before loading the PTX; its copies of the module's __constant__
-// variables are refreshed from the plain module's before each launch.
+// module of its own (the clone, the device functions it calls and the
+// device runtime) is kept zstd-compressed in the device global
+// KOSAN_DEFERRED_SYMBOL of the plain module, as LLVM bitcode that
+// libkosan_codegen.so makes PTX (KOSAN_DEFERRED_BITCODE, the default) or
+// as PTX (KOSAN_DEFERRED_PTX), and the runtime has the driver compile the
+// PTX at the kernel's first checked launch (docs/design.md, "Deferred
+// clones"). A deferred clone reaches the plain module's globals through
+// its KOSAN_DEFERRED_GTAB_SYMBOL, a .const array of their addresses that
+// the runtime fills once the clone is loaded; its copies of the module's
+// __constant__ variables are refreshed from the plain module's before
+// each launch.
 //   kosan_deferred_header, kosan_deferred_kernel[nkernels],
 //   kosan_deferred_ref[nrefs], char strings[strings_size],
-//   payload: one zstd frame of every clone's PTX, one after another (the
-//   clones of one module share most of their text)
+//   payload: one zstd frame of every clone's code, one after another (the
+//   clones of one module share most of it)
 #define KOSAN_DEFERRED_SYMBOL "__kosan_deferred"
 #define KOSAN_DEFERRED_MAGIC 0x4645444bu /* "KDEF" */
 #define KOSAN_DEFERRED_GTAB_SYMBOL "__kosan_gtab"
@@ -520,7 +527,7 @@ struct kosan_deferred_header {
   uint32_t nkernels;
   uint32_t nrefs;
   uint32_t strings_size;
-  uint32_t reserved;
+  uint32_t format;        // kosan_deferred_format
   uint64_t payload_zbytes;  // the frame
   uint64_t payload_bytes;   // what it decompresses to
 };
@@ -530,8 +537,14 @@ struct kosan_deferred_kernel {
   uint32_t first_ref;     // its refs: [first_ref, first_ref + nrefs)
   uint32_t nrefs;
   uint32_t reserved;
-  uint64_t ptx_offset;    // its PTX in the decompressed payload
-  uint64_t ptx_bytes;     // (no terminating NUL)
+  uint64_t code_offset;   // its code in the decompressed payload
+  uint64_t code_bytes;    // (no terminating NUL)
+};
+
+// What a table's payload holds.
+enum kosan_deferred_format {
+  KOSAN_DEFERRED_PTX = 0,     // PTX text
+  KOSAN_DEFERRED_BITCODE = 1, // LLVM bitcode, a module per clone (libkosan_codegen.so)
 };
 
 // How a deferred clone reaches a global of the plain module.

@@ -12,34 +12,33 @@
 //          address, loaded from the clone module's KOSAN_DEFERRED_GTAB_SYMBOL
 //          at the entry of each function that uses it;
 //      textures, surfaces and managed variables keep the clone in M;
-//   3. the clone's module, verified and compiled to PTX here, with the
-//      target and floating-point fusion of M's own code generation;
-//   4. the PTX, compressed, into M's KOSAN_DEFERRED_SYMBOL, and the clone
-//      and what only it used out of M. The globals it reaches by address
-//      get external linkage, so that the runtime finds them by name.
+//   3. the clone's module, verified, with what its code generation needs
+//      (ClonePtx.h: M's floating-point fusion and the build's -nvptx-*
+//      options), kept as bitcode (the default; libkosan_codegen.so makes
+//      it PTX at the first checked launch) or compiled to PTX here
+//      (DeferClones::Ptx);
+//   4. the clones' code, compressed, into M's KOSAN_DEFERRED_SYMBOL, and the
+//      clones and what only they used out of M. The globals they reach by
+//      address get external linkage, so that the runtime finds them by name.
 //
 //===----------------------------------------------------------------------===//
 #include "core/DeferredClones.h"
+#include "core/ClonePtx.h"
 
 #include "kosan/abi.h"
 
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/Compression.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -154,12 +153,12 @@ struct Deferred {
   };
   std::string name;
   std::vector<Ref> refs; // Address refs in gtab order, then Mirror refs
-  std::string ptx;
+  std::string code;      // its module's PTX or bitcode
 };
 
 class Deferrer {
 public:
-  Deferrer(Module &M, FPFusion fusion) : M(M), Ctx(M.getContext()), fusion(fusion) {}
+  explicit Deferrer(Module &M) : M(M), Ctx(M.getContext()) {}
 
   // The clone's module for K, or null (whyNot says why).
   std::unique_ptr<Module> extract(Function &K, const Closure &C, Deferred &D, std::string &whyNot) {
@@ -251,44 +250,8 @@ public:
     return MK;
   }
 
-  // PTX of MK, or empty (whyNot says why).
-  std::string compile(Module &MK, Function &K, std::string &whyNot) {
-    if (!TM) {
-      std::string err;
-      const llvm::Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), err);
-      if (!T) {
-        whyNot = "no code generator for " + M.getTargetTriple() + " (" + err + ")";
-        return {};
-      }
-      TargetOptions TO;
-      TO.AllowFPOpFusion = fusion == FPFusion::Fast ? FPOpFusion::Fast : FPOpFusion::Standard;
-      TM.reset(T->createTargetMachine(M.getTargetTriple(),
-                                      K.getFnAttribute("target-cpu").getValueAsString(),
-                                      K.getFnAttribute("target-features").getValueAsString(),
-                                      TO, std::nullopt, std::nullopt,
-                                      K.hasOptNone() ? CodeGenOptLevel::None
-                                                     : CodeGenOptLevel::Aggressive));
-      if (!TM) {
-        whyNot = "no target machine for " + M.getTargetTriple();
-        return {};
-      }
-    }
-    SmallString<0> ptx;
-    raw_svector_ostream os(ptx);
-    legacy::PassManager PM;
-    PM.add(new TargetLibraryInfoWrapperPass(Triple(M.getTargetTriple())));
-    if (TM->addPassesToEmitFile(PM, os, nullptr, CodeGenFileType::AssemblyFile)) {
-      whyNot = "the code generator cannot emit PTX";
-      return {};
-    }
-    PM.run(MK);
-    return std::string(ptx.str());
-  }
-
   Module &M;
   LLVMContext &Ctx;
-  FPFusion fusion;
-  std::unique_ptr<TargetMachine> TM;
 
 private:
   // Every use of each declaration in `addressed` (the plain module's global)
@@ -345,7 +308,7 @@ void dropAnnotations(Module &M, const DenseSet<Function *> &gone) {
     A->addOperand(N);
 }
 
-void emitTable(Module &M, const std::vector<Deferred> &deferred) {
+void emitTable(Module &M, const std::vector<Deferred> &deferred, DeferClones code) {
   std::string strings(1, '\0');
   auto str = [&](const std::string &s) {
     uint32_t at = strings.size();
@@ -361,9 +324,9 @@ void emitTable(Module &M, const std::vector<Deferred> &deferred) {
     k.name_str = str(D.name);
     k.first_ref = refs.size();
     k.nrefs = D.refs.size();
-    k.ptx_offset = payload.size();
-    k.ptx_bytes = D.ptx.size();
-    payload += D.ptx;
+    k.code_offset = payload.size();
+    k.code_bytes = D.code.size();
+    payload += D.code;
     for (const Deferred::Ref &ref : D.refs) {
       kosan_deferred_ref r{};
       r.name_str = str(ref.name);
@@ -379,6 +342,7 @@ void emitTable(Module &M, const std::vector<Deferred> &deferred) {
   h.nkernels = kernels.size();
   h.nrefs = refs.size();
   h.strings_size = strings.size();
+  h.format = code == DeferClones::Ptx ? KOSAN_DEFERRED_PTX : KOSAN_DEFERRED_BITCODE;
   SmallVector<uint8_t, 0> zpayload;
   compression::zstd::compress(arrayRefFromStringRef(payload), zpayload, /*Level=*/3);
   h.payload_zbytes = zpayload.size();
@@ -398,8 +362,10 @@ void emitTable(Module &M, const std::vector<Deferred> &deferred) {
 
 } // namespace
 
-bool deferClones(Module &M, FPFusion fusion) {
-  if (!Triple(M.getTargetTriple()).isNVPTX() || !compression::zstd::isAvailable())
+bool deferClones(Module &M, DeferClones code, FPFusion fusion,
+                 const std::vector<std::string> &codegenArgs) {
+  if (code == DeferClones::Off || !Triple(M.getTargetTriple()).isNVPTX() ||
+      !compression::zstd::isAvailable())
     return false;
   std::vector<Function *> clones;
   for (Function &F : M)
@@ -409,7 +375,9 @@ bool deferClones(Module &M, FPFusion fusion) {
   if (clones.empty())
     return false;
   DenseSet<const GlobalValue *> handles = handleGlobals(M);
-  Deferrer DF(M, resolveFPFusion(fusion, M));
+  Deferrer DF(M);
+  fusion = resolveFPFusion(fusion, M);
+  PtxEmitter emitter;
   std::vector<Deferred> deferred;
   DenseSet<Function *> gone;
   SetVector<GlobalVariable *> addressedInM;
@@ -422,20 +390,26 @@ bool deferClones(Module &M, FPFusion fusion) {
     Deferred D;
     D.name = K->getName().str();
     std::unique_ptr<Module> MK;
-    std::string ptx;
     if (whyNot.empty())
       MK = DF.extract(*K, C, D, whyNot);
-    if (MK)
-      ptx = DF.compile(*MK, *K, whyNot);
-    if (!ptx.empty()) {
-      D.ptx = std::move(ptx);
+    if (MK) {
+      recordCodegen(*MK, fusion, codegenArgs);
+      if (code == DeferClones::Ptx) {
+        // This process already has the build's code generator options.
+        D.code = emitter.emit(*MK, whyNot, /*applyOptions=*/false);
+      } else {
+        raw_string_ostream os(D.code);
+        WriteBitcodeToFile(*MK, os);
+      }
+    }
+    if (!D.code.empty()) {
       deferred.push_back(std::move(D));
       gone.insert(K);
       for (GlobalVariable *G : C.globals)
         if (kindOf(*G) != Kind::Copy)
           addressedInM.insert(G);
     } else {
-      ++whyNots[whyNot.empty() ? std::string("its PTX is empty") : whyNot];
+      ++whyNots[whyNot.empty() ? std::string("its code is empty") : whyNot];
     }
   }
   if (!whyNots.empty()) {
@@ -484,7 +458,7 @@ bool deferClones(Module &M, FPFusion fusion) {
         erased = true;
       }
   }
-  emitTable(M, deferred);
+  emitTable(M, deferred, code);
   return true;
 }
 

@@ -81,11 +81,15 @@ static cl::opt<bool> ClPrintEntryTests(
     "kosan-print-entry-tests",
     cl::desc("kosan: print the programs of the entry tests the host decides"), cl::Hidden,
     cl::init(false));
-static cl::opt<bool> ClDeferClones(
+static cl::opt<kosan::DeferClones> ClDeferClones(
     "kosan-defer-clones",
-    cl::desc("kosan: compile each kernel's clone at its first checked launch (its PTX kept in "
-             "the module) instead of with the module (NVPTX, not relocatable device code)"),
-    cl::Hidden, cl::init(false));
+    cl::desc("kosan: compile each kernel's clone at its first checked launch instead of with "
+             "the module (NVPTX, not relocatable device code)"),
+    cl::values(clEnumValN(kosan::DeferClones::Off, "0", "with the module"),
+               clEnumValN(kosan::DeferClones::Bitcode, "1",
+                          "its module kept as bitcode, made PTX at the launch"),
+               clEnumValN(kosan::DeferClones::Ptx, "ptx", "its module kept as PTX made now")),
+    cl::Hidden, cl::init(kosan::DeferClones::Off));
 static cl::opt<bool> ClHoistGroups(
     "kosan-hoist-groups",
     cl::desc("kosan: also check a group of a static object at a loop-invariant address once "
@@ -281,7 +285,8 @@ PreservedAnalyses KosanPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
   if (!PA.areAllPreserved() && !verifyKosanOutput(M))
     return PreservedAnalyses::none();
-  if (isDeviceModule(M) && opts.deferClones && !opts.rdc && deferClones(M, opts.fpFusion))
+  if (isDeviceModule(M) && !opts.rdc &&
+      deferClones(M, opts.deferClones, opts.fpFusion, opts.codegenArgs))
     PA = PreservedAnalyses::none();
   return PA;
 }

@@ -17,6 +17,9 @@ config.environment["PATH"] = os.pathsep.join(
 # Keep the driver's CUDA shim cache inside the build tree.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
+# The runtime's code generator of clones kept as bitcode, for test tools that
+# link the runtime's logic (kosan-deferred-dump) rather than libkosan_rt.so.
+config.environment["KOSAN_CODEGEN"] = os.path.join(config.kosan_obj_root, "lib", "libkosan_codegen.so")
 # The tests of minutes (the sweep of every source through every pass):
 # KOSAN_LONG_TESTS=1, as CI runs them (./run test says how).
 if os.environ.get("KOSAN_LONG_TESTS") == "1":

@@ -2,13 +2,16 @@
 //
 // Test-only: reads the table of deferred clones (abi.h) from the PTX of a
 // device module (kosan-clang++ --cuda-device-only -S
-// -fplugin-arg-kosan-defer=1) with the runtime's own reader, and prints
-// each clone and the globals it reaches. With --ptx NAME FILE it writes
-// that clone's PTX, decompressed, as the runtime hands it to the driver.
+// -fplugin-arg-kosan-defer=1 or =ptx) with the runtime's own reader, and
+// prints each clone and the globals it reaches. With --ptx NAME FILE it
+// writes that clone's PTX as the runtime hands it to the driver (a clone
+// kept as bitcode made PTX as the runtime makes it: core/clone_codegen.h);
+// with --code NAME FILE, its code as kept (bitcode or PTX).
 //
-//   kosan-deferred-dump module.ptx [--ptx CLONE out.ptx]
+//   kosan-deferred-dump module.ptx [--ptx|--code CLONE FILE]
 //
 //===----------------------------------------------------------------------===//
+#include "core/clone_codegen.h"
 #include "core/deferred_table.h"
 #include "kosan/zstd_api.h"
 
@@ -23,7 +26,7 @@ using namespace kosan::rt;
 
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 5) {
-    std::fprintf(stderr, "usage: %s module.ptx [--ptx CLONE out.ptx]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s module.ptx [--ptx|--code CLONE FILE]\n", argv[0]);
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -59,17 +62,29 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "the payload does not decompress\n");
     return 1;
   }
-  std::printf("%zu clones, %zu bytes of PTX in %zu\n", table.kernels.size(), payload.size(),
+  const char *form = table.format == KOSAN_DEFERRED_BITCODE ? "bitcode" : "PTX";
+  std::printf("%zu clones, %zu bytes of %s in %zu\n", table.kernels.size(), payload.size(), form,
               table.zpayload.size());
   for (const DeferredKernel &k : table.kernels) {
-    std::printf("clone %s: %zu bytes of PTX\n", k.name.c_str(), size_t(k.ptxBytes));
+    std::printf("clone %s: %zu bytes of %s\n", k.name.c_str(), size_t(k.codeBytes), form);
     for (const DeferredRef &r : k.refs) {
       std::printf("  %s %s %zu bytes\n", r.kind == KOSAN_DEFERRED_MIRROR ? "mirror" : "address",
                   r.name.c_str(), size_t(r.bytes));
     }
     if (argc != 5 || k.name != argv[3])
       continue;
-    std::ofstream(argv[4]) << payload.substr(k.ptxOffset, k.ptxBytes);
+    std::string code = payload.substr(k.codeOffset, k.codeBytes);
+    if (std::strcmp(argv[2], "--ptx") == 0 && table.format == KOSAN_DEFERRED_BITCODE) {
+      ClonePtx made = clonePtx(code);
+      if (made.ptx.empty()) {
+        std::fprintf(stderr, "%s\n", made.why.c_str());
+        return 1;
+      }
+      std::printf("  made PTX: %zu bytes, %s\n", made.ptx.size(),
+                  made.generated ? "generated" : "from the cache");
+      code = std::move(made.ptx);
+    }
+    std::ofstream(argv[4], std::ios::binary) << code;
   }
   return 0;
 }

@@ -56,8 +56,9 @@ DriverOptions parseDriverOptions(const std::vector<std::string> &Args) {
       Options.PrintCudaPath = true;
     else if (Arg == "--kosan-dlink")
       Options.DeviceLinkOnly = true;
-    else if (Arg == "--kosan-defer-clones=0" || Arg == "--kosan-defer-clones=1")
-      Options.DeferClones = Arg.back() == '1';
+    else if (Arg == "--kosan-defer-clones=0" || Arg == "--kosan-defer-clones=1" ||
+             Arg == "--kosan-defer-clones=ptx")
+      Options.DeferClones = std::string(Arg.substr(std::strlen("--kosan-defer-clones=")));
     else if (startsWith(Arg, "--kosan-mutate=")) {
       std::string Id(Arg.substr(std::strlen("--kosan-mutate=")));
       if (Id.size() != 12 ||
@@ -503,8 +504,8 @@ void planCommands(const DriverOptions &Options, const CommandFacts &Facts,
        "-fplugin-arg-kosan-checks=" + (Instrument ? Options.Checks : "none")});
   // Clones compiled at their first checked launch: not when the user reads
   // the device code clang writes (-S, -emit-llvm), where they stay in it.
-  if (Instrument && Options.DeferClones && !Facts.EmitsText)
-    Add({"-fplugin-arg-kosan-defer=1"});
+  if (Instrument && Options.DeferClones != "0" && !Facts.EmitsText)
+    Add({"-fplugin-arg-kosan-defer=" + Options.DeferClones});
   // Mutation analysis (docs/mutate.md), in plain builds too.
   if (Options.Mutate) {
     P.MutateReport = Facts.DryRun ? "mutants-applied"

@@ -37,9 +37,11 @@ struct DriverOptions {
   bool PrintCudaPath = false; // --kosan-print-cuda-path
   bool Help = false;
   bool DeviceLinkOnly = false; // --kosan-dlink
-  // --kosan-defer-clones=0: compile the clones with their module (the
-  // default defers each to its first checked launch; see DeferredClones.h)
-  bool DeferClones = true;
+  // --kosan-defer-clones=: each clone compiled at its first checked launch,
+  // kept as bitcode ("1", the default) or as PTX made at build time
+  // ("ptx"), or with its module ("0"); see DeferredClones.h. The value is
+  // the plugin's -fplugin-arg-kosan-defer=.
+  std::string DeferClones = "1";
   std::optional<std::string> Mutate;     // --kosan-mutate=ID: build that mutant
   std::optional<std::string> MutateList; // --kosan-mutate-list=FILE
 };

@@ -468,13 +468,16 @@ KOSAN OPTIONS:
 %s  --kosan-plain           build without instrumentation through the same
                           compatibility layer (a baseline; the plugin is
                           loaded with no checks, for its compatibility pass)
-  --kosan-defer-clones=<0|1>
+  --kosan-defer-clones=<1|ptx|0>
                           1 (default): each kernel's instrumented clone is
-                          kept as PTX and compiled by the driver at its first
-                          checked launch (cached on disk for later runs), so
-                          the build compiles the plain kernels only; 0: the
-                          clones are compiled with the build. -S and
-                          -emit-llvm keep them in what clang writes
+                          kept as LLVM bitcode, made PTX (libkosan_codegen.so)
+                          and compiled by the driver at its first checked
+                          launch, both kept on disk for later runs, so the
+                          build compiles the plain kernels only; ptx: kept as
+                          PTX made at build time (the program then runs
+                          where LLVM is missing); 0: the clones are compiled
+                          with the build. -S and -emit-llvm keep them in what
+                          clang writes
   --kosan-mutate=<id>     build the mutant <id> of the device code (mutation
                           analysis: docs/mutate.md); exit status 2 if no
                           device module of the build has it

@@ -15,6 +15,9 @@ std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out) {
     return "not a table of deferred clones";
   if (h.abi_version != KOSAN_ABI_VERSION)
     return "the table is from another kosan version";
+  if (h.format != KOSAN_DEFERRED_PTX && h.format != KOSAN_DEFERRED_BITCODE)
+    return "the table is damaged (its clones' code is of unknown form)";
+  out.format = h.format;
   uint64_t kernelsAt = sizeof h;
   uint64_t refsAt = kernelsAt + uint64_t(h.nkernels) * sizeof(kosan_deferred_kernel);
   uint64_t stringsAt = refsAt + uint64_t(h.nrefs) * sizeof(kosan_deferred_ref);
@@ -33,13 +36,13 @@ std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out) {
   for (uint32_t i = 0; i < h.nkernels; ++i) {
     kosan_deferred_kernel e;
     std::memcpy(&e, blob.data() + kernelsAt + uint64_t(i) * sizeof e, sizeof e);
-    if (uint64_t(e.first_ref) + e.nrefs > h.nrefs || e.ptx_offset > h.payload_bytes ||
-        e.ptx_bytes > h.payload_bytes - e.ptx_offset)
+    if (uint64_t(e.first_ref) + e.nrefs > h.nrefs || e.code_offset > h.payload_bytes ||
+        e.code_bytes > h.payload_bytes - e.code_offset)
       return "the table is damaged (a kernel's entry points past it)";
     DeferredKernel k;
     k.name = str(e.name_str);
-    k.ptxOffset = e.ptx_offset;
-    k.ptxBytes = e.ptx_bytes;
+    k.codeOffset = e.code_offset;
+    k.codeBytes = e.code_bytes;
     for (uint32_t j = 0; j < e.nrefs; ++j) {
       kosan_deferred_ref r;
       std::memcpy(&r, blob.data() + refsAt + uint64_t(e.first_ref + j) * sizeof r, sizeof r);

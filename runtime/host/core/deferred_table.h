@@ -27,10 +27,11 @@ struct DeferredRef {
 struct DeferredKernel {
   std::string name; // the clone's
   std::vector<DeferredRef> refs;
-  uint64_t ptxOffset = 0, ptxBytes = 0; // in the decompressed payload
+  uint64_t codeOffset = 0, codeBytes = 0; // in the decompressed payload
 };
 
 struct DeferredTable {
+  uint32_t format = KOSAN_DEFERRED_PTX; // kosan_deferred_format
   std::vector<DeferredKernel> kernels;
   std::string_view zpayload; // the zstd frame, in the table
   uint64_t payloadBytes = 0; // what it decompresses to

@@ -61,7 +61,7 @@ struct ModuleInfo {
   bool deferredRead = false;
   std::vector<char> deferred;
   DeferredTable deferredTable;
-  std::string deferredPtx; // the payload, decompressed at the first clone wanted
+  std::string deferredCode; // the payload, decompressed at the first clone wanted
   std::string strings;
   std::string str(uint32_t off) const {
     return off < strings.size() ? std::string(strings.c_str() + off) : "";

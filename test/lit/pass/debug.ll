@@ -62,7 +62,7 @@ entry:
 
 ; Header: "KSIT", ABI 5, 3 sites, 79 bytes of strings, module "<stdin>" at 71,
 ; no llvm.ident, no floating point, 1 kernel, 2 parameters.
-; DBG:      @__kosan_site_table = addrspace(1) constant [311 x i8] c"KSIT\08\00\00\00\03\00\00\00O\00\00\00G\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\02\00\00\00\00\00\00\00
+; DBG:      @__kosan_site_table = addrspace(1) constant [311 x i8] c"KSIT\09\00\00\00\03\00\00\00O\00\00\00G\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\02\00\00\00\00\00\00\00
 ; Site 0: fn "_Z1kPfl"(17), file "src/kernel.cu"(3), line 12, col 8, store(1),
 ;         global(0), 4 bytes, object "a"(1), argument 0, not inlined.
 ; DBG-SAME: \11\00\00\00\03\00\00\00\0C\00\00\00\08\00\00\00\01\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
@@ -144,7 +144,7 @@ entry:
 ; Without debug info: fn "k"(3), no file, line 0, and the position of the
 ; access in the clone when it is instrumented, as column (9, 118 and 221:
 ; the inline report of each earlier site counts): three distinct sites.
-; NODBG:      @__kosan_site_table = addrspace(1) constant [247 x i8] c"KSIT\08\00\00\00\03\00\00\00\0F\00\00\00\07\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\02\00\00\00\00\00\00\00
+; NODBG:      @__kosan_site_table = addrspace(1) constant [247 x i8] c"KSIT\09\00\00\00\03\00\00\00\0F\00\00\00\07\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\02\00\00\00\00\00\00\00
 ; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\09\00\00\00\01\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
 ; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00v\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00
 ; NODBG-SAME: \03\00\00\00\00\00\00\00\00\00\00\00\DD\00\00\00\02\00\00\00\00\00\00\00\04\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00

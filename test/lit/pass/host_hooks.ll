@@ -126,10 +126,10 @@ declare i32 @cudaFree(ptr)
 ; CHECK-LABEL: define linkonce_odr hidden i32 @__kosan_cudaLaunchKernel(ptr %0, i64 %1, i32 %2, i64 %3, i32 %4, ptr %5, i64 %6, ptr %7)
 ; CHECK:         call ptr @__kosan_loader_resolve(ptr @kosan.entry{{[.0-9]*}}, ptr @cudaLaunchKernel,
 ; CHECK:         tail call i32 %{{[0-9]+}}(ptr %0, i64 %1, i32 %2, i64 %3, i32 %4, ptr %5, i64 %6, ptr %7)
-; CHECK-LABEL: define linkonce_odr hidden void @__kosan_version_mismatch_check_v8()
-; CHECK:         call ptr @__kosan_loader_resolve(ptr @kosan.entry{{[.0-9]*}}, ptr @kosan.noop{{[.0-9]*}}, ptr @__kosan_loader_slot.__kosan_version_mismatch_check_v8)
+; CHECK-LABEL: define linkonce_odr hidden void @__kosan_version_mismatch_check_v{{[0-9]+}}()
+; CHECK:         call ptr @__kosan_loader_resolve(ptr @kosan.entry{{[.0-9]*}}, ptr @kosan.noop{{[.0-9]*}}, ptr @__kosan_loader_slot.__kosan_version_mismatch_check_v{{[0-9]+}})
 ; CHECK-LABEL: define internal void @kosan.module_ctor() {
-; CHECK-NEXT:    call void @__kosan_version_mismatch_check_v8()
+; CHECK-NEXT:    call void @__kosan_version_mismatch_check_v{{[0-9]+}}()
 ; CHECK-NEXT:    ret void
 
 ; The loader: its state shared by the program's objects, the public API kept.

@@ -61,7 +61,7 @@ define void @ops(ptr %x, ptr %out) {
 
 ; The site table: 5 sites, operation sites of kind 11 ("\0B"), the kernel
 ; entry's flags 96 (fingerprints and operations), and the operations' names.
-; CODES: @__kosan_site_table = {{.*}}c"KSIT\08\00\00\00\05\00\00\00{{.*}}\0B\00\00\00{{.*}}\06\00\00\00`\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\05\00\00\00{{.*}}\00fadd\00ops\00fma.mul\00fma\00fsub\00store\00
+; CODES: @__kosan_site_table = {{.*}}c"KSIT\09\00\00\00\05\00\00\00{{.*}}\0B\00\00\00{{.*}}\06\00\00\00`\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\05\00\00\00{{.*}}\00fadd\00ops\00fma.mul\00fma\00fsub\00store\00
 ; CODES: call void @__kosan_order_op(i64 {{%.*}}, i64 {{%.*}}, i64 {{%.*}}, i64 -1213939481831638464, i32
 ; CODES: call void @__kosan_order_op(i64 {{%.*}}, i64 {{%.*}}, i64 {{%.*}}, i64 3282535674580616939, i32
 ; CODES: call void @__kosan_order_op(i64 {{%.*}}, i64 {{%.*}}, i64 {{%.*}}, i64 -2545766234644546009, i32

@@ -34,7 +34,7 @@ attributes #0 = { "target-cpu"="sm_80" "target-features"="+ptx77,+sm_80" }
 !0 = !{ptr @k, !"kernel", i32 1}
 
 ; The table starts with its header: magic "KSIT", ABI version 4, two sites.
-; CHECK:  @__kosan_site_table = addrspace(1) constant [{{[0-9]+}} x i8] c"KSIT\08\00\00\00\02\00\00\00{{.*}}", align 8
+; CHECK:  @__kosan_site_table = addrspace(1) constant [{{[0-9]+}} x i8] c"KSIT\09\00\00\00\02\00\00\00{{.*}}", align 8
 ; CHECK:  @llvm.used = appending global [1 x ptr] [ptr addrspacecast (ptr addrspace(1) @__kosan_site_table to ptr)], section "llvm.metadata"
 
 ; Without the runtime, the table check stays a declaration, for a device

@@ -12,8 +12,9 @@ cases under bench/compile/ (named compile/NAME).
       --programs compile/unrolled,reduction,threadFenceReduction --checks oob
 
 Clones are deferred to their first checked launch by default (kosan-clang++
---kosan-defer-clones); --eager adds the builds that compile them with the
-module. The PTX lines are those of --cuda-device-only -S, which keeps the
+--kosan-defer-clones), kept as bitcode; --eager adds the builds that compile
+them with the module, --ptx-deferred those that keep them as PTX made at
+build time (--kosan-defer-clones=ptx). The PTX lines are those of --cuda-device-only -S, which keeps the
 clones in the module either way.
 
 --baseline-driver OTHER adds OTHER's instrumented builds (another kosan, as
@@ -104,6 +105,9 @@ def main():
     ap.add_argument("--eager", action="store_true",
                     help="also measure each setting with the clones compiled with the build "
                          "(--kosan-defer-clones=0), as \"eager:SETTING\"")
+    ap.add_argument("--ptx-deferred", action="store_true",
+                    help="also measure each setting with the clones kept as PTX made at build "
+                         "time (--kosan-defer-clones=ptx), as \"ptx:SETTING\"")
     ap.add_argument("--reps", type=int, default=1,
                     help="compiles per source and build, the fastest kept (on a shared machine) (default 1)")
     args = ap.parse_args()
@@ -116,6 +120,9 @@ def main():
         modes += [("base:" + s, ["--kosan-checks=" + s], args.baseline_driver) for s in settings]
     if args.eager:
         modes += [("eager:" + s, ["--kosan-checks=" + s, "--kosan-defer-clones=0"], args.driver)
+                  for s in settings]
+    if args.ptx_deferred:
+        modes += [("ptx:" + s, ["--kosan-checks=" + s, "--kosan-defer-clones=ptx"], args.driver)
                   for s in settings]
     modes += [(s, ["--kosan-checks=" + s], args.driver) for s in settings]
     head = "| program | " + " | ".join(

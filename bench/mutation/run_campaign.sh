@@ -9,23 +9,19 @@
 #
 # Run from anywhere, with kosan built in build/ (or, on a machine without
 # LLVM, the bundle of test/gpu/make-device-bundle.sh --with-clang in
-# .gpu-carry/, unpacked as test/gpu/device-run.sh does). Stopped by its time
+# .gpu-carry/, unpacked by test/gpu/device-env.sh). Stopped by its time
 # limit, the campaign still writes the reports of what it judged; the same
 # command resumes it.
 set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
-out=${OUT:-/tmp/kosan-campaign-out}
+export OUT=${OUT:-/tmp/kosan-campaign-out}
+# The bundle, unpacked and put on the paths as for the GPU tests.
+if [ -d .gpu-carry ]; then
+  . test/gpu/device-env.sh
+fi
+out=$OUT
 mkdir -p "$out"
-if [ -f .gpu-carry/bundle.txz ] && [ ! -x build/bin/kosan-mutate ]; then
-  tar xJf .gpu-carry/bundle.txz
-fi
-if ls .gpu-carry/debs/*.deb >/dev/null 2>&1 && ! command -v clang++-19 >/dev/null; then
-  mkdir -p .gpu/clang
-  for deb in .gpu-carry/debs/*.deb; do dpkg -x "$deb" .gpu/clang; done
-  export LD_LIBRARY_PATH=$root/.gpu/clang/usr/lib/x86_64-linux-gnu:$root/.gpu/clang/usr/lib/llvm-19/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  export KOSAN_CLANG=$root/.gpu/clang/usr/lib/llvm-19/bin/clang++
-fi
 export KOSAN_BUILD_DIR=$root/build
 nvidia-smi -L | tee "$out/gpu.txt"
 start=$(date +%s)

@@ -15,14 +15,18 @@ if [ -n "$built_in" ] && [ "$built_in" != "$root" ] && [ ! -e "$built_in" ]; the
 fi
 export PATH=$root/.gpu/bin:$PATH
 export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# Debian's clang 19, carried as packages (make-device-bundle.sh --with-clang):
-# unpacked here, it lets kosan compile on this machine.
+# Debian's LLVM 19 library (libkosan_codegen.so makes deferred clones PTX
+# with it) and, with make-device-bundle.sh --with-clang, clang 19, carried
+# as packages: unpacked here; clang lets kosan compile on this machine.
 if ls .gpu-carry/debs/*.deb >/dev/null 2>&1; then
-  if [ ! -x .gpu/clang/usr/lib/llvm-19/bin/clang++ ]; then
-    mkdir -p .gpu/clang
-    for deb in .gpu-carry/debs/*.deb; do dpkg -x "$deb" .gpu/clang; done
+  if [ ! -f .gpu/llvm/.unpacked ]; then
+    mkdir -p .gpu/llvm
+    for deb in .gpu-carry/debs/*.deb; do dpkg -x "$deb" .gpu/llvm; done
+    touch .gpu/llvm/.unpacked
   fi
-  export LD_LIBRARY_PATH=$root/.gpu/clang/usr/lib/x86_64-linux-gnu:$root/.gpu/clang/usr/lib/llvm-19/lib:$LD_LIBRARY_PATH
-  export KOSAN_CLANG=$root/.gpu/clang/usr/lib/llvm-19/bin/clang++
-  echo "clang for kosan: $($KOSAN_CLANG --version | head -1)" | tee -a "$out/gpu.txt"
+  export LD_LIBRARY_PATH=$root/.gpu/llvm/usr/lib/x86_64-linux-gnu:$root/.gpu/llvm/usr/lib/llvm-19/lib:$LD_LIBRARY_PATH
+  if [ -x .gpu/llvm/usr/lib/llvm-19/bin/clang++ ]; then
+    export KOSAN_CLANG=$root/.gpu/llvm/usr/lib/llvm-19/bin/clang++
+    echo "clang for kosan: $($KOSAN_CLANG --version | head -1)" | tee -a "$out/gpu.txt"
+  fi
 fi

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Packs what a machine with a GPU but without LLVM needs to run the GPU tests
-# and examples built here: FileCheck, not and lit, the built programs, and
-# kosan's tools. With --with-clang it also carries Debian's clang 19 as
-# packages (about 47 MB), so that kosan can compile there too: the tests that
-# build at run time (PyTorch extensions through kosan-nvcc) need it.
+# and examples built here: FileCheck, not and lit, the built programs,
+# kosan's tools, and Debian's LLVM 19 library as packages (libllvm19 and
+# libz3-4), which libkosan_codegen.so links to make deferred clones PTX. With
+# --with-clang it also carries Debian's clang 19 (about 47 MB in all), so that
+# kosan can compile there too: the tests that build at run time (PyTorch
+# extensions through kosan-nvcc) need it.
 # Run from the repository root; everything goes to .gpu-carry/ (ignored by
 # git), which device-run.sh unpacks.
 set -eu
@@ -21,19 +23,14 @@ cp "$llvm/bin/FileCheck" "$llvm/bin/not" .gpu/bin/
 cp -r "$llvm/build/utils/lit" .gpu/lit
 mkdir -p .gpu-carry
 rm -rf .gpu-carry/debs
-if [ $with_clang = 1 ]; then
-  # clang, its libraries and its resource headers; libz3 comes with them.
-  mkdir -p .gpu-carry/debs
-  (cd .gpu-carry/debs &&
-   apt-get download -q clang-19 libclang-cpp19 libllvm19 libclang-common-19-dev libz3-4 2>&1 |
-     grep -v "couldn't be accessed by user '_apt'" || true)
-  ls .gpu-carry/debs/*.deb >/dev/null
-else
-  # FileCheck's shared libraries that a bare CUDA image may lack.
-  for lib in $(ldd "$llvm/bin/FileCheck" | awk '/=>/ {print $3}' | grep -E 'libz3'); do
-    cp "$lib" .gpu/lib/
-  done
-fi
+# LLVM's library and libz3 (FileCheck needs it too); clang, its libraries
+# and its resource headers with --with-clang.
+debs="libllvm19 libz3-4"
+[ $with_clang = 1 ] && debs="$debs clang-19 libclang-cpp19 libclang-common-19-dev"
+mkdir -p .gpu-carry/debs
+(cd .gpu-carry/debs &&
+ apt-get download -q $debs 2>&1 | grep -v "couldn't be accessed by user '_apt'" || true)
+ls .gpu-carry/debs/*.deb >/dev/null
 # kosan's tools, stripped (debug information is most of their size), in the
 # build tree's layout.
 stage=.gpu-carry/stage
@@ -44,7 +41,7 @@ done
 # The Python commands (bin/kosan: kosan judge) and the host library the
 # Python package reads traces with.
 [ -f "$build/bin/kosan" ] && cp "$build/bin/kosan" "$stage/$build/bin/kosan"
-for f in libkosan.so libkosan_rt.so libkosan_host.so; do
+for f in libkosan.so libkosan_rt.so libkosan_codegen.so libkosan_host.so; do
   strip --strip-unneeded -o "$stage/$build/lib/$f" "$build/lib/$f"
 done
 cp -r "$build/share/kosan" "$stage/$build/share/"

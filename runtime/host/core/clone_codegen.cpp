@@ -92,7 +92,7 @@ std::string clonePtxCacheName(std::string_view bitcode) {
   return name;
 }
 
-ClonePtx clonePtx(std::string_view bitcode) {
+ClonePtx clonePtx(std::string_view bitcode, const std::function<void()> &beforeGenerating) {
   ClonePtx out;
   std::string dir = clonePtxCacheDir();
   std::string file = dir.empty() ? std::string() : dir + "/" + clonePtxCacheName(bitcode);
@@ -110,6 +110,8 @@ ClonePtx clonePtx(std::string_view bitcode) {
     out.why = "the code generator, " KOSAN_CODEGEN_LIBRARY ", does not load (" + lib.error + ")";
     return out;
   }
+  if (beforeGenerating)
+    beforeGenerating();
   char *made = nullptr;
   size_t bytes = 0;
   auto start = std::chrono::steady_clock::now();

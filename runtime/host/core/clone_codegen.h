@@ -12,6 +12,7 @@
 #ifndef KOSAN_RUNTIME_HOST_CORE_CLONE_CODEGEN_H
 #define KOSAN_RUNTIME_HOST_CORE_CLONE_CODEGEN_H
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -25,7 +26,10 @@ struct ClonePtx {
 };
 
 // Thread-safe (the code generator compiles one module at a time).
-ClonePtx clonePtx(std::string_view bitcode);
+// beforeGenerating, when given, is called once the cache has missed, just
+// before the code generator runs (a note for a long wait).
+ClonePtx clonePtx(std::string_view bitcode,
+                  const std::function<void()> &beforeGenerating = {});
 
 // Where clonePtx keeps PTX (empty: nowhere, neither XDG_CACHE_HOME nor HOME
 // is set) and the file name of a bitcode's PTX in it.

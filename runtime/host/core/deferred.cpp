@@ -1,11 +1,12 @@
 //===- runtime/host/core/deferred.cpp - Clones compiled at their first launch ===//
 //
 // A deferred clone (abi.h, KOSAN_DEFERRED_SYMBOL; passes/core/
-// DeferredClones.h) is PTX kept in its plain module. At the kernel's first
-// checked launch the table is read, the clone's PTX decompressed and
-// compiled by the driver (which caches the machine code on disk, keyed by
-// the text, for later runs), and the plain module's global addresses
-// written into the loaded clone's table. Its copies go through a stream of
+// DeferredClones.h) is bitcode or PTX kept in its plain module. At the
+// kernel's first checked launch the table is read, the clone's code
+// decompressed, bitcode made PTX (core/clone_codegen.h, which keeps it on
+// disk), the PTX compiled by the driver (which caches the machine code on
+// disk, keyed by the text, for later runs), and the plain module's global
+// addresses written into the loaded clone's table. Its copies go through a stream of
 // their own, so it may happen while a stream is being captured into a graph.
 //
 //===----------------------------------------------------------------------===//
@@ -104,7 +105,15 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
   std::string ptx;
   double codegenSeconds = 0;
   if (t.format == KOSAN_DEFERRED_BITCODE) {
-    ClonePtx made = clonePtx(code);
+    // A large clone takes seconds, LLVM's and then the driver's
+    // (cudaTensorCoreGemm's, 0.5 MB of bitcode: 17-22 s): say so before
+    // the wait, when it is not in the cache, not only after it.
+    ClonePtx made = clonePtx(code, [&] {
+      if (code.size() >= (256u << 10))
+        log("kosan: note: compiling the instrumented clone of '%s' (%zu KiB of bitcode) for "
+            "its first checked launch\n",
+            k->name.c_str(), code.size() >> 10);
+    });
     if (made.ptx.empty()) {
       k->whyPlain = "its instrumented clone cannot be made PTX: " + made.why;
       return nullptr;
@@ -132,9 +141,8 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
   char errors[4096] = {0};
   CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {errors, reinterpret_cast<void *>(uintptr_t(sizeof errors - 1))};
-  // Large clones take the driver seconds (cudaTensorCoreGemm's, 1.7 MB of
-  // PTX: 12-19 s): say so before the wait, not only after it.
-  if (ptx.size() >= (512u << 10))
+  // The same for a clone kept as PTX (cudaTensorCoreGemm's, 1.7 MB: 12-19 s).
+  if (t.format == KOSAN_DEFERRED_PTX && ptx.size() >= (512u << 10))
     log("kosan: note: compiling the instrumented clone of '%s' (%zu KiB of PTX) for its "
         "first checked launch\n",
         k->name.c_str(), ptx.size() >> 10);
@@ -183,9 +191,9 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
     k->mirrors.push_back(mirror);
   }
   if (seconds + codegenSeconds >= 1.0)
-    log("kosan: note: compiled the instrumented clone of '%s' in %.1f s (first checked "
-        "launch; kept on disk for later runs)\n",
-        k->name.c_str(), seconds + codegenSeconds);
+    log("kosan: note: compiled the instrumented clone of '%s' in %.1f s (LLVM %.1f s, the "
+        "driver %.1f s; first checked launch, kept on disk for later runs)\n",
+        k->name.c_str(), seconds + codegenSeconds, codegenSeconds, seconds);
   k->whyPlain.clear();
   return f;
 }

@@ -5,8 +5,9 @@
 
 namespace kosan::rt {
 
-std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out) {
-  out = {};
+namespace {
+
+std::string parse(std::span<const char> blob, DeferredTable &out) {
   kosan_deferred_header h;
   if (blob.size() < sizeof h)
     return "the table is shorter than its header";
@@ -53,6 +54,15 @@ std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out) {
     out.kernels.push_back(std::move(k));
   }
   return {};
+}
+
+} // namespace
+
+std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out) {
+  DeferredTable t;
+  std::string why = parse(blob, t);
+  out = why.empty() ? std::move(t) : DeferredTable{};
+  return why;
 }
 
 } // namespace kosan::rt

@@ -37,8 +37,8 @@ struct DeferredTable {
   uint64_t payloadBytes = 0; // what it decompresses to
 };
 
-// The kernels of a table; an error (one line) when it is not one this kosan
-// wrote, or is damaged.
+// The kernels of a table; an error (one line), and `out` empty, when it is
+// not one this kosan wrote, or is damaged.
 std::string parseDeferredTable(std::span<const char> blob, DeferredTable &out);
 
 } // namespace kosan::rt

@@ -408,6 +408,20 @@ KOSAN_CAPI_EXPORT char *kosan_trace_snapshot_json(const kosan_trace *trace, size
   return recordJson(trace, &kosan::Trace::snapshots, index);
 }
 
+KOSAN_CAPI_EXPORT size_t kosan_trace_order_atomics_count(const kosan_trace *trace) {
+  return trace ? trace->trace.order_atomics.size() : 0;
+}
+KOSAN_CAPI_EXPORT char *kosan_trace_order_atomics_json(const kosan_trace *trace, size_t index) {
+  return recordJson(trace, &kosan::Trace::order_atomics, index);
+}
+
+KOSAN_CAPI_EXPORT size_t kosan_trace_order_summary_count(const kosan_trace *trace) {
+  return trace ? trace->trace.order_summaries.size() : 0;
+}
+KOSAN_CAPI_EXPORT char *kosan_trace_order_summary_json(const kosan_trace *trace, size_t index) {
+  return recordJson(trace, &kosan::Trace::order_summaries, index);
+}
+
 KOSAN_CAPI_EXPORT uint64_t kosan_trace_snapshot_bytes(const kosan_trace *trace,
                                                       size_t index) {
   if (!trace || index >= trace->trace.snapshots.size())

@@ -14,9 +14,18 @@
 #ifndef KOSAN_ABI_H
 #define KOSAN_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kosan/intercepts.h"
+
+// An enum of a fixed underlying type in C++ (the layouts below rely on it);
+// in C, whose enums take their type from their values, a plain enum.
+#ifdef __cplusplus
+#define KOSAN_ENUM(name, type) enum name : type
+#else
+#define KOSAN_ENUM(name, type) enum name
+#endif
 
 #define KOSAN_ABI_VERSION 9
 // __kosan_version_mismatch_check_v<KOSAN_ABI_VERSION>, as an identifier for
@@ -95,7 +104,7 @@
 
 #define KOSAN_CHECK_BIT_OF_CHECK_(ID, Name, name, bit, all, rank, help) KOSAN_CHECK_##ID = 1u << (bit),
 #define KOSAN_CHECK_BIT_OF_VARIANT_(ID, name, bit, of, help) KOSAN_CHECK_##ID = 1u << (bit),
-enum kosan_check_bits : uint32_t {
+KOSAN_ENUM(kosan_check_bits, uint32_t) {
   KOSAN_CHECKS(KOSAN_CHECK_BIT_OF_CHECK_, KOSAN_CHECK_BIT_OF_VARIANT_)
 };
 #undef KOSAN_CHECK_BIT_OF_CHECK_
@@ -139,7 +148,7 @@ struct kosan_launch_info {
   // followed by kosan_arg_bounds args[number of original kernel parameters]
 };
 
-enum kosan_launch_flags : uint32_t {
+KOSAN_ENUM(kosan_launch_flags, uint32_t) {
   KOSAN_LAUNCH_HALT_ON_ERROR = 1u << 0,
   // checks=order: label leaves by the bits read, not by (parameter, offset)
   // (KOSAN_OPTIONS=order_leaves=value).
@@ -169,7 +178,7 @@ enum kosan_launch_flags : uint32_t {
 #define KOSAN_SITE_UNINIT_BIT 0x80000000u
 
 // Where an access goes, as far as the pass could tell.
-enum kosan_space : uint32_t {
+KOSAN_ENUM(kosan_space, uint32_t) {
   KOSAN_SPACE_GLOBAL = 0,
   KOSAN_SPACE_SHARED = 1,
   KOSAN_SPACE_LOCAL = 2,
@@ -177,7 +186,7 @@ enum kosan_space : uint32_t {
   KOSAN_SPACE_PARAM = 4,
 };
 
-enum kosan_access_kind : uint32_t {
+KOSAN_ENUM(kosan_access_kind, uint32_t) {
   KOSAN_ACCESS_LOAD = 0,
   KOSAN_ACCESS_STORE = 1,
   KOSAN_ACCESS_ATOMIC = 2,
@@ -311,7 +320,7 @@ struct kosan_oob_event {
   uint32_t flags;      // kosan_event_flags; the inline reports leave it 0
 };
 
-enum kosan_event_flags : uint32_t {
+KOSAN_ENUM(kosan_event_flags, uint32_t) {
   // A pointer of unknown provenance into the block's shared memory window,
   // past what the block has ([begin, end): the generic addresses of the
   // window's reserved KiB and its %total_smem_size bytes): the GPU would
@@ -614,14 +623,14 @@ struct kosan_kernel_entry {
   X(GRID_DIM, 0) X(ADD, 2) X(SUB, 2) X(MUL, 2) X(SHL, 2) X(LSHR, 2)           \
   X(ASHR, 2) X(AND, 2) X(OR, 2) X(XOR, 2) X(ZEXT, 1) X(SEXT, 1) X(TRUNC, 1)  \
   X(ICMP, 2) X(SELECT, 3) X(UMIN, 2) X(UMAX, 2) X(SMIN, 2) X(SMAX, 2)
-enum kosan_entry_opcode : uint16_t {
+KOSAN_ENUM(kosan_entry_opcode, uint16_t) {
 #define KOSAN_ENTRY_OPCODE_(name, operands) KOSAN_ENTRY_##name,
   KOSAN_ENTRY_OPS(KOSAN_ENTRY_OPCODE_)
 #undef KOSAN_ENTRY_OPCODE_
   KOSAN_ENTRY_NUM_OPS
 };
 #define KOSAN_ENTRY_CMPS(X) X(EQ) X(NE) X(UGT) X(UGE) X(ULT) X(ULE) X(SGT) X(SGE) X(SLT) X(SLE)
-enum kosan_entry_cmp : uint32_t {
+KOSAN_ENUM(kosan_entry_cmp, uint32_t) {
 #define KOSAN_ENTRY_CMP_(name) KOSAN_ENTRY_CMP_##name,
   KOSAN_ENTRY_CMPS(KOSAN_ENTRY_CMP_)
 #undef KOSAN_ENTRY_CMP_
@@ -634,7 +643,7 @@ struct kosan_entry_op {
   uint64_t imm;
 };
 
-enum kosan_kernel_flags : uint32_t {
+KOSAN_ENUM(kosan_kernel_flags, uint32_t) {
   // A store or atomic whose buffer the compiler could not tell: any pointer
   // argument may be written.
   KOSAN_KERNEL_UNRESOLVED_WRITES = 1u << 0,
@@ -674,7 +683,7 @@ struct kosan_param_entry {
   uint32_t reserved;
 };
 
-enum kosan_param_flags : uint32_t {
+KOSAN_ENUM(kosan_param_flags, uint32_t) {
   KOSAN_PARAM_POINTER = 1u << 0,
   KOSAN_PARAM_READ = 1u << 1,
   KOSAN_PARAM_WRITTEN = 1u << 2,
@@ -707,7 +716,7 @@ enum kosan_param_flags : uint32_t {
   X(U8, U8, "u8", 1, 0)                                                       \
   X(BOOL, Bool, "bool", 1, 0)
 
-enum kosan_dtype : uint32_t {
+KOSAN_ENUM(kosan_dtype, uint32_t) {
 #define KOSAN_DTYPE_ENUMERATOR(suffix, cpp, name, bytes, isFloat) KOSAN_DTYPE_##suffix,
   KOSAN_DTYPES(KOSAN_DTYPE_ENUMERATOR)
 #undef KOSAN_DTYPE_ENUMERATOR
@@ -726,34 +735,41 @@ struct kosan_site {
   uint32_t inlined_at_str; // "file:line" of the outermost call site, if inlined
 };
 
+// Every layout pinned, in C++ and in C.
 #ifdef __cplusplus
-static_assert(sizeof(kosan_arg_bounds) == 32, "ABI");
-static_assert(sizeof(kosan_launch_info) == 56, "ABI");
-static_assert(sizeof(kosan_oob_event) == 72, "ABI");
-static_assert(sizeof(kosan_device_state) == 88, "ABI");
-static_assert(sizeof(kosan_race_event) == 48, "ABI");
-static_assert(sizeof(kosan_race_header) == 16, "ABI");
-static_assert(sizeof(kosan_order_state) == 64, "ABI");
-static_assert(sizeof(kosan_order_dense) == 24, "ABI");
-static_assert(sizeof(kosan_order_op) == 32, "ABI");
-static_assert(sizeof(kosan_order_store) == 16, "ABI");
-static_assert(sizeof(kosan_order_atomic) == 40, "ABI");
-static_assert(sizeof(kosan_site_table_header) == 40, "ABI");
-static_assert(sizeof(kosan_kernel_entry) == 40, "ABI");
-static_assert(sizeof(kosan_entry_op) == 24, "ABI");
-static_assert(sizeof(kosan_param_entry) == 16, "ABI");
-static_assert(sizeof(kosan_site) == 40, "ABI");
-static_assert(sizeof(kosan_host_flag) == 8, "ABI");
-static_assert(sizeof(kosan_prec_slot) == 192, "ABI");
-static_assert(sizeof(kosan_precision_state) == 16, "ABI");
-static_assert(__builtin_offsetof(kosan_device_state, events) == 8 &&
-                  __builtin_offsetof(kosan_device_state, event_count) == 28 &&
-                  __builtin_offsetof(kosan_device_state, host_flag) == 32 &&
-                  __builtin_offsetof(kosan_device_state, precision) == 40 &&
-                  __builtin_offsetof(kosan_device_state, order) == 48 &&
-                  __builtin_offsetof(kosan_device_state, event_budget) == 56,
-              "the pass emits these offsets");
+#define KOSAN_STATIC_ASSERT static_assert
+#else
+#define KOSAN_STATIC_ASSERT _Static_assert
 #endif
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_arg_bounds) == 32, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_launch_info) == 56, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_oob_event) == 72, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_device_state) == 88, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_race_event) == 48, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_race_header) == 16, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_order_state) == 64, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_order_dense) == 24, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_order_op) == 32, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_order_store) == 16, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_order_atomic) == 40, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_site_table_header) == 40, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_kernel_entry) == 40, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_entry_op) == 24, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_param_entry) == 16, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_site) == 40, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_host_flag) == 8, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_prec_slot) == 192, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_precision_state) == 16, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_deferred_header) == 40, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_deferred_kernel) == 32, "ABI");
+KOSAN_STATIC_ASSERT(sizeof(struct kosan_deferred_ref) == 16, "ABI");
+KOSAN_STATIC_ASSERT(offsetof(struct kosan_device_state, events) == 8 &&
+                        offsetof(struct kosan_device_state, event_count) == 28 &&
+                        offsetof(struct kosan_device_state, host_flag) == 32 &&
+                        offsetof(struct kosan_device_state, precision) == 40 &&
+                        offsetof(struct kosan_device_state, order) == 48 &&
+                        offsetof(struct kosan_device_state, event_budget) == 56,
+                    "the pass emits these offsets");
 
 // Entry points of the device runtime, called by instrumented device code
 // (only for accesses whose buffer the compiler could not tell; everything

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define KOSAN_CAPI_VERSION 2
+#define KOSAN_CAPI_VERSION 3
 int kosan_capi_version(void);
 
 /* The checks (KOSAN_CHECKS, kosan/abi.h) as a JSON array, in the table's
@@ -44,6 +44,14 @@ size_t kosan_trace_oob_count(const kosan_trace *trace);
 char *kosan_trace_oob_json(const kosan_trace *trace, size_t index);
 size_t kosan_trace_snapshot_count(const kosan_trace *trace);
 char *kosan_trace_snapshot_json(const kosan_trace *trace, size_t index);
+/* The order check's records (checks=order): each launch's atomics on one
+ * buffer (order_atomics, its parts joined; without the landing orders
+ * themselves: their count and how many locations depend on them) and each
+ * launch's order_summary. */
+size_t kosan_trace_order_atomics_count(const kosan_trace *trace);
+char *kosan_trace_order_atomics_json(const kosan_trace *trace, size_t index);
+size_t kosan_trace_order_summary_count(const kosan_trace *trace);
+char *kosan_trace_order_summary_json(const kosan_trace *trace, size_t index);
 /* Bytes of snapshot `index` (count * element size). */
 uint64_t kosan_trace_snapshot_bytes(const kosan_trace *trace, size_t index);
 /* Copies the snapshot's contents into out (capacity bytes, at least

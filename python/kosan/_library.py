@@ -9,7 +9,7 @@ import threading
 
 LIBRARY_NAME = "libkosan_host.so"
 # KOSAN_CAPI_VERSION of the header these prototypes follow.
-CAPI_VERSION = 2
+CAPI_VERSION = 3
 
 
 class KosanError(Exception):
@@ -70,6 +70,10 @@ def _declare(lib: ctypes.CDLL) -> None:
         "kosan_trace_launch_json": (string, [trace, c.c_size_t]),
         "kosan_trace_oob_count": (c.c_size_t, [trace]),
         "kosan_trace_oob_json": (string, [trace, c.c_size_t]),
+        "kosan_trace_order_atomics_count": (c.c_size_t, [trace]),
+        "kosan_trace_order_atomics_json": (string, [trace, c.c_size_t]),
+        "kosan_trace_order_summary_count": (c.c_size_t, [trace]),
+        "kosan_trace_order_summary_json": (string, [trace, c.c_size_t]),
         "kosan_trace_snapshot_count": (c.c_size_t, [trace]),
         "kosan_trace_snapshot_json": (string, [trace, c.c_size_t]),
         "kosan_trace_snapshot_bytes": (c.c_uint64, [trace, c.c_size_t]),

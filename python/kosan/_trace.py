@@ -33,9 +33,10 @@ def _records(lib, handle, count_function, json_function) -> list[dict]:
 class Trace:
     """A trace opened by open_trace.
 
-    header, launches, oob and snapshots are the records of
-    docs/trace-format.md as dicts; the contents of a snapshot are read only
-    when asked for (snapshot_bytes, snapshot_array).
+    header, launches, oob, snapshots, order_atomics and order_summaries are
+    the records of docs/trace-format.md as dicts (order_atomics with its
+    parts joined and without the landing orders); the contents of a
+    snapshot are read only when asked for (snapshot_bytes, snapshot_array).
     """
 
     def __init__(self, path, *, allow_truncated: bool = False):
@@ -60,6 +61,10 @@ class Trace:
             lib, handle, lib.kosan_trace_oob_count, lib.kosan_trace_oob_json)
         self.snapshots: list[dict] = _records(
             lib, handle, lib.kosan_trace_snapshot_count, lib.kosan_trace_snapshot_json)
+        self.order_atomics: list[dict] = _records(
+            lib, handle, lib.kosan_trace_order_atomics_count, lib.kosan_trace_order_atomics_json)
+        self.order_summaries: list[dict] = _records(
+            lib, handle, lib.kosan_trace_order_summary_count, lib.kosan_trace_order_summary_json)
 
     # Closing ------------------------------------------------------------
 

@@ -27,7 +27,7 @@ def error_box():
 
 
 def test_version(lib):
-    assert lib.kosan_capi_version() == 2
+    assert lib.kosan_capi_version() == 3
 
 
 def test_checks_are_the_tables(lib):

@@ -258,6 +258,67 @@ def test_atomics_whose_order_decides_the_result_fail_from_one_run(fake_worker, m
     assert ":checks=" not in environment[0]
 
 
+def _order_trace(path: pathlib.Path) -> None:
+    """A trace of the order check as the runtime writes one: launch 1's
+    float atomics on 'out' meet at 256 order-dependent locations, launch 2's
+    at none."""
+    from conftest import HEADER
+    launch = {"type": "launch", "id": 1, "kernel": "k(float*, int)", "mangled": "_Z1kPfi",
+              "module": 0, "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 0,
+              "stream": "0x0", "instrumented": True}
+
+    def atomics(launch_id):
+        # no landing orders: the payload is an empty zstd frame
+        return {"type": "order_atomics", "launch": launch_id, "arg": 1, "name": "out",
+                "dtype": "f32", "op": "fadd", "sites": ["cuda.cu:21:5"], "exact": True,
+                "count": 0, "part": 0, "parts": 1, "bytes": 0, "encoding": "zstd+base64",
+                "data": "KLUv/SQAAQAAmenYUQ=="}
+
+    def summary(launch_id, dependent):
+        return {"type": "order_summary", "launch": launch_id, "stores": 0, "atomics": 512,
+                "dropped_stores": 0, "dropped_atomics": 0, "ops": 0, "dropped_ops": 0,
+                "order_dependent_locations": dependent}
+    records = [HEADER, launch, atomics(1), summary(1, 256), dict(launch, id=2), atomics(2),
+               summary(2, 0), {"type": "end", "launches": 2, "errors": 0, "reports": 0,
+                               "dropped": 0, "unresolved_accesses": 0}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_the_trace_is_read_once_alike_by_the_library_and_as_json_lines(tmp_path, monkeypatch):
+    # read_trace takes oob, launch and order records from one read of the
+    # trace: the host library's (open_trace), or, where it is missing, one
+    # pass over the JSON lines; both give the same findings.
+    path = tmp_path / "candidate.kosan"
+    _order_trace(path)
+    opened = []
+    real_open = open
+
+    def counting_open(file, *args, **kwargs):
+        if pathlib.Path(file) == path:
+            opened.append(file)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    with_library = {"notes": []}
+    _run.read_trace(path, with_library)
+    assert opened == []  # the library read it; Python did not open it again
+    expected = [{"launch": 1, "kernel": "k(float*, int)", "locations": 256, "name": "out",
+                 "op": "fadd", "sites": ["cuda.cu:21:5"]}]
+    assert with_library["order"] == expected
+    assert with_library["notes"] == []
+
+    from kosan import _library, _trace
+
+    def missing():
+        raise _library.LibraryNotFound("no library here")
+    monkeypatch.setattr(_trace, "load", missing)
+    as_lines = {"notes": []}
+    _run.read_trace(path, as_lines)
+    assert len(opened) == 1
+    assert as_lines["order"] == expected
+    assert as_lines["oob"] == with_library["oob"] == []
+
+
 def _verdict_checks():
     from kosan.judge._verdict import CHECKS
     return CHECKS

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import selectors
 import shutil
 import signal
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import typing
 
 # The worker's command: the interpreter running the judge, the package this
 # judge comes from. Tests replace it with a stand-in.
@@ -245,43 +247,36 @@ def _with_order(checks: str) -> str:
     return ",".join(names + ["order"])
 
 
-def read_order(trace_path: pathlib.Path) -> list[dict]:
+def order_findings(launches: list[dict], atomics: list[dict],
+                   summaries: list[dict]) -> list[dict]:
     """The launches whose results depend on the order float atomics landed
     in (order_summary.order_dependent_locations), with the kernel, the
-    buffer and the atomics' sites. Read as JSON lines: the metadata of order
-    records is plain JSON (docs/trace-format.md); their payloads are not
-    needed, and lines of other records are skipped unparsed."""
-    kernels: dict[int, str] = {}
-    atomics: dict[int, list[dict]] = {}
+    buffer and the atomics' sites, from the trace's launch, order_atomics
+    and order_summary records (an order_atomics record counted once: its
+    first part, or the record the trace reader joined)."""
+    kernels = {l.get("id"): l.get("kernel", "?") for l in launches}
+    by_launch: dict[int, list[dict]] = {}
+    for a in atomics:
+        if a.get("part", 0) == 0:
+            by_launch.setdefault(a.get("launch"), []).append(a)
     findings = []
-    wanted = (b'"launch"', b'"order_atomics"', b'"order_summary"')
-    with open(trace_path, "rb") as f:
-        for line in f:
-            # "type" comes first in every record.
-            if not any(w in line[:40] for w in wanted):
-                continue
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            kind, launch = record.get("type"), record.get("id", record.get("launch"))
-            if kind == "launch":
-                kernels[launch] = record.get("kernel", "?")
-            elif kind == "order_atomics" and record.get("part", 0) == 0:
-                atomics.setdefault(launch, []).append(record)
-            elif kind == "order_summary" and record.get("order_dependent_locations"):
-                on = [a for a in atomics.get(launch, []) if a.get("op") in ("fadd", "fsub")]
-                findings.append({
-                    "launch": launch, "kernel": kernels.get(launch, "?"),
-                    "locations": record["order_dependent_locations"],
-                    "name": ", ".join(dict.fromkeys(a.get("name", "?") for a in on)) or "?",
-                    "op": ", ".join(dict.fromkeys(a.get("op") for a in on)) or "fadd",
-                    "sites": list(dict.fromkeys(s for a in on for s in a.get("sites", [])))})
+    for record in summaries:
+        if not record.get("order_dependent_locations"):
+            continue
+        launch = record.get("launch")
+        on = [a for a in by_launch.get(launch, []) if a.get("op") in ("fadd", "fsub")]
+        findings.append({
+            "launch": launch, "kernel": kernels.get(launch, "?"),
+            "locations": record["order_dependent_locations"],
+            "name": ", ".join(dict.fromkeys(a.get("name", "?") for a in on)) or "?",
+            "op": ", ".join(dict.fromkeys(a.get("op") for a in on)) or "fadd",
+            "sites": list(dict.fromkeys(s for a in on for s in a.get("sites", [])))})
     return findings
 
 
 def read_trace(trace_path: pathlib.Path, result: dict) -> None:
-    """The oob records of the candidate's trace (complete or cut short)."""
+    """The oob and order records of the candidate's trace (complete or cut
+    short), read once."""
     if not trace_path.exists():
         if result.get("built_seconds") is not None:
             result["notes"].append("the candidate wrote no kosan trace: no kosan-built code ran")
@@ -291,49 +286,62 @@ def read_trace(trace_path: pathlib.Path, result: dict) -> None:
         from .._trace import TraceError, open_trace
         try:
             with open_trace(trace_path, allow_truncated=True) as trace:
-                oob, launches, truncated = list(trace.oob), list(trace.launches), trace.truncated
+                scan = _Scan(list(trace.oob), list(trace.launches), trace.order_atomics,
+                             trace.order_summaries, trace.truncated)
         except LibraryNotFound:
             # Where only the runtime was carried (a GPU machine without the
             # host library): the records the judge needs are plain JSON lines
             # (docs/trace-format.md).
-            oob, launches, truncated = _scan_trace(trace_path)
+            scan = _scan_trace(trace_path)
         except TraceError as error:
             # A reader older or newer than the runtime that wrote the trace
             # refuses records it does not know; the judge needs only their
             # kind, site and buffer, so it reads them as JSON and says so.
-            oob, launches, truncated = _scan_trace(trace_path)
+            scan = _scan_trace(trace_path)
             result["notes"].append(f"the trace reader refused the trace ({error}); its "
                                    "records were read as plain JSON lines")
     except Exception as error:  # a damaged trace
         result["trouble"] = result.get("trouble") or f"cannot read the kosan trace: {error}"
         return
-    result["oob"] = oob
-    try:
-        result["order"] = read_order(trace_path)
-    except OSError as error:
-        result["notes"].append(f"cannot read the order records of the kosan trace: {error}")
-    if truncated:
-        result["notes"].append(f"the kosan trace is incomplete: {truncated}")
-    if not any(l.get("instrumented") for l in launches):
+    result["oob"] = scan.oob
+    result["order"] = order_findings(scan.launches, scan.atomics, scan.summaries)
+    if scan.truncated:
+        result["notes"].append(f"the kosan trace is incomplete: {scan.truncated}")
+    if not any(l.get("instrumented") for l in scan.launches):
         result["notes"].append("no instrumented kernel ran: kosan checked nothing")
 
 
-def _scan_trace(trace_path: pathlib.Path) -> tuple[list, list, str | None]:
-    oob, launches, ended = [], [], False
-    with open(trace_path, encoding="utf-8", errors="replace") as f:
+_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"(\w+)"')
+
+
+class _Scan(typing.NamedTuple):
+    oob: list
+    launches: list
+    atomics: list
+    summaries: list
+    truncated: str | None
+
+
+def _scan_trace(trace_path: pathlib.Path) -> _Scan:
+    """The records read_trace needs, as JSON lines; the payloads of order
+    records and the lines of other records are skipped unparsed ("type"
+    comes first in every record)."""
+    found: dict[str, list] = {kind: [] for kind in
+                              ("oob", "launch", "end", "order_atomics", "order_summary")}
+    with open(trace_path, "rb") as f:
         for line in f:
+            kind = _TYPE.match(line)
+            if not kind or kind.group(1).decode() not in found:
+                continue
             try:
                 record = json.loads(line)
             except ValueError:
                 continue
             kind = record.get("type") if isinstance(record, dict) else None
-            if kind == "oob":
-                oob.append(record)
-            elif kind == "launch":
-                launches.append(record)
-            elif kind == "end":
-                ended = True
-    return oob, launches, None if ended else "no end record (the process died)"
+            if kind in found:
+                found[kind].append(record)
+    return _Scan(found["oob"], found["launch"], found["order_atomics"], found["order_summary"],
+                 None if found["end"] else "no end record (the process died)")
 
 
 def new_work_dir(parent: str | None, name: str) -> tuple[str, bool]:

@@ -19,10 +19,12 @@ export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # with it) and, with make-device-bundle.sh --with-clang, clang 19, carried
 # as packages: unpacked here; clang lets kosan compile on this machine.
 if ls .gpu-carry/debs/*.deb >/dev/null 2>&1; then
-  if [ ! -f .gpu/llvm/.unpacked ]; then
+  # Unpacked again when the packages differ from those unpacked last.
+  debs=$(cd .gpu-carry/debs && ls *.deb | tr '\n' ' ')
+  if [ "$(cat .gpu/llvm/.unpacked 2>/dev/null)" != "$debs" ]; then
     mkdir -p .gpu/llvm
     for deb in .gpu-carry/debs/*.deb; do dpkg -x "$deb" .gpu/llvm; done
-    touch .gpu/llvm/.unpacked
+    echo "$debs" > .gpu/llvm/.unpacked
   fi
   export LD_LIBRARY_PATH=$root/.gpu/llvm/usr/lib/x86_64-linux-gnu:$root/.gpu/llvm/usr/lib/llvm-19/lib:$LD_LIBRARY_PATH
   if [ -x .gpu/llvm/usr/lib/llvm-19/bin/clang++ ]; then

@@ -387,40 +387,21 @@ KOSAN_CAPI_EXPORT char *kosan_trace_json(const kosan_trace *trace) {
   }
 }
 
-KOSAN_CAPI_EXPORT size_t kosan_trace_launch_count(const kosan_trace *trace) {
-  return trace ? trace->trace.launches.size() : 0;
-}
-KOSAN_CAPI_EXPORT char *kosan_trace_launch_json(const kosan_trace *trace, size_t index) {
-  return recordJson(trace, &kosan::Trace::launches, index);
-}
-
-KOSAN_CAPI_EXPORT size_t kosan_trace_oob_count(const kosan_trace *trace) {
-  return trace ? trace->trace.oob.size() : 0;
-}
-KOSAN_CAPI_EXPORT char *kosan_trace_oob_json(const kosan_trace *trace, size_t index) {
-  return recordJson(trace, &kosan::Trace::oob, index);
-}
-
-KOSAN_CAPI_EXPORT size_t kosan_trace_snapshot_count(const kosan_trace *trace) {
-  return trace ? trace->trace.snapshots.size() : 0;
-}
-KOSAN_CAPI_EXPORT char *kosan_trace_snapshot_json(const kosan_trace *trace, size_t index) {
-  return recordJson(trace, &kosan::Trace::snapshots, index);
-}
-
-KOSAN_CAPI_EXPORT size_t kosan_trace_order_atomics_count(const kosan_trace *trace) {
-  return trace ? trace->trace.order_atomics.size() : 0;
-}
-KOSAN_CAPI_EXPORT char *kosan_trace_order_atomics_json(const kosan_trace *trace, size_t index) {
-  return recordJson(trace, &kosan::Trace::order_atomics, index);
-}
-
-KOSAN_CAPI_EXPORT size_t kosan_trace_order_summary_count(const kosan_trace *trace) {
-  return trace ? trace->trace.order_summaries.size() : 0;
-}
-KOSAN_CAPI_EXPORT char *kosan_trace_order_summary_json(const kosan_trace *trace, size_t index) {
-  return recordJson(trace, &kosan::Trace::order_summaries, index);
-}
+// The records by kind: kosan_trace_<kind>_count and kosan_trace_<kind>_json
+// (capi.h), each over one list of kosan::Trace.
+#define KOSAN_CAPI_RECORDS(kind, member)                                                   \
+  KOSAN_CAPI_EXPORT size_t kosan_trace_##kind##_count(const kosan_trace *trace) {          \
+    return trace ? trace->trace.member.size() : 0;                                         \
+  }                                                                                        \
+  KOSAN_CAPI_EXPORT char *kosan_trace_##kind##_json(const kosan_trace *trace, size_t index) { \
+    return recordJson(trace, &kosan::Trace::member, index);                                \
+  }
+KOSAN_CAPI_RECORDS(launch, launches)
+KOSAN_CAPI_RECORDS(oob, oob)
+KOSAN_CAPI_RECORDS(snapshot, snapshots)
+KOSAN_CAPI_RECORDS(order_atomics, order_atomics)
+KOSAN_CAPI_RECORDS(order_summary, order_summaries)
+#undef KOSAN_CAPI_RECORDS
 
 KOSAN_CAPI_EXPORT uint64_t kosan_trace_snapshot_bytes(const kosan_trace *trace,
                                                       size_t index) {

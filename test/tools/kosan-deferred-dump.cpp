@@ -25,7 +25,8 @@
 using namespace kosan::rt;
 
 int main(int argc, char **argv) {
-  if (argc != 2 && argc != 5) {
+  if ((argc != 2 && argc != 5) ||
+      (argc == 5 && std::strcmp(argv[2], "--ptx") != 0 && std::strcmp(argv[2], "--code") != 0)) {
     std::fprintf(stderr, "usage: %s module.ptx [--ptx|--code CLONE FILE]\n", argv[0]);
     return 2;
   }

@@ -13,9 +13,11 @@
 //===----------------------------------------------------------------------===//
 #include "core/clone_codegen.h"
 #include "core/deferred_table.h"
+#include "core/options.h"
 #include "kosan/zstd_api.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <cstring>
 #include <sstream>
@@ -76,7 +78,9 @@ int main(int argc, char **argv) {
       continue;
     std::string code = payload.substr(k.codeOffset, k.codeBytes);
     if (std::strcmp(argv[2], "--ptx") == 0 && table.format == KOSAN_DEFERRED_BITCODE) {
-      ClonePtx made = clonePtx(code);
+      // The cache's size as the runtime reads it (KOSAN_OPTIONS ptx_cache_mb).
+      Options opts = parseOptions(std::getenv("KOSAN_OPTIONS")).options;
+      ClonePtx made = clonePtx(code, uint64_t(opts.ptx_cache_mb) << 20);
       if (made.ptx.empty()) {
         std::fprintf(stderr, "%s\n", made.why.c_str());
         return 1;

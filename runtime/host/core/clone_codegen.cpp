@@ -4,15 +4,18 @@
 #include "kosan/codegen.h"
 #include "kosan/fnv.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #ifndef KOSAN_LLVM_VERSION
 #error "KOSAN_LLVM_VERSION: the version of the LLVM libkosan_codegen.so is built with"
@@ -92,17 +95,60 @@ std::string clonePtxCacheName(std::string_view bitcode) {
   return name;
 }
 
-ClonePtx clonePtx(std::string_view bitcode, const std::function<void()> &beforeGenerating) {
+size_t prunePtxCache(const std::string &dir, uint64_t maxBytes, const std::string &keep) {
+  namespace fs = std::filesystem;
+  struct Entry {
+    fs::file_time_type used;
+    uint64_t bytes;
+    fs::path path;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
+    std::error_code fileEc;
+    if (e.path().extension() != ".ptx" || !e.is_regular_file(fileEc))
+      continue;
+    uint64_t bytes = e.file_size(fileEc);
+    fs::file_time_type used = e.last_write_time(fileEc);
+    if (fileEc)
+      continue;
+    total += bytes;
+    if (e.path().filename() != keep)
+      entries.push_back({used, bytes, e.path()});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry &a, const Entry &b) { return a.used < b.used; });
+  size_t removed = 0;
+  for (const Entry &e : entries) {
+    if (total <= maxBytes)
+      break;
+    std::error_code rmEc;
+    if (fs::remove(e.path, rmEc)) {
+      total -= e.bytes;
+      ++removed;
+    }
+  }
+  return removed;
+}
+
+ClonePtx clonePtx(std::string_view bitcode, uint64_t cacheBytes,
+                  const std::function<void()> &beforeGenerating) {
   ClonePtx out;
-  std::string dir = clonePtxCacheDir();
-  std::string file = dir.empty() ? std::string() : dir + "/" + clonePtxCacheName(bitcode);
+  std::string dir = cacheBytes ? clonePtxCacheDir() : std::string();
+  std::string name = clonePtxCacheName(bitcode);
+  std::string file = dir.empty() ? std::string() : dir + "/" + name;
   if (!file.empty()) {
     std::ifstream in(file, std::ios::binary);
     std::stringstream text;
     if (in && (text << in.rdbuf())) {
       out.ptx = text.str();
-      if (!out.ptx.empty())
+      if (!out.ptx.empty()) {
+        // Used now: the last to go when the cache is pruned.
+        std::error_code ec;
+        std::filesystem::last_write_time(file, std::filesystem::file_time_type::clock::now(), ec);
         return out;
+      }
     }
   }
   const CodegenLib &lib = codegenLib();
@@ -139,6 +185,8 @@ ClonePtx clonePtx(std::string_view bitcode, const std::function<void()> &beforeG
     }
     if (!written || std::rename(tmp.c_str(), file.c_str()) != 0)
       std::remove(tmp.c_str());
+    else
+      prunePtxCache(dir, cacheBytes, name);
   }
   return out;
 }

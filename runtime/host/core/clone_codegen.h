@@ -12,6 +12,8 @@
 #ifndef KOSAN_RUNTIME_HOST_CORE_CLONE_CODEGEN_H
 #define KOSAN_RUNTIME_HOST_CORE_CLONE_CODEGEN_H
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -26,15 +28,22 @@ struct ClonePtx {
 };
 
 // Thread-safe (the code generator compiles one module at a time).
-// beforeGenerating, when given, is called once the cache has missed, just
-// before the code generator runs (a note for a long wait).
-ClonePtx clonePtx(std::string_view bitcode,
+// cacheBytes: the most the cache may hold (KOSAN_OPTIONS ptx_cache_mb; 0:
+// neither read nor written). beforeGenerating, when given, is called once
+// the cache has missed, just before the code generator runs (a note for a
+// long wait).
+ClonePtx clonePtx(std::string_view bitcode, uint64_t cacheBytes,
                   const std::function<void()> &beforeGenerating = {});
 
 // Where clonePtx keeps PTX (empty: nowhere, neither XDG_CACHE_HOME nor HOME
 // is set) and the file name of a bitcode's PTX in it.
 std::string clonePtxCacheDir();
 std::string clonePtxCacheName(std::string_view bitcode);
+
+// Removes the PTX files (*.ptx) of dir used least recently (by modification
+// time, which a read from the cache renews) until they hold at most
+// maxBytes, never `keep` (a file name in dir); returns how many it removed.
+size_t prunePtxCache(const std::string &dir, uint64_t maxBytes, const std::string &keep);
 
 } // namespace kosan::rt
 

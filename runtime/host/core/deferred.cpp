@@ -108,7 +108,7 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
     // A large clone takes seconds, LLVM's and then the driver's
     // (cudaTensorCoreGemm's, 0.5 MB of bitcode: 17-22 s): say so before
     // the wait, when it is not in the cache, not only after it.
-    ClonePtx made = clonePtx(code, [&] {
+    ClonePtx made = clonePtx(code, uint64_t(opts.ptx_cache_mb) << 20, [&] {
       if (code.size() >= (256u << 10))
         log("kosan: note: compiling the instrumented clone of '%s' (%zu KiB of bitcode) for "
             "its first checked launch\n",

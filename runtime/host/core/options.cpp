@@ -205,6 +205,8 @@ void validate(Options &options, std::vector<std::string> &warnings) {
   keepWithin("stop_after", options.stop_after, 0, kAny, defaults.stop_after, "is negative");
   keepWithin("quarantine_mb", options.quarantine_mb, 0, 1 << 20, defaults.quarantine_mb,
              "is not from 0 to 1048576");
+  keepWithin("ptx_cache_mb", options.ptx_cache_mb, 0, 1 << 20, defaults.ptx_cache_mb,
+             "is not from 0 to 1048576");
   keepWithin("print_limit", options.print_limit, 0, kAny, defaults.print_limit, "is negative");
   keepWithin("error_exitcode", options.error_exitcode, 0, 255, defaults.error_exitcode,
              "is not an exit status (0 to 255)");

@@ -104,8 +104,11 @@ size_t prunePtxCache(const std::string &dir, uint64_t maxBytes, const std::strin
   };
   std::vector<Entry> entries;
   uint64_t total = 0;
+  // Without exceptions: a folder that changes under the runtime (another
+  // process pruning it) ends the walk, not the program.
   std::error_code ec;
-  for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry &e = *it;
     std::error_code fileEc;
     if (e.path().extension() != ".ptx" || !e.is_regular_file(fileEc))
       continue;

@@ -5,7 +5,6 @@
 #include "kosan/fnv.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -13,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -61,16 +59,6 @@ const CodegenLib &codegenLib() {
     return l;
   }();
   return lib;
-}
-
-bool makeDirs(const std::string &dir) {
-  for (size_t at = 1; at <= dir.size(); ++at)
-    if (at == dir.size() || dir[at] == '/') {
-      std::string part = dir.substr(0, at);
-      if (mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
-        return false;
-    }
-  return true;
 }
 
 } // namespace
@@ -177,20 +165,24 @@ ClonePtx clonePtx(std::string_view bitcode, uint64_t cacheBytes,
     out.generated = true;
   }
   lib.release(made);
+  if (!out.generated || file.empty())
+    return out;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return out;
   // Written whole under another name first, so that a concurrent run reads
   // the entire file or none.
-  if (out.generated && !file.empty() && makeDirs(dir)) {
-    std::string tmp = file + ".tmp" + std::to_string(getpid());
-    bool written = false;
-    {
-      std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
-      written = o && o.write(out.ptx.data(), std::streamsize(out.ptx.size())) && o.flush();
-    }
-    if (!written || std::rename(tmp.c_str(), file.c_str()) != 0)
-      std::remove(tmp.c_str());
-    else
-      prunePtxCache(dir, cacheBytes, name);
+  std::string tmp = file + ".tmp" + std::to_string(getpid());
+  bool written = false;
+  {
+    std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
+    written = o && o.write(out.ptx.data(), std::streamsize(out.ptx.size())) && o.flush();
   }
+  if (!written || std::rename(tmp.c_str(), file.c_str()) != 0)
+    std::remove(tmp.c_str());
+  else
+    prunePtxCache(dir, cacheBytes, name);
   return out;
 }
 

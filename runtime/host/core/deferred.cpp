@@ -104,15 +104,18 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
   std::string_view code = std::string_view(m->deferredCode).substr(e->codeOffset, e->codeBytes);
   std::string ptx;
   double codegenSeconds = 0;
+  auto noteCompiling = [&](size_t bytes, const char *form) {
+    log("kosan: note: compiling the instrumented clone of '%s' (%zu KiB of %s) for its first "
+        "checked launch\n",
+        k->name.c_str(), bytes >> 10, form);
+  };
   if (t.format == KOSAN_DEFERRED_BITCODE) {
     // A large clone takes seconds, LLVM's and then the driver's
     // (cudaTensorCoreGemm's, 0.5 MB of bitcode: 17-22 s): say so before
     // the wait, when it is not in the cache, not only after it.
     ClonePtx made = clonePtx(code, uint64_t(opts.ptx_cache_mb) << 20, [&] {
       if (code.size() >= (256u << 10))
-        log("kosan: note: compiling the instrumented clone of '%s' (%zu KiB of bitcode) for "
-            "its first checked launch\n",
-            k->name.c_str(), code.size() >> 10);
+        noteCompiling(code.size(), "bitcode");
     });
     if (made.ptx.empty()) {
       k->whyPlain = "its instrumented clone cannot be made PTX: " + made.why;
@@ -143,9 +146,7 @@ CUfunction Runtime::loadDeferredClone(KernelInfo *k, const std::string &cloneNam
   void *values[] = {errors, reinterpret_cast<void *>(uintptr_t(sizeof errors - 1))};
   // The same for a clone kept as PTX (cudaTensorCoreGemm's, 1.7 MB: 12-19 s).
   if (t.format == KOSAN_DEFERRED_PTX && ptx.size() >= (512u << 10))
-    log("kosan: note: compiling the instrumented clone of '%s' (%zu KiB of PTX) for its "
-        "first checked launch\n",
-        k->name.c_str(), ptx.size() >> 10);
+    noteCompiling(ptx.size(), "PTX");
   auto start = std::chrono::steady_clock::now();
   CUmodule mod = nullptr;
   CUresult rc = drv.moduleLoadDataEx ? drv.moduleLoadDataEx(&mod, ptx.c_str(), 2, keys, values)
